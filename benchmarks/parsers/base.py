@@ -1,0 +1,93 @@
+"""Shared types for the parsers: what every parser returns, and the one error it raises."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class ParseError(ValueError):
+    """Input that cannot be read as the expected tool's output; names the line when it can."""
+
+    def __init__(self, message: str, *, line: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+@dataclass(frozen=True)
+class CpuInfo:
+    """What lscpu says about the machine a benchmark ran on."""
+
+    model_name: str | None = None
+    architecture: str | None = None
+    cpus: int | None = None
+    threads_per_core: int | None = None
+    cores_per_socket: int | None = None
+    sockets: int | None = None
+    vendor: str | None = None
+
+    @property
+    def physical_cores(self) -> int | None:
+        if self.cores_per_socket is None or self.sockets is None:
+            return None
+        return self.cores_per_socket * self.sockets
+
+
+@dataclass(frozen=True)
+class ParsedResult:
+    """One measured figure: a benchmark key, its parameters, a value and its unit."""
+
+    benchmark: str
+    params: dict[str, Any]
+    value: float
+    unit: str
+    higher_is_better: bool = True
+    # Set only by the generic CSV/JSON parsers, whose rows name their own machine; a tool's
+    # raw output leaves them None and the upload names the machine instead.
+    instance_type: str | None = None
+    region: str | None = None
+    variant: str | None = None
+    measured_at: str | None = None  # ISO date, YYYY-MM-DD
+    cpu_model: str | None = None
+    notes: str | None = None
+
+
+_ROW_FIELDS = ("instance_type", "region", "variant", "measured_at", "cpu_model", "notes")
+
+
+@dataclass
+class ParsedOutput:
+    """Everything one raw output yields."""
+
+    format: str
+    results: list[ParsedResult] = field(default_factory=list)
+    tool_version: str | None = None
+    cpu_model: str | None = None
+    cpu: CpuInfo | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        """The object `parse_output` prints (CONTRACT.md)."""
+        return {
+            "format": self.format,
+            "tool_version": self.tool_version,
+            "cpu_model": self.cpu_model,
+            "results": [
+                {
+                    "benchmark": result.benchmark,
+                    "params": result.params,
+                    "value": result.value,
+                    "unit": result.unit,
+                    "higher_is_better": result.higher_is_better,
+                    **{
+                        name: getattr(result, name)
+                        for name in _ROW_FIELDS
+                        if getattr(result, name) is not None
+                    },
+                }
+                for result in self.results
+            ],
+            "warnings": self.warnings,
+            "cpu": asdict(self.cpu) if self.cpu else None,
+        }

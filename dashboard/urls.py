@@ -1,0 +1,9 @@
+"""Top-level URLs: the pages, the admin and the API."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("api.urls")),
+]
