@@ -1,0 +1,269 @@
+"""pricebench's domain: what ran where, what it cost, and what it measured."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Region(models.Model):
+    """An AWS region, with the location name the Price List API uses for it."""
+
+    code = models.CharField(max_length=32, unique=True)
+    name = models.CharField(max_length=100)
+    pricing_location = models.CharField(
+        max_length=100, blank=True, help_text="The Price List API's `location` attribute."
+    )
+
+    class Meta:
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class Architecture(models.TextChoices):
+    X86_64 = "x86_64", "x86_64"
+    ARM64 = "arm64", "arm64"
+
+
+class InstanceType(models.Model):
+    """Something one can rent by the hour: an EC2 instance type or a Fargate task size."""
+
+    class Kind(models.TextChoices):
+        EC2 = "ec2", "EC2 instance"
+        FARGATE = "fargate", "Fargate task"
+
+    name = models.CharField(max_length=64, unique=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.EC2)
+    vcpus = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    memory_gib = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
+    architecture = models.CharField(max_length=16, choices=Architecture.choices, blank=True)
+    physical_cores = models.PositiveIntegerField(null=True, blank=True)
+    threads_per_core = models.PositiveSmallIntegerField(null=True, blank=True)
+    cpu_family = models.CharField(
+        max_length=100, blank=True, help_text="e.g. 'AWS Graviton3', 'Intel Xeon Sapphire Rapids'"
+    )
+    burstable = models.BooleanField(default=False)
+    baseline_share = models.DecimalField(
+        max_digits=5,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        help_text="Sustained share of each vCPU a burstable type may use (t2.nano: 0.05).",
+    )
+    source = models.TextField(blank=True, help_text="Where the specifications come from.")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def family(self) -> str:
+        """'c7g' for c7g.xlarge, 'fargate' for a Fargate task size."""
+        if self.kind == self.Kind.FARGATE:
+            return "fargate"
+        return self.name.split(".", 1)[0]
+
+
+class PurchaseOption(models.TextChoices):
+    ON_DEMAND = "on_demand", "On-demand"
+    SPOT = "spot", "Spot"
+    RESERVED_1YR_NO_UPFRONT = "reserved_1yr_no_upfront", "Reserved, 1 year, no upfront"
+
+
+class Price(models.Model):
+    """An hourly price of an EC2 instance type for one period; periods never overlap."""
+
+    instance_type = models.ForeignKey(InstanceType, on_delete=models.CASCADE, related_name="prices")
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="prices")
+    purchase_option = models.CharField(max_length=32, choices=PurchaseOption.choices)
+    # Empty for prices that are the same in every zone (everything but spot).
+    availability_zone = models.CharField(max_length=32, blank=True, default="")
+    usd_per_hour = models.DecimalField(max_digits=14, decimal_places=8)
+    effective_from = models.DateField()
+    effective_to = models.DateField(
+        null=True, blank=True, help_text="Last day in force; empty while still in force."
+    )
+    source = models.TextField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["instance_type__name", "region__code", "purchase_option", "effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=[
+                    "instance_type",
+                    "region",
+                    "purchase_option",
+                    "availability_zone",
+                    "effective_from",
+                ],
+                name="price_period_starts_once",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["region", "purchase_option", "effective_from"]),
+        ]
+
+    def __str__(self) -> str:
+        zone = f" {self.availability_zone}" if self.availability_zone else ""
+        return (
+            f"{self.instance_type} {self.region}{zone} {self.purchase_option} "
+            f"${self.usd_per_hour}/h from {self.effective_from}"
+        )
+
+
+class FargateRate(models.Model):
+    """A Fargate rate per vCPU-hour or GB-hour for one period, from which task prices follow."""
+
+    class Component(models.TextChoices):
+        VCPU = "vcpu", "vCPU-hour"
+        MEMORY_GB = "memory_gb", "GB-hour"
+        EPHEMERAL_STORAGE_GB = "ephemeral_storage_gb", "ephemeral storage GB-hour"
+
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="fargate_rates")
+    # "any" for rates that do not depend on the architecture (ephemeral storage).
+    architecture = models.CharField(max_length=16)
+    operating_system = models.CharField(max_length=16, default="linux")
+    component = models.CharField(max_length=32, choices=Component.choices)
+    usd_per_unit_hour = models.DecimalField(max_digits=14, decimal_places=8)
+    effective_from = models.DateField()
+    effective_to = models.DateField(null=True, blank=True)
+    source = models.TextField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["region__code", "architecture", "component", "effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=[
+                    "region",
+                    "architecture",
+                    "operating_system",
+                    "component",
+                    "effective_from",
+                ],
+                name="fargate_rate_period_starts_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"Fargate {self.region} {self.architecture} {self.component} "
+            f"${self.usd_per_unit_hour} from {self.effective_from}"
+        )
+
+
+class Benchmark(models.Model):
+    """A measured quantity, `<tool>:<test>`, with its unit and which direction is better."""
+
+    key = models.CharField(max_length=120, unique=True)
+    unit = models.CharField(max_length=40)
+    higher_is_better = models.BooleanField(default=True)
+    description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def tool(self) -> str:
+        return self.key.split(":", 1)[0]
+
+
+class Run(models.Model):
+    """One ingested output: a tool's raw output from one machine, or a table of results.
+
+    A table (CSV/JSON) names its machines per row: its rows are stored as child runs, one per
+    machine, variant and date, so that every result's machine is its run's.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    parent = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
+    )
+    instance_type = models.ForeignKey(
+        InstanceType, on_delete=models.PROTECT, null=True, blank=True, related_name="runs"
+    )
+    region = models.ForeignKey(
+        Region, on_delete=models.PROTECT, null=True, blank=True, related_name="runs"
+    )
+    variant = models.CharField(max_length=100, blank=True, default="")
+    cpu_model = models.CharField(max_length=200, blank=True, default="")
+    measured_at = models.DateField(null=True, blank=True)
+    format = models.CharField(max_length=32, blank=True)
+    tool_version = models.CharField(max_length=64, blank=True, default="")
+    filename = models.CharField(max_length=255, blank=True, default="")
+    raw_output = models.TextField(blank=True, default="")
+    content_hash = models.CharField(max_length=64, blank=True, default="")
+    # sha256 of the content plus the machine it was uploaded for: one run per key.
+    upload_key = models.CharField(max_length=300, unique=True, null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    error = models.TextField(blank=True, default="")
+    warnings = models.JSONField(default=list, blank=True)
+    source = models.TextField(blank=True, default="")
+    licence = models.CharField(max_length=100, blank=True, default="")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["instance_type", "region", "variant"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "done", "failed"]), name="run_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        machine = self.instance_type.name if self.instance_type_id else "table"
+        return f"run {self.pk} ({machine}, {self.status})"
+
+
+class Result(models.Model):
+    """One figure a run measured: a benchmark, its parameters and the value."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="results")
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.PROTECT, related_name="results")
+    params = models.JSONField(default=dict, blank=True)
+    value = models.FloatField()
+    notes = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["run_id", "id"]
+        indexes = [models.Index(fields=["benchmark", "run"])]
+
+    def __str__(self) -> str:
+        return f"{self.benchmark} {self.params} = {self.value}"
+
+
+def fargate_name(vcpus: Decimal, memory_gib: Decimal, architecture: str) -> str:
+    """`fargate-0.25vcpu-0.5gb`, with `-arm64` for Graviton tasks (CONTRACT.md)."""
+
+    def plain(number: Decimal) -> str:
+        text = format(Decimal(number).normalize(), "f")
+        return text
+
+    suffix = "-arm64" if architecture == Architecture.ARM64 else ""
+    return f"fargate-{plain(vcpus)}vcpu-{plain(memory_gib)}gb{suffix}"
+
+
+def in_force_on(day: datetime.date) -> Q:
+    """Periods (prices, rates) in force on `day`."""
+    return Q(effective_from__lte=day) & (Q(effective_to__isnull=True) | Q(effective_to__gte=day))

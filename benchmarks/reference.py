@@ -1,0 +1,98 @@
+"""Reference data every pricebench database holds from its first migration.
+
+AWS regions with the location names the Price List API uses, and every valid Fargate task
+size (AWS ECS documentation, "Task CPU and memory"), for x86_64 and arm64.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import NamedTuple
+
+
+class RegionInfo(NamedTuple):
+    code: str
+    name: str
+    pricing_location: str
+
+
+AWS_REGIONS: tuple[RegionInfo, ...] = tuple(
+    RegionInfo(code, name, location)
+    for code, name, location in [
+        ("af-south-1", "Africa (Cape Town)", "Africa (Cape Town)"),
+        ("ap-east-1", "Asia Pacific (Hong Kong)", "Asia Pacific (Hong Kong)"),
+        ("ap-east-2", "Asia Pacific (Taipei)", "Asia Pacific (Taipei)"),
+        ("ap-northeast-1", "Asia Pacific (Tokyo)", "Asia Pacific (Tokyo)"),
+        ("ap-northeast-2", "Asia Pacific (Seoul)", "Asia Pacific (Seoul)"),
+        ("ap-northeast-3", "Asia Pacific (Osaka)", "Asia Pacific (Osaka)"),
+        ("ap-south-1", "Asia Pacific (Mumbai)", "Asia Pacific (Mumbai)"),
+        ("ap-south-2", "Asia Pacific (Hyderabad)", "Asia Pacific (Hyderabad)"),
+        ("ap-southeast-1", "Asia Pacific (Singapore)", "Asia Pacific (Singapore)"),
+        ("ap-southeast-2", "Asia Pacific (Sydney)", "Asia Pacific (Sydney)"),
+        ("ap-southeast-3", "Asia Pacific (Jakarta)", "Asia Pacific (Jakarta)"),
+        ("ap-southeast-4", "Asia Pacific (Melbourne)", "Asia Pacific (Melbourne)"),
+        ("ap-southeast-5", "Asia Pacific (Malaysia)", "Asia Pacific (Malaysia)"),
+        ("ap-southeast-7", "Asia Pacific (Thailand)", "Asia Pacific (Thailand)"),
+        ("ca-central-1", "Canada (Central)", "Canada (Central)"),
+        ("ca-west-1", "Canada West (Calgary)", "Canada West (Calgary)"),
+        ("cn-north-1", "China (Beijing)", "China (Beijing)"),
+        ("cn-northwest-1", "China (Ningxia)", "China (Ningxia)"),
+        ("eu-central-1", "Europe (Frankfurt)", "EU (Frankfurt)"),
+        ("eu-central-2", "Europe (Zurich)", "EU (Zurich)"),
+        ("eu-north-1", "Europe (Stockholm)", "EU (Stockholm)"),
+        ("eu-south-1", "Europe (Milan)", "EU (Milan)"),
+        ("eu-south-2", "Europe (Spain)", "EU (Spain)"),
+        ("eu-west-1", "Europe (Ireland)", "EU (Ireland)"),
+        ("eu-west-2", "Europe (London)", "EU (London)"),
+        ("eu-west-3", "Europe (Paris)", "EU (Paris)"),
+        ("il-central-1", "Israel (Tel Aviv)", "Israel (Tel Aviv)"),
+        ("me-central-1", "Middle East (UAE)", "Middle East (UAE)"),
+        ("me-south-1", "Middle East (Bahrain)", "Middle East (Bahrain)"),
+        ("mx-central-1", "Mexico (Central)", "Mexico (Central)"),
+        ("sa-east-1", "South America (Sao Paulo)", "South America (Sao Paulo)"),
+        ("us-east-1", "US East (N. Virginia)", "US East (N. Virginia)"),
+        ("us-east-2", "US East (Ohio)", "US East (Ohio)"),
+        ("us-gov-east-1", "AWS GovCloud (US-East)", "AWS GovCloud (US-East)"),
+        ("us-gov-west-1", "AWS GovCloud (US-West)", "AWS GovCloud (US-West)"),
+        ("us-west-1", "US West (N. California)", "US West (N. California)"),
+        ("us-west-2", "US West (Oregon)", "US West (Oregon)"),
+    ]
+)
+
+REGION_BY_LOCATION: dict[str, str] = {region.pricing_location: region.code for region in AWS_REGIONS}
+
+
+def _steps(start: str, stop: str, step: str) -> list[Decimal]:
+    values, value = [], Decimal(start)
+    while value <= Decimal(stop):
+        values.append(value)
+        value += Decimal(step)
+    return values
+
+
+# vCPUs -> valid memory sizes in GB (ECS task definition limits for Fargate).
+FARGATE_MEMORY_BY_VCPU: dict[Decimal, list[Decimal]] = {
+    Decimal("0.25"): [Decimal("0.5"), Decimal("1"), Decimal("2")],
+    Decimal("0.5"): _steps("1", "4", "1"),
+    Decimal("1"): _steps("2", "8", "1"),
+    Decimal("2"): _steps("4", "16", "1"),
+    Decimal("4"): _steps("8", "30", "1"),
+    Decimal("8"): _steps("16", "60", "4"),
+    Decimal("16"): _steps("32", "120", "8"),
+}
+
+
+class FargateSize(NamedTuple):
+    vcpus: Decimal
+    memory_gib: Decimal
+    architecture: str
+
+
+def fargate_task_sizes() -> list[FargateSize]:
+    """Every valid Fargate task size, x86_64 and arm64."""
+    return [
+        FargateSize(vcpus, memory, architecture)
+        for architecture in ("x86_64", "arm64")
+        for vcpus, memories in FARGATE_MEMORY_BY_VCPU.items()
+        for memory in memories
+    ]
