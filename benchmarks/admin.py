@@ -1,0 +1,70 @@
+"""Admin pages for every domain model."""
+
+from django.contrib import admin
+
+from benchmarks import models
+
+
+@admin.register(models.Region)
+class RegionAdmin(admin.ModelAdmin):
+    list_display = ["code", "name", "pricing_location"]
+    search_fields = ["code", "name"]
+
+
+@admin.register(models.InstanceType)
+class InstanceTypeAdmin(admin.ModelAdmin):
+    list_display = ["name", "kind", "vcpus", "memory_gib", "architecture", "cpu_family"]
+    list_filter = ["kind", "architecture", "burstable"]
+    search_fields = ["name", "cpu_family"]
+
+
+@admin.register(models.Price)
+class PriceAdmin(admin.ModelAdmin):
+    list_display = [
+        "instance_type",
+        "region",
+        "purchase_option",
+        "availability_zone",
+        "usd_per_hour",
+        "effective_from",
+        "effective_to",
+    ]
+    list_filter = ["purchase_option", "region"]
+    search_fields = ["instance_type__name", "source"]
+    list_select_related = ["instance_type", "region"]
+
+
+@admin.register(models.FargateRate)
+class FargateRateAdmin(admin.ModelAdmin):
+    list_display = [
+        "region",
+        "architecture",
+        "component",
+        "usd_per_unit_hour",
+        "effective_from",
+        "effective_to",
+    ]
+    list_filter = ["region", "architecture", "component"]
+
+
+@admin.register(models.Benchmark)
+class BenchmarkAdmin(admin.ModelAdmin):
+    list_display = ["key", "unit", "higher_is_better"]
+    search_fields = ["key", "description"]
+
+
+class ResultInline(admin.TabularInline):
+    model = models.Result
+    extra = 0
+    fields = ["benchmark", "params", "value", "notes"]
+    readonly_fields = fields
+
+
+@admin.register(models.Run)
+class RunAdmin(admin.ModelAdmin):
+    list_display = ["id", "instance_type", "region", "variant", "status", "format", "created_at"]
+    list_filter = ["status", "format", "region"]
+    search_fields = ["instance_type__name", "cpu_model", "filename", "content_hash"]
+    list_select_related = ["instance_type", "region"]
+    readonly_fields = ["content_hash", "upload_key", "created_at", "finished_at"]
+    inlines = [ResultInline]
