@@ -1,0 +1,43 @@
+# pricebench: the README's commands. Everything a fresh machine needs is installed from here.
+PYTHON ?= python3
+VENV := .venv
+PORT ?= 8000
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: install run test lint bench worker clean
+
+install: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: requirements.lock
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet -r requirements.lock
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# SQLite under var/, tasks in-process, demo data loaded.
+run: install
+	mkdir -p var
+	DEBUG=$${DEBUG:-true} $(VENV)/bin/python manage.py migrate --verbosity 0
+	DEBUG=$${DEBUG:-true} $(VENV)/bin/python manage.py loaddemo
+	@echo
+	@echo "pricebench is running at http://127.0.0.1:$(PORT)/  (API: http://127.0.0.1:$(PORT)/api/v1/)"
+	@echo
+	DEBUG=$${DEBUG:-true} $(VENV)/bin/python manage.py runserver 127.0.0.1:$(PORT)
+
+# Real PostgreSQL and Redis (installed from Debian when missing), a real Celery worker,
+# headless Chromium.
+test: install
+	bash scripts/test.sh $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+bench: install
+	$(VENV)/bin/python bench/offer_file.py
+
+clean:
+	rm -rf $(VENV) node_modules var
