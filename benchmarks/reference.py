@@ -59,7 +59,9 @@ AWS_REGIONS: tuple[RegionInfo, ...] = tuple(
     ]
 )
 
-REGION_BY_LOCATION: dict[str, str] = {region.pricing_location: region.code for region in AWS_REGIONS}
+REGION_BY_LOCATION: dict[str, str] = {
+    region.pricing_location: region.code for region in AWS_REGIONS
+}
 
 
 def _steps(start: str, stop: str, step: str) -> list[Decimal]:

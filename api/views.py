@@ -1,0 +1,128 @@
+"""API views: declarations around selectors and services."""
+
+from django.db import transaction
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from api import filters, serializers
+from benchmarks import selectors
+from benchmarks.models import Benchmark, InstanceType, Price, Region, Run
+from benchmarks.services import runs as run_services
+from benchmarks.tasks import ingest_run
+
+
+class RegionViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Region.objects.all()
+    serializer_class = serializers.RegionSerializer
+    filterset_class = filters.RegionFilter
+    lookup_field = "code"
+
+
+class InstanceTypeViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = InstanceType.objects.all()
+    serializer_class = serializers.InstanceTypeSerializer
+    filterset_class = filters.InstanceTypeFilter
+    lookup_field = "name"
+    lookup_value_regex = r"[^/]+"
+
+
+class PriceViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Price.objects.select_related("instance_type", "region")
+    serializer_class = serializers.PriceSerializer
+    filterset_class = filters.PriceFilter
+
+
+class BenchmarkViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = Benchmark.objects.all()
+    serializer_class = serializers.BenchmarkSerializer
+    filterset_class = filters.BenchmarkFilter
+    lookup_field = "key"
+    lookup_value_regex = r"[^/]+"
+
+
+class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Runs; `POST` uploads a raw output or a table of results (token auth)."""
+
+    queryset = Run.objects.select_related("instance_type", "region")
+    filterset_class = filters.RunFilter
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def get_serializer_class(self):
+        if self.action == "create":
+            return serializers.RunUploadSerializer
+        if self.action == "retrieve":
+            return serializers.RunDetailSerializer
+        return serializers.RunSerializer
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if self.action == "retrieve":
+            return queryset.prefetch_related(
+                "results__benchmark", "children__instance_type", "children__region"
+            )
+        return queryset
+
+    @extend_schema(responses={202: serializers.RunSerializer, 200: serializers.RunSerializer})
+    def create(self, request, *args, **kwargs):
+        upload = serializers.RunUploadSerializer(data=request.data)
+        upload.is_valid(raise_exception=True)
+        data = upload.validated_data
+        file = data["file"]
+        run, created = run_services.submit_run(
+            content=file.read(),
+            filename=file.name or "",
+            instance_type_name=data.get("instance_type") or None,
+            region_code=data.get("region") or None,
+            variant=data.get("variant", ""),
+            measured_at=data.get("measured_at"),
+            format=data.get("format", "auto"),
+            source=data.get("source", ""),
+            licence=data.get("licence", ""),
+            uploaded_by=request.user,
+        )
+        if created:
+            transaction.on_commit(lambda: ingest_run.delay(run.pk))
+        body = serializers.RunSerializer(run, context={"request": request}).data
+        body["status_url"] = reverse("api:run-detail", args=[run.pk], request=request)
+        body["created"] = created
+        return Response(body, status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
+
+
+class PricePerformanceView(APIView):
+    """Throughput per dollar of every instance type measured with one benchmark in a region."""
+
+    fixed_params = set(serializers.PricePerformanceQuerySerializer().fields)
+
+    @extend_schema(
+        parameters=[
+            serializers.PricePerformanceQuerySerializer,
+            OpenApiParameter(
+                "<param>",
+                str,
+                description="Any parameter of the benchmark, e.g. block_size=8192&processes=1",
+            ),
+        ],
+        responses=serializers.PricePerformanceSerializer,
+    )
+    def get(self, request):
+        query = serializers.PricePerformanceQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = {
+            name: value
+            for name, value in request.query_params.items()
+            if name not in self.fixed_params and name not in ("format", "limit", "offset")
+        }
+        table = selectors.price_performance_table(
+            benchmark_key=query.validated_data["benchmark"],
+            region_code=query.validated_data["region"],
+            purchase_option=query.validated_data["purchase_option"],
+            at=query.validated_data.get("at"),
+            params=params,
+            instance_type_names=query.validated_data.get("instance_types"),
+            baseline=query.validated_data.get("baseline"),
+        )
+        return Response(serializers.PricePerformanceSerializer(table).data)

@@ -1,0 +1,98 @@
+"""A JSON of results the user measured themselves -> ParsedResult rows (format `json`).
+
+The document is a list of row objects or `{"results": [row, ...]}`. A row has the fields of
+the CSV format (generic_csv.py): `benchmark`, `instance_type`, `region`, `value`, `unit`
+required; `variant`, `measured_at`, `cpu_model`, `higher_is_better`, `notes` and
+`param.<name>` optional; and it may carry its parameters as a `params` object instead.
+Errors name the row by its index (`row 0` is the first) and the field.
+
+`load_document` is also how the iperf3 and fio parsers read their tools' JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from benchmarks.parsers.base import ParsedOutput, ParseError
+from benchmarks.parsers.generic_csv import result_from_row, unknown_column_warnings
+
+# Tools (fio, notably) sometimes repeat a key within one object; the last one wins, which is
+# also what the tool's own readers do.
+_DECODER = json.JSONDecoder(object_pairs_hook=dict)
+
+
+def looks_like(text: str) -> bool:
+    """True for a JSON list of rows (or `{"results": [...]}`) whose first row carries
+    `benchmark` and `value`; a tool's own JSON (iperf3, fio) has no such rows."""
+    stripped = text.strip()
+    if not stripped.startswith(("[", "{")):
+        return False
+    try:
+        document = json.loads(stripped)
+    except ValueError:
+        return False
+    rows = _rows(document)
+    return bool(rows) and isinstance(rows[0], dict) and {"benchmark", "value"} <= rows[0].keys()
+
+
+def parse(text: str) -> ParsedOutput:
+    """Read every row; the first bad field raises ParseError naming the row and field."""
+    document, _line, end = load_document(text, openers="[{")
+    if text[end:].strip():
+        raise ParseError(
+            "unexpected text after the JSON document", line=text.count("\n", 0, end) + 1
+        )
+    rows = _rows(document)
+    if rows is None:
+        raise ParseError('expected a list of result rows, or {"results": [...]}')
+    if not rows:
+        raise ParseError("the JSON holds no result rows")
+
+    output = ParsedOutput(format="json")
+    fields: list[str] = []
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise ParseError(f"row {index} is not an object but {type(row).__name__}")
+        output.results.append(result_from_row(row, line=None, where=f"row {index}: "))
+        fields.extend(name for name in row if name not in fields)
+    output.warnings.extend(unknown_column_warnings(fields))
+    return output
+
+
+def load_document(text: str, *, openers: str = "{") -> tuple[Any, int, int]:
+    """The first JSON document in `text`, which may follow lines of other text (a shell
+    prompt, a tool's notices). Returns the value, the 1-based line it starts on and the
+    offset just past it; raises ParseError with the line of a syntax error."""
+    start = _document_start(text, openers)
+    if start is None:
+        raise ParseError("no JSON document found (no line starts with " + " or ".join(openers) + ")")
+    first_line = text.count("\n", 0, start) + 1
+    try:
+        document, end = _DECODER.raw_decode(text, start)
+    except json.JSONDecodeError as error:
+        line = error.lineno
+        if not text[error.pos :].strip():
+            raise ParseError(
+                "the JSON ends before it is complete (truncated file?)", line=line
+            ) from None
+        raise ParseError(f"invalid JSON: {error.msg} (column {error.colno})", line=line) from None
+    return document, first_line, end
+
+
+def _document_start(text: str, openers: str) -> int | None:
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.lstrip()
+        if stripped[:1] and stripped[0] in openers:
+            return offset + len(line) - len(stripped)
+        offset += len(line)
+    return None
+
+
+def _rows(document: Any) -> list[Any] | None:
+    if isinstance(document, list):
+        return document
+    if isinstance(document, dict) and isinstance(document.get("results"), list):
+        return document["results"]
+    return None

@@ -1,0 +1,232 @@
+"""Writes for benchmark runs: accept an upload, then parse and store it, exactly once."""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import hashlib
+from collections import defaultdict
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from benchmarks import parsers
+from benchmarks.errors import DomainError
+from benchmarks.models import Benchmark, InstanceType, Region, Result, Run
+from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
+
+TABULAR_FORMATS = ("csv", "json")
+
+
+def _suggest(name: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(name, choices, n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(close)}?" if close else ""
+
+
+def get_instance_type(name: str, *, field: str = "instance_type") -> InstanceType:
+    """The instance type called `name`, or a DomainError that suggests the closest names."""
+    found = InstanceType.objects.filter(name=name).first()
+    if found is None:
+        names = list(InstanceType.objects.values_list("name", flat=True))
+        raise DomainError(f"unknown instance type {name!r}{_suggest(name, names)}", field=field)
+    return found
+
+
+def get_region(code: str, *, field: str = "region") -> Region:
+    """The region with AWS code `code`, or a DomainError that suggests the closest codes."""
+    found = Region.objects.filter(code=code).first()
+    if found is None:
+        codes = list(Region.objects.values_list("code", flat=True))
+        raise DomainError(f"unknown region {code!r}{_suggest(code, codes)}", field=field)
+    return found
+
+
+def _upload_key(content_hash: str, instance_type: str, region: str, variant: str) -> str:
+    return f"{content_hash}:{instance_type}:{region}:{variant}"
+
+
+@transaction.atomic
+def submit_run(
+    *,
+    content: bytes,
+    filename: str = "",
+    instance_type_name: str | None = None,
+    region_code: str | None = None,
+    variant: str = "",
+    measured_at: datetime.date | None = None,
+    format: str = "auto",  # noqa: A002
+    source: str = "",
+    licence: str = "",
+    uploaded_by=None,
+) -> tuple[Run, bool]:
+    """Accept one uploaded output as a pending run; returns (run, created).
+
+    The same content for the same machine and variant returns the existing run. Input that
+    can be refused before parsing (too large, binary, not UTF-8, unknown machine) raises
+    DomainError and writes nothing.
+    """
+    limit = settings.PRICEBENCH_MAX_UPLOAD_BYTES
+    if len(content) > limit:
+        raise DomainError(
+            f"the file is {len(content):,} bytes; the limit is {limit:,} bytes",
+            field="file",
+            status_code=413,
+        )
+    if format not in ("auto", *parsers.FORMATS):
+        raise DomainError(
+            f"unknown format {format!r}; choose one of auto, {', '.join(parsers.FORMATS)}",
+            field="format",
+        )
+    try:
+        text = parsers.decode(content)
+    except ParseError as error:
+        raise DomainError(str(error), field="file") from None
+
+    instance_type = get_instance_type(instance_type_name) if instance_type_name else None
+    region = get_region(region_code) if region_code else None
+    if (instance_type is None) != (region is None):
+        missing = "region" if region is None else "instance_type"
+        raise DomainError(
+            f"{missing} is required with {'instance_type' if region is None else 'region'}",
+            field=missing,
+        )
+
+    content_hash = hashlib.sha256(content).hexdigest()
+    key = _upload_key(
+        content_hash,
+        instance_type.name if instance_type else "",
+        region.code if region else "",
+        variant,
+    )
+    existing = Run.objects.filter(upload_key=key).first()
+    if existing is not None:
+        return existing, False
+    run = Run.objects.create(
+        instance_type=instance_type,
+        region=region,
+        variant=variant,
+        measured_at=measured_at,
+        format="" if format == "auto" else format,
+        filename=filename[:255],
+        raw_output=text,
+        content_hash=content_hash,
+        upload_key=key,
+        source=source,
+        licence=licence,
+        uploaded_by=uploaded_by,
+    )
+    return run, True
+
+
+def _benchmark_for(result: ParsedResult, cache: dict[str, Benchmark]) -> Benchmark:
+    benchmark = cache.get(result.benchmark)
+    if benchmark is None:
+        benchmark, _ = Benchmark.objects.get_or_create(
+            key=result.benchmark,
+            defaults={"unit": result.unit, "higher_is_better": result.higher_is_better},
+        )
+        cache[result.benchmark] = benchmark
+    if benchmark.unit != result.unit:
+        raise ParseError(
+            f"{result.benchmark} is measured in {benchmark.unit!r}, not {result.unit!r}"
+        )
+    return benchmark
+
+
+def _store_results(run: Run, results: list[ParsedResult], cache: dict[str, Benchmark]) -> None:
+    Result.objects.bulk_create(
+        Result(
+            run=run,
+            benchmark=_benchmark_for(result, cache),
+            params=result.params,
+            value=result.value,
+            notes=result.notes or "",
+        )
+        for result in results
+    )
+
+
+def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) -> None:
+    """A table names its machines per row: one child run per machine, variant, date, CPU."""
+    groups: dict[tuple, list[ParsedResult]] = defaultdict(list)
+    for result in parsed.results:
+        key = (
+            result.instance_type or (run.instance_type.name if run.instance_type_id else None),
+            result.region or (run.region.code if run.region_id else None),
+            result.variant if result.variant is not None else run.variant,
+            result.measured_at or (run.measured_at.isoformat() if run.measured_at else None),
+            result.cpu_model or "",
+        )
+        if key[0] is None or key[1] is None:
+            raise ParseError(f"{result.benchmark}: a row needs an instance_type and a region")
+        groups[key].append(result)
+    for (type_name, region_code, variant, measured_at, cpu_model), results in groups.items():
+        try:
+            instance_type = get_instance_type(type_name)
+            region = get_region(region_code)
+        except DomainError as error:
+            raise ParseError(error.message) from None
+        child = Run.objects.create(
+            parent=run,
+            instance_type=instance_type,
+            region=region,
+            variant=variant or "",
+            cpu_model=cpu_model,
+            measured_at=datetime.date.fromisoformat(measured_at) if measured_at else None,
+            format=parsed.format,
+            status=Run.Status.DONE,
+            source=run.source,
+            licence=run.licence,
+            uploaded_by=run.uploaded_by,
+            finished_at=timezone.now(),
+        )
+        _store_results(child, results, cache)
+
+
+@transaction.atomic
+def ingest_run(*, run_id: int) -> Run:
+    """Parse a pending run and store its results in one transaction; a no-op once done.
+
+    A parse error marks the run failed with the parser's message and stores no results.
+    """
+    run = Run.objects.select_for_update().select_related("instance_type", "region").get(pk=run_id)
+    if run.status != Run.Status.PENDING:
+        return run
+    cache: dict[str, Benchmark] = {}
+    try:
+        # The savepoint lets a failure undo partial results but keep the failed status.
+        with transaction.atomic():
+            parsed = parsers.parse(run.raw_output, format=run.format or "auto")
+            if not parsed.results:
+                raise ParseError("the output holds no benchmark results")
+            if parsed.format in TABULAR_FORMATS:
+                _store_tabular(run, parsed, cache)
+            else:
+                if run.instance_type_id is None:
+                    raise ParseError(
+                        f"{parsed.format} output does not name its machine: "
+                        "upload it with an instance_type and a region"
+                    )
+                _store_results(run, parsed.results, cache)
+    except ParseError as error:
+        run.status = Run.Status.FAILED
+        run.error = str(error)
+        run.finished_at = timezone.now()
+        run.save(update_fields=["status", "error", "finished_at"])
+        return run
+    run.format = parsed.format
+    run.tool_version = parsed.tool_version or ""
+    run.cpu_model = parsed.cpu_model or run.cpu_model
+    run.warnings = parsed.warnings
+    run.status = Run.Status.DONE
+    run.finished_at = timezone.now()
+    run.save()
+    return run
+
+
+def record_run(**submission: Any) -> Run:
+    """Submit and ingest in this process (commands, demo data): returns the finished run."""
+    run, _ = submit_run(**submission)
+    return ingest_run(run_id=run.pk)
