@@ -288,6 +288,7 @@ def price_performance_table(
     at: datetime.date | None = None,
     params: dict[str, str] | None = None,
     instance_type_names: list[str] | None = None,
+    families: list[str] | None = None,
     baseline: str | None = None,
 ) -> PricePerformanceTable:
     """Per instance type and variant: runs, median/min/max, CPU models, price, per-dollar."""
@@ -312,7 +313,10 @@ def price_performance_table(
     for result in _results_for(
         benchmark=benchmark, region=region, params=params, instance_type_names=instance_type_names
     ):
-        groups[(result.run.instance_type, result.run.variant)].append(result)
+        instance_type = result.run.instance_type
+        if families and instance_type.family not in families:
+            continue
+        groups[(instance_type, result.run.variant)].append(result)
     _check_params_pinned(groups, params)
 
     instance_types = list({instance_type for instance_type, _ in groups})
@@ -356,4 +360,119 @@ def price_performance_table(
         params=params,
         baseline=baseline,
         results=rows,
+    )
+
+
+# ---- the comparison page ---------------------------------------------------------------
+
+DEFAULT_FAMILIES = ["fargate", "t2", "c7g", "c7a", "c7i"]
+
+
+@dataclass
+class Comparison:
+    """What the chart page shows: a price-performance table and the choices around it."""
+
+    table: PricePerformanceTable
+    benchmarks: list[Benchmark]
+    params: dict[str, list[Any]]
+    families: list[str]
+    families_missing: list[str]
+    sources: list[tuple[str, str]]
+
+
+def _families_by_benchmark(region: Region) -> dict[int, set[str]]:
+    covered: dict[int, set[str]] = defaultdict(set)
+    rows = (
+        Result.objects.filter(run__region=region, run__status=Run.Status.DONE)
+        .values_list("benchmark_id", "run__instance_type__kind", "run__instance_type__name")
+        .distinct()
+    )
+    for benchmark_id, kind, name in rows:
+        covered[benchmark_id].add(
+            "fargate" if kind == InstanceType.Kind.FARGATE else name.split(".")[0]
+        )
+    return covered
+
+
+def default_benchmark(*, region: Region, families: list[str]) -> Benchmark | None:
+    """The benchmark whose results cover the most of the wanted families in the region."""
+    covered = _families_by_benchmark(region)
+    if not covered:
+        return None
+    best = max(
+        covered,
+        key=lambda benchmark_id: (
+            len(covered[benchmark_id] & set(families)),
+            len(covered[benchmark_id]),
+            -benchmark_id,
+        ),
+    )
+    return Benchmark.objects.get(pk=best)
+
+
+def _most_covered_value(benchmark: Benchmark, region: Region, name: str) -> Any:
+    """The value of a parameter that the most instance types were measured with."""
+    coverage: dict[Any, set[int]] = defaultdict(set)
+    rows = Result.objects.filter(benchmark=benchmark, run__region=region).values_list(
+        "params", "run__instance_type_id"
+    )
+    for params, instance_type_id in rows:
+        if name in params:
+            coverage[params[name]].add(instance_type_id)
+    return max(coverage, key=lambda value: (len(coverage[value]), str(value)))
+
+
+def comparison(
+    *,
+    region_code: str,
+    benchmark_key: str | None = None,
+    purchase_option: str = PurchaseOption.ON_DEMAND,
+    at: datetime.date | None = None,
+    params: dict[str, str] | None = None,
+    families: list[str] | None = None,
+) -> Comparison | None:
+    """The chart page's data; parameters left open are pinned to the best-covered value."""
+    region = Region.objects.filter(code=region_code).first()
+    if region is None:
+        raise DomainError(f"unknown region {region_code!r}", field="region")
+    families = families or DEFAULT_FAMILIES
+    if benchmark_key:
+        benchmark = Benchmark.objects.filter(key=benchmark_key).first()
+        if benchmark is None:
+            raise DomainError(f"unknown benchmark {benchmark_key!r}", field="benchmark")
+    else:
+        benchmark = default_benchmark(region=region, families=families)
+        if benchmark is None:
+            return None
+    params = {name: str(value) for name, value in (params or {}).items()}
+    while True:
+        try:
+            table = price_performance_table(
+                benchmark_key=benchmark.key,
+                region_code=region.code,
+                purchase_option=purchase_option,
+                at=at,
+                params=params,
+                families=families,
+            )
+            break
+        except DomainError as error:
+            if error.field in (None, "benchmark", "region", "baseline") or error.field in params:
+                raise
+            params[error.field] = str(_most_covered_value(benchmark, region, error.field))
+    present = {row.family for row in table.results}
+    sources = sorted(
+        set(
+            Run.objects.filter(
+                results__benchmark=benchmark, region=region, status=Run.Status.DONE
+            ).values_list("source", "licence")
+        )
+    )
+    return Comparison(
+        table=table,
+        benchmarks=list(Benchmark.objects.filter(results__run__region=region).distinct()),
+        params=benchmark_params(benchmark),
+        families=families,
+        families_missing=[family for family in families if family not in present],
+        sources=sources,
     )

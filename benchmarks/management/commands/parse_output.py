@@ -1,0 +1,33 @@
+"""`python manage.py parse_output FILE`: parse one raw output and print it as JSON."""
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from benchmarks import parsers
+
+
+class Command(BaseCommand):
+    help = "Parse one raw benchmark output and print the results as JSON; writes nothing."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--format", default="auto", choices=["auto", *parsers.FORMATS])
+
+    def handle(self, *args, **options):
+        path: Path = options["file"]
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            self._fail(f"{path}: cannot read: {error.strerror}")
+        try:
+            parsed = parsers.parse(data, format=options["format"])
+        except parsers.ParseError as error:
+            self._fail(f"{path}: {error}")
+        self.stdout.write(json.dumps(parsed.as_json(), indent=2))
+
+    def _fail(self, message: str) -> None:
+        # CONTRACT.md: status 1 and one line on stderr, nothing on stdout.
+        self.stderr.write(message)
+        raise SystemExit(1)

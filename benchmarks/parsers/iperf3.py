@@ -1,0 +1,268 @@
+"""iperf3 output -> network throughput results (format `iperf3`).
+
+Reads the `-J` JSON of any iperf 3.x and the plain-text report (`Bandwidth` or `Bitrate`
+header, Linux and Windows layouts, shell prompts around it). Only the end-of-test summary is
+read: interval lines, omitted (`-O`) intervals included, are not results.
+
+Keys, units and params:
+- `iperf3:tcp` / `iperf3:udp` (`iperf3:sctp`): bits per second, unit `bit/s`, one result per
+  summary row: params `streams` (the `-P` count) and `direction`: `send` for what the sender
+  measured (`sender` row, `end.sum_sent`), `receive` for the receiver (`receiver` row,
+  `end.sum_received`). With several streams the `[SUM]` figures are used.
+- `iperf3:udp:jitter` (unit `ms`) and `iperf3:udp:loss` (unit `percent`, lost datagrams of
+  those sent), as the receiver measured them; lower is better; params `streams`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
+from benchmarks.parsers.generic_json import load_document
+from benchmarks.parsers.units import binary_bytes, decimal_multiple
+
+_JSON_SIGNATURE = re.compile(r'"(?:test_start|sum_sent|connecting_to)"\s*:|"version"\s*:\s*"iperf 3')
+_TEXT_HEADER = re.compile(
+    r"^\s*\[ ID\](?:\[Role\])?\s+Interval\s+Transfer\s+(?:Bandwidth|Bitrate)", re.MULTILINE
+)
+_VERSION = re.compile(r"\biperf (3\.\d+[\w.+-]*)")
+_SEPARATOR = re.compile(r"^\s*(?:- ){5,}")
+_ROW = re.compile(
+    r"^\s*\[\s*(?P<stream>\d+|SUM)\](?:\[(?P<role>[TR]X-[CS])\])?\s+"
+    r"[\d.]+\s*-\s*[\d.]+\s+sec\s+[\d.]+\s+\w*Bytes\s+"
+    r"(?P<rate>[\d.]+)\s+(?P<prefix>[KMGT]?)(?P<rate_unit>bits|Bytes)/sec(?P<rest>.*)$"
+)
+_UDP_QUALITY = re.compile(r"(?P<jitter>[\d.]+)\s+ms\s+(?P<lost>-?\d+)/(?P<total>\d+)")
+_LABELS = {"sender": "send", "receiver": "receive"}
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One summary row of the text report."""
+
+    stream: str  # a stream number, or "SUM"
+    direction: str  # send / receive
+    bits_per_second: float
+    jitter_ms: float | None
+    lost: int | None
+    datagrams: int | None
+
+
+def looks_like(text: str) -> bool:
+    """True for iperf3 `-J` JSON or a text report with its `[ ID] Interval` header."""
+    return bool(_JSON_SIGNATURE.search(text) or _TEXT_HEADER.search(text))
+
+
+def parse(text: str) -> ParsedOutput:
+    """The summary of one iperf3 run, from its JSON or its text report."""
+    if _JSON_SIGNATURE.search(text) and re.search(r"^\s*\{", text, re.MULTILINE):
+        return _parse_json(text)
+    if not _TEXT_HEADER.search(text):
+        raise ParseError(
+            "not iperf3 output: no `-J` JSON and no '[ ID] Interval  Transfer  Bitrate' header",
+            line=1,
+        )
+    return _parse_text(text)
+
+
+# JSON ---------------------------------------------------------------------------------------
+
+
+def _parse_json(text: str) -> ParsedOutput:
+    document, first_line, end_offset = load_document(text)
+    if not isinstance(document, dict) or not isinstance(document.get("end", {}), dict):
+        raise ParseError("not iperf3 JSON: expected an object with `start` and `end`", line=first_line)
+    start = document.get("start") or {}
+    end = document.get("end") or {}
+    test_start = start.get("test_start") or {}
+    output = ParsedOutput(format="iperf3", tool_version=_version(str(start.get("version", ""))))
+
+    summaries = _json_summaries(end)
+    if not summaries:
+        error = document.get("error")
+        problem = f"iperf3 reported an error: {error}" if error else "the test did not finish"
+        raise ParseError(f"no end-of-test summary in the iperf3 JSON ({problem})")
+    if text[end_offset:].strip():
+        output.warnings.append("only the first JSON document is read; the text after it is not")
+    if document.get("error"):
+        output.warnings.append(f"iperf3 reported an error: {document['error']}")
+    if "sum_sent_bidir_reverse" in end:
+        output.warnings.append(
+            "bidirectional test (--bidir): only the client-to-server figures are read"
+        )
+
+    protocol = str(test_start.get("protocol") or _guess_protocol(end)).lower()
+    streams = int(test_start.get("num_streams") or len(start.get("connected") or []) or 1)
+    benchmark = f"iperf3:{protocol}"
+    for direction, summary in summaries:
+        output.results.append(
+            _throughput(benchmark, streams, direction, _json_number(summary, "bits_per_second"))
+        )
+    quality = _json_udp_quality(end) if protocol == "udp" else None
+    if quality is not None:
+        jitter = _json_number(quality, "jitter_ms")
+        lost_percent = _json_number(quality, "lost_percent")
+        output.results.extend(_udp_quality_results(streams, jitter, lost_percent))
+    return output
+
+
+def _json_summaries(end: dict) -> list[tuple[str, dict]]:
+    summaries = [
+        (direction, end[key])
+        for direction, key in (("send", "sum_sent"), ("receive", "sum_received"))
+        if isinstance(end.get(key), dict)
+    ]
+    # Before 3.11 a UDP test summed up both sides in a single `sum`, with the sender's bytes.
+    if not summaries and isinstance(end.get("sum"), dict):
+        summaries = [("send", end["sum"])]
+    return summaries
+
+
+def _json_udp_quality(end: dict) -> dict | None:
+    for key in ("sum_received", "sum"):
+        if isinstance(end.get(key), dict) and "jitter_ms" in end[key]:
+            return end[key]
+    return None
+
+
+def _guess_protocol(end: dict) -> str:
+    return "udp" if _json_udp_quality(end) is not None else "tcp"
+
+
+def _json_number(summary: dict, name: str) -> float:
+    value = summary.get(name)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ParseError(f"the iperf3 JSON summary has no numeric `{name}` (got {value!r})")
+    return float(value)
+
+
+# Text ---------------------------------------------------------------------------------------
+
+
+def _parse_text(text: str) -> ParsedOutput:
+    lines = text.splitlines()
+    version = next((_version(line) for line in lines if _version(line)), None)
+    output = ParsedOutput(format="iperf3", tool_version=version)
+    udp = any("Jitter" in line or "Datagrams" in line for line in lines if "[ ID]" in line)
+
+    rows, ignored_roles = _summary_rows(lines, udp=udp)
+    if ignored_roles:
+        output.warnings.append(
+            "bidirectional test (--bidir): only the [TX-*] rows are read, not the [RX-*] ones"
+        )
+    if not rows:
+        raise ParseError(
+            "the iperf3 report has no sender/receiver summary (was the test interrupted?)",
+            line=len(lines),
+        )
+    summed = [row for row in rows if row.stream == "SUM"]
+    chosen = summed or rows
+    streams = len({row.stream for row in rows if row.stream != "SUM"}) or 1
+    benchmark = "iperf3:udp" if udp else "iperf3:tcp"
+
+    for direction in ("send", "receive"):
+        of_direction = [row for row in chosen if row.direction == direction]
+        if of_direction:
+            total = sum(row.bits_per_second for row in of_direction)
+            output.results.append(_throughput(benchmark, streams, direction, total))
+    if udp:
+        output.results.extend(_text_udp_quality(chosen, streams))
+    return output
+
+
+def _summary_rows(lines: list[str], *, udp: bool) -> tuple[list[_Row], bool]:
+    """The rows after the last separator that carry a sender/receiver label (old UDP
+    reports print one unlabelled row, the sender's bytes with the receiver's jitter)."""
+    last_separator = max(
+        (index for index, line in enumerate(lines) if _SEPARATOR.match(line)), default=-1
+    )
+    rows: list[_Row] = []
+    ignored_roles = False
+    for index, line in enumerate(lines):
+        match = _ROW.match(line)
+        if match is None:
+            continue
+        rest = match["rest"].strip()
+        label = rest.split()[-1] if rest else ""
+        if label in _LABELS:
+            direction = _LABELS[label]
+        elif udp and index > last_separator >= 0 and _UDP_QUALITY.search(rest):
+            direction = "send"
+        else:
+            continue
+        if match["role"] and match["role"].startswith("RX"):
+            ignored_roles = True
+            continue
+        rows.append(_text_row(match, direction))
+    return rows, ignored_roles
+
+
+def _text_row(match: re.Match, direction: str) -> _Row:
+    rate = float(match["rate"])
+    if match["rate_unit"] == "bits":
+        bits_per_second = decimal_multiple(rate, match["prefix"])
+    else:
+        bits_per_second = 8 * binary_bytes(rate, match["prefix"])
+    quality = _UDP_QUALITY.search(match["rest"])
+    return _Row(
+        stream=match["stream"],
+        direction=direction,
+        bits_per_second=bits_per_second,
+        jitter_ms=float(quality["jitter"]) if quality else None,
+        lost=int(quality["lost"]) if quality else None,
+        datagrams=int(quality["total"]) if quality else None,
+    )
+
+
+def _text_udp_quality(rows: list[_Row], streams: int) -> list[ParsedResult]:
+    # The receiver row holds what the receiver measured; old reports have only the one row.
+    receiving = [row for row in rows if row.direction == "receive" and row.jitter_ms is not None]
+    measured = receiving or [row for row in rows if row.jitter_ms is not None]
+    if not measured:
+        return []
+    row = measured[0]
+    lost_percent = 100 * row.lost / row.datagrams if row.datagrams else None
+    return _udp_quality_results(streams, row.jitter_ms, lost_percent)
+
+
+# Shared -------------------------------------------------------------------------------------
+
+
+def _version(line: str) -> str | None:
+    match = _VERSION.search(line)
+    return match[1] if match else None
+
+
+def _throughput(benchmark: str, streams: int, direction: str, bits_per_second: float):
+    return ParsedResult(
+        benchmark=benchmark,
+        params={"streams": streams, "direction": direction},
+        value=bits_per_second,
+        unit="bit/s",
+    )
+
+
+def _udp_quality_results(
+    streams: int, jitter_ms: float, lost_percent: float | None
+) -> list[ParsedResult]:
+    results = [
+        ParsedResult(
+            benchmark="iperf3:udp:jitter",
+            params={"streams": streams},
+            value=jitter_ms,
+            unit="ms",
+            higher_is_better=False,
+        )
+    ]
+    if lost_percent is not None:
+        results.append(
+            ParsedResult(
+                benchmark="iperf3:udp:loss",
+                params={"streams": streams},
+                value=max(lost_percent, 0.0),
+                unit="percent",
+                higher_is_better=False,
+            )
+        )
+    return results

@@ -1,0 +1,37 @@
+"""Forms that validate the pages' query parameters."""
+
+from django import forms
+
+from benchmarks.models import PurchaseOption
+from benchmarks.selectors import DEFAULT_FAMILIES
+
+
+class ComparisonForm(forms.Form):
+    """The chart page's choices; a benchmark's own parameters arrive as `param.<name>`."""
+
+    benchmark = forms.CharField(required=False)
+    region = forms.CharField(required=False, initial="us-east-1")
+    purchase_option = forms.ChoiceField(
+        choices=PurchaseOption.choices, required=False, initial=PurchaseOption.ON_DEMAND
+    )
+    at = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    families = forms.CharField(required=False, initial=",".join(DEFAULT_FAMILIES))
+
+    def __init__(self, data, *args, **kwargs):
+        super().__init__(data, *args, **kwargs)
+        self.param_names = sorted(
+            key.removeprefix("param.") for key in data if key.startswith("param.")
+        )
+        for name in self.param_names:
+            self.fields[f"param.{name}"] = forms.CharField(required=False)
+
+    def cleaned_params(self) -> dict[str, str]:
+        return {
+            name: self.cleaned_data[f"param.{name}"]
+            for name in self.param_names
+            if self.cleaned_data.get(f"param.{name}")
+        }
+
+    def cleaned_families(self) -> list[str]:
+        raw = self.cleaned_data.get("families") or ",".join(DEFAULT_FAMILIES)
+        return [family.strip() for family in raw.split(",") if family.strip()]
