@@ -191,10 +191,11 @@ def benchmark_params(benchmark: Benchmark) -> dict[str, list[Any]]:
     return {name: sorted(found, key=str) for name, found in sorted(values.items())}
 
 
-def _significant(value: float | None, digits: int = 4) -> float | None:
-    if value is None or value == 0 or not math.isfinite(value):
+def _ratio(value: float) -> float:
+    """Ratios to the baseline, to three decimals (three significant digits when smaller)."""
+    if value == 0 or not math.isfinite(value):
         return value
-    return round(value, digits - 1 - math.floor(math.log10(abs(value))))
+    return round(value, max(3, 2 - math.floor(math.log10(abs(value)))))
 
 
 def _per_dollar(benchmark: Benchmark, median: float, usd_per_hour: float | None) -> float | None:
@@ -270,14 +271,14 @@ def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: B
     for row in rows:
         if benchmark.higher_is_better:
             row.relative_throughput = (
-                _significant(row.median / base.median) if base.median else None
+                _ratio(row.median / base.median) if base.median else None
             )
         else:
-            row.relative_throughput = _significant(base.median / row.median) if row.median else None
+            row.relative_throughput = _ratio(base.median / row.median) if row.median else None
         if row.usd_per_hour is not None and base.usd_per_hour:
-            row.relative_cost = _significant(row.usd_per_hour / base.usd_per_hour)
+            row.relative_cost = _ratio(row.usd_per_hour / base.usd_per_hour)
         if row.per_dollar is not None and base.per_dollar:
-            row.relative_per_dollar = _significant(row.per_dollar / base.per_dollar)
+            row.relative_per_dollar = _ratio(row.per_dollar / base.per_dollar)
 
 
 def price_performance_table(

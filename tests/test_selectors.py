@@ -1,0 +1,204 @@
+"""Price-performance: prices in force, fallbacks, medians, per-dollar and baselines."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+
+from benchmarks import selectors
+from benchmarks.errors import DomainError
+from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2024, 6, 1)
+
+
+def make_type(name: str, **fields) -> InstanceType:
+    return InstanceType.objects.get_or_create(name=name, defaults=fields)[0]
+
+
+def price(name, usd, start, end=None, *, region="us-east-1", option="on_demand", zone=""):
+    return Price.objects.create(
+        instance_type=make_type(name),
+        region=Region.objects.get(code=region),
+        purchase_option=option,
+        availability_zone=zone,
+        usd_per_hour=Decimal(usd),
+        effective_from=start,
+        effective_to=end,
+        source="test",
+    )
+
+
+def run_with(name, values, *, key="openssl:sha256", params=None, cpu="", variant="", hib=True):
+    benchmark, _ = Benchmark.objects.get_or_create(
+        key=key, defaults={"unit": "B/s", "higher_is_better": hib}
+    )
+    run = Run.objects.create(
+        instance_type=make_type(name),
+        region=Region.objects.get(code="us-east-1"),
+        variant=variant,
+        cpu_model=cpu,
+        status=Run.Status.DONE,
+    )
+    for value in values:
+        Result.objects.create(run=run, benchmark=benchmark, params=params or {}, value=value)
+    return run
+
+
+def test_it_divides_the_median_by_the_price_in_force():
+    price("c7g.large", "0.0725", datetime.date(2024, 1, 1))
+    run_with("c7g.large", [100.0], cpu="Neoverse-V1")
+    run_with("c7g.large", [300.0], cpu="Neoverse-V1")
+    run_with("c7g.large", [200.0], cpu="Neoverse-V1")
+    table = selectors.price_performance_table(
+        benchmark_key="openssl:sha256", region_code="us-east-1", at=DAY
+    )
+    [row] = table.results
+    assert (row.runs, row.median, row.min, row.max) == (3, 200.0, 100.0, 300.0)
+    assert row.cpu_models == {"Neoverse-V1": 3}
+    assert row.usd_per_hour == pytest.approx(0.0725)
+    assert row.per_dollar == pytest.approx(200.0 * 3600 / 0.0725)
+    assert row.price_note is None
+
+
+def test_it_keeps_the_history_and_picks_the_period_of_the_day():
+    price("m5.large", "0.107", datetime.date(2019, 1, 1), datetime.date(2023, 12, 31))
+    price("m5.large", "0.096", datetime.date(2024, 1, 1))
+    run_with("m5.large", [10.0])
+    old = selectors.price_performance_table(
+        benchmark_key="openssl:sha256", region_code="us-east-1", at=datetime.date(2020, 5, 1)
+    )
+    new = selectors.price_performance_table(
+        benchmark_key="openssl:sha256", region_code="us-east-1", at=DAY
+    )
+    assert old.results[0].usd_per_hour == pytest.approx(0.107)
+    assert new.results[0].usd_per_hour == pytest.approx(0.096)
+
+
+def test_it_falls_back_to_the_earliest_price_and_says_so():
+    price("t2.nano", "0.0058", datetime.date(2026, 7, 20))
+    run_with("t2.nano", [5.0])
+    table = selectors.price_performance_table(
+        benchmark_key="openssl:sha256", region_code="us-east-1", at=datetime.date(2017, 12, 13)
+    )
+    row = table.results[0]
+    assert row.usd_per_hour == pytest.approx(0.0058)
+    assert "no price in force on 2017-12-13" in row.price_note
+    assert "earliest price known" in row.price_note
+
+
+def test_it_never_invents_a_price():
+    run_with("c5.large", [5.0])
+    row = selectors.price_performance_table(
+        benchmark_key="openssl:sha256", region_code="us-east-1", at=DAY
+    ).results[0]
+    assert row.usd_per_hour is None
+    assert row.per_dollar is None
+    assert "no on_demand price known for c5.large" in row.price_note
+
+
+def test_spot_uses_the_cheapest_zone_in_force_and_names_it():
+    price("c5.large", "0.041", datetime.date(2024, 1, 1), option="spot", zone="use1-az1")
+    price("c5.large", "0.035", datetime.date(2024, 1, 1), option="spot", zone="use1-az4")
+    price("c5.large", "0.020", datetime.date(2023, 1, 1), datetime.date(2023, 2, 1), option="spot", zone="use1-az6")
+    run_with("c5.large", [5.0])
+    row = selectors.price_performance_table(
+        benchmark_key="openssl:sha256", region_code="us-east-1", purchase_option="spot", at=DAY
+    ).results[0]
+    assert row.usd_per_hour == pytest.approx(0.035)
+    assert "use1-az4" in row.price_note
+
+
+def test_fargate_prices_come_from_the_rates_of_the_day():
+    region = Region.objects.get(code="us-east-1")
+    for component, usd, start, end in [
+        ("vcpu", "0.0506", datetime.date(2017, 11, 29), datetime.date(2019, 1, 6)),
+        ("memory_gb", "0.0127", datetime.date(2017, 11, 29), datetime.date(2019, 1, 6)),
+        ("vcpu", "0.04048", datetime.date(2019, 1, 7), None),
+        ("memory_gb", "0.004445", datetime.date(2019, 1, 7), None),
+    ]:
+        FargateRate.objects.create(
+            region=region,
+            architecture="x86_64",
+            component=component,
+            usd_per_unit_hour=Decimal(usd),
+            effective_from=start,
+            effective_to=end,
+            source="test",
+        )
+    run_with("fargate-0.25vcpu-0.5gb", [1.0])
+    run_with("fargate-1vcpu-2gb", [1.0])
+    launch = selectors.price_performance_table(
+        benchmark_key="openssl:sha256", region_code="us-east-1", at=datetime.date(2017, 12, 13)
+    )
+    prices = {row.instance_type: row.usd_per_hour for row in launch.results}
+    assert prices["fargate-0.25vcpu-0.5gb"] == pytest.approx(0.019)
+    today = selectors.price_performance_table(
+        benchmark_key="openssl:sha256", region_code="us-east-1", at=DAY
+    )
+    prices = {row.instance_type: row.usd_per_hour for row in today.results}
+    assert prices["fargate-1vcpu-2gb"] == pytest.approx(0.04937)
+
+
+def test_lower_is_better_is_priced_as_jobs_per_dollar():
+    price("c7a.large", "0.1", datetime.date(2024, 1, 1))
+    run_with("c7a.large", [30.0], key="build:kernel", hib=False)
+    row = selectors.price_performance_table(
+        benchmark_key="build:kernel", region_code="us-east-1", at=DAY
+    ).results[0]
+    assert row.per_dollar == pytest.approx(3600 / (30.0 * 0.1))
+
+
+def test_the_baseline_gives_ratios_of_throughput_cost_and_per_dollar():
+    price("c7a.xlarge", "0.2584", datetime.date(2024, 1, 1))
+    price("c7g.xlarge", "0.1819", datetime.date(2024, 1, 1))
+    run_with("c7a.xlarge", [100.0], key="keycloak:oauth2-login", variant="base")
+    run_with("c7g.xlarge", [97.0], key="keycloak:oauth2-login", variant="accp")
+    table = selectors.price_performance_table(
+        benchmark_key="keycloak:oauth2-login",
+        region_code="us-east-1",
+        at=DAY,
+        baseline="c7a.xlarge:base",
+    )
+    row = next(row for row in table.results if row.instance_type == "c7g.xlarge")
+    assert row.relative_throughput == 0.97
+    assert row.relative_cost == 0.704
+    assert row.relative_per_dollar == 1.378
+
+
+def test_it_refuses_to_mix_parameters_in_one_row():
+    run_with("c5.large", [1.0], params={"block_size": 16, "processes": 1})
+    run_with("c5.large", [9.0], params={"block_size": 8192, "processes": 1})
+    with pytest.raises(DomainError, match="several values of block_size"):
+        selectors.price_performance_table(
+            benchmark_key="openssl:sha256", region_code="us-east-1", at=DAY
+        )
+    table = selectors.price_performance_table(
+        benchmark_key="openssl:sha256", region_code="us-east-1", at=DAY, params={"block_size": "8192"}
+    )
+    assert table.results[0].median == 9.0
+
+
+def test_it_names_unknown_benchmarks_regions_and_parameters():
+    run_with("c5.large", [1.0], params={"block_size": 16})
+    with pytest.raises(DomainError, match="unknown benchmark"):
+        selectors.price_performance_table(benchmark_key="nope:x", region_code="us-east-1")
+    with pytest.raises(DomainError, match="unknown region 'us-east-9'"):
+        selectors.price_performance_table(benchmark_key="openssl:sha256", region_code="us-east-9")
+    with pytest.raises(DomainError, match="unknown parameter 'blocksize'"):
+        selectors.price_performance_table(
+            benchmark_key="openssl:sha256", region_code="us-east-1", params={"blocksize": "16"}
+        )
+
+
+def test_the_comparison_pins_open_parameters_to_the_best_covered_value():
+    for name in ("c7g.large", "c7a.large", "t2.nano"):
+        run_with(name, [1.0], params={"block_size": 16})
+        run_with(name, [2.0], params={"block_size": 8192})
+    run_with("c5.large", [3.0], params={"block_size": 64})
+    result = selectors.comparison(region_code="us-east-1")
+    assert result.table.params == {"block_size": "8192"}
+    assert {row.family for row in result.table.results} == {"c7g", "c7a", "t2"}
+    assert result.families_missing == ["fargate", "c7i"]
