@@ -1,0 +1,139 @@
+"""`GET /api/v1/price-performance/` on the bundled demo: studies S1 and S2 reproduced."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from benchmarks.services.demo import load_demo
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/price-performance/"
+
+
+@pytest.fixture
+def client():
+    load_demo()
+    return APIClient()
+
+
+def rows_by_type(body):
+    return {(row["instance_type"], row["variant"]): row for row in body["results"]}
+
+
+def test_study_s1_fargate_against_t2_nano_at_the_launch_prices(client):
+    response = client.get(
+        URL,
+        {
+            "benchmark": "openssl:aes-128-gcm",
+            "region": "us-east-1",
+            "block_size": 8192,
+            "processes": 1,
+            "at": "2017-12-13",
+        },
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["benchmark"], body["unit"], body["region"]) == (
+        "openssl:aes-128-gcm",
+        "B/s",
+        "us-east-1",
+    )
+    assert body["purchase_option"] == "on_demand" and body["at"] == "2017-12-13"
+    rows = rows_by_type(body)
+    fargate = rows[("fargate-0.25vcpu-0.5gb", None)]
+    assert fargate["runs"] == 2
+    assert fargate["median"] == pytest.approx(3_150_184_080, rel=1e-9)
+    assert fargate["usd_per_hour"] == pytest.approx(0.019)
+    assert fargate["price_note"] is None
+    assert set(fargate["cpu_models"]) == {
+        "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz",
+        "Intel(R) Xeon(R) CPU E5-2676 v3 @ 2.40GHz",
+    }
+    nano = rows[("t2.nano", None)]
+    assert nano["median"] == pytest.approx(2_872_603_990, rel=1e-9)
+    assert nano["usd_per_hour"] == pytest.approx(0.0058)
+    assert "no price in force on 2017-12-13" in nano["price_note"]
+    assert nano["per_dollar"] / fargate["per_dollar"] == pytest.approx(3.0, rel=0.05)
+
+
+def test_study_s1_shows_the_spread_between_cpu_generations(client):
+    body = client.get(
+        URL,
+        {
+            "benchmark": "openssl:aes-128-gcm",
+            "region": "us-east-1",
+            "block_size": 8192,
+            "processes": 1,
+            "instance_types": "fargate-1vcpu-2gb",
+        },
+    ).json()
+    [row] = body["results"]
+    assert row["runs"] == 2
+    assert row["min"] == pytest.approx(1.1e9, rel=0.1)
+    assert row["max"] == pytest.approx(3.5e9, rel=0.05)
+
+
+def test_study_s2_accp_c7g_gives_more_per_dollar_than_base_c7a(client):
+    response = client.get(
+        URL,
+        {
+            "benchmark": "keycloak:oauth2-login",
+            "region": "ap-northeast-1",
+            "baseline": "c7a.xlarge:base",
+        },
+    )
+    assert response.status_code == 200, response.content
+    rows = rows_by_type(response.json())
+    accp_c7g = rows[("c7g.xlarge", "accp")]
+    assert accp_c7g["relative_throughput"] == 0.97
+    assert accp_c7g["relative_cost"] == 0.704
+    assert accp_c7g["relative_per_dollar"] == 1.378
+    assert rows[("c7a.xlarge", "base")]["relative_per_dollar"] == 1.0
+    assert accp_c7g["usd_per_hour"] == pytest.approx(0.1819)
+    assert rows[("c7a.xlarge", "base")]["usd_per_hour"] == pytest.approx(0.2584)
+    assert not any(name == "c7i.xlarge" for name, _ in rows)
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "words"),
+    [
+        ({"region": "us-east-1"}, "benchmark", "required"),
+        ({"benchmark": "openssl:nope", "region": "us-east-1"}, "benchmark", "unknown benchmark"),
+        ({"benchmark": "openssl:aes-128-gcm", "region": "mars-1"}, "region", "unknown region"),
+        (
+            {"benchmark": "openssl:aes-128-gcm", "region": "us-east-1", "at": "13/12/2017"},
+            "at",
+            "Date has wrong format",
+        ),
+        (
+            {"benchmark": "openssl:aes-128-gcm", "region": "us-east-1", "purchase_option": "x"},
+            "purchase_option",
+            "not a valid choice",
+        ),
+        (
+            {"benchmark": "openssl:aes-128-gcm", "region": "us-east-1"},
+            "block_size",
+            "several values of block_size",
+        ),
+        (
+            {"benchmark": "openssl:aes-128-gcm", "region": "us-east-1", "blocksize": "8192"},
+            "blocksize",
+            "unknown parameter",
+        ),
+        (
+            {
+                "benchmark": "keycloak:oauth2-login",
+                "region": "ap-northeast-1",
+                "baseline": "c7a.xlarge",
+            },
+            "baseline",
+            "several variants",
+        ),
+    ],
+)
+def test_bad_queries_get_a_400_naming_the_problem(client, query, field, words):
+    response = client.get(URL, query)
+    assert response.status_code == 400
+    body = response.json()
+    assert field in body, body
+    assert words in " ".join(body[field])

@@ -1,0 +1,62 @@
+"""The list endpoints, the schema and the locally served docs."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from benchmarks.services.demo import load_demo
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client():
+    load_demo()
+    return APIClient()
+
+
+def test_regions_and_instance_types_are_listed(client):
+    regions = client.get("/api/v1/regions/", {"limit": 200}).json()["results"]
+    assert "ap-northeast-1" in {region["code"] for region in regions}
+    nano = client.get("/api/v1/instance-types/t2.nano/").json()
+    assert nano["kind"] == "ec2" and nano["burstable"] is True
+    assert nano["baseline_share"] == pytest.approx(0.05)
+    fargate = client.get("/api/v1/instance-types/", {"family": "fargate", "limit": 500}).json()
+    assert fargate["count"] >= 100
+
+
+def test_prices_filter_by_day_and_show_every_period_without_it(client):
+    every = client.get(
+        "/api/v1/prices/", {"region": "ap-northeast-1", "instance_type": "c7g.xlarge"}
+    ).json()["results"]
+    options = {price["purchase_option"] for price in every}
+    assert options == {"on_demand", "spot"}
+    on_demand = [price for price in every if price["purchase_option"] == "on_demand"]
+    assert on_demand[0]["usd_per_hour"] == pytest.approx(0.1819)
+    assert on_demand[0]["availability_zone"] is None
+    assert all(price["availability_zone"] for price in every if price["purchase_option"] == "spot")
+    assert all(price["source"] for price in every)
+    before = client.get(
+        "/api/v1/prices/", {"region": "ap-northeast-1", "instance_type": "c7g.xlarge", "at": "2000-01-01"}
+    ).json()
+    assert before["count"] == 0
+
+
+def test_benchmarks_and_runs_are_listed_with_results(client):
+    keys = {b["key"] for b in client.get("/api/v1/benchmarks/", {"limit": 500}).json()["results"]}
+    assert {"openssl:aes-128-gcm", "openssl:aes-256-cbc", "keycloak:oauth2-login"} <= keys
+    runs = client.get("/api/v1/runs/", {"instance_type": "t2.nano", "region": "us-east-1"}).json()
+    assert runs["count"] >= 1
+    detail = client.get(runs["results"][0]["url"]).json()
+    assert detail["status"] == "done"
+    assert detail["results"]
+
+
+def test_the_schema_and_docs_are_served_without_a_cdn(client):
+    schema = client.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert schema.status_code == 200
+    assert "/api/v1/price-performance/" in schema.json()["paths"]
+    docs = client.get("/api/v1/docs/")
+    assert docs.status_code == 200
+    html = docs.content.decode()
+    assert "drf_spectacular_sidecar" in html
+    assert "cdn" not in html.lower()

@@ -1,0 +1,46 @@
+"""The comparison page in a real browser: Chart.js draws the demo data."""
+
+import pytest
+
+from benchmarks.services.demo import load_demo
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def demo():
+    load_demo()
+
+
+def test_the_default_page_charts_t2_and_c7_families_per_dollar(live_server, page, demo):
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
+    assert page.locator("#per-dollar-chart").bounding_box()["height"] > 100
+    types = page.locator("#results-table tbody tr").evaluate_all(
+        "rows => rows.map(row => row.dataset.instanceType)"
+    )
+    families = {name.split(".")[0] for name in types}
+    assert {"t2", "c7g", "c7a", "c7i"} <= families
+    assert "Spare Cores" in page.locator("#sources").inner_text()
+    assert "fargate" in page.locator("#families-missing").inner_text()
+    assert page.console_errors == []
+
+
+def test_picking_study_s1s_benchmark_shows_fargate_and_its_cpu_spread(live_server, page, demo):
+    page.goto(f"{live_server.url}/?benchmark=openssl:aes-128-gcm&region=us-east-1&at=2017-12-13")
+    page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
+    row = page.locator('#results-table tr[data-instance-type="fargate-1vcpu-2gb"]')
+    text = row.inner_text()
+    assert "E5-2670 v2" in text and "E5-2686 v4" in text
+    # The spread chart holds one point per run.
+    points = page.evaluate(
+        "() => Chart.getChart('spread-chart').data.datasets[0].data.length"
+    )
+    assert points >= 14
+    assert page.console_errors == []
+
+
+def test_a_bad_query_is_a_clear_error(live_server, page, demo):
+    response = page.goto(f"{live_server.url}/?benchmark=openssl:nope")
+    assert response.status == 400
+    assert "unknown benchmark" in page.locator(".error").inner_text()
