@@ -46,7 +46,9 @@ class RunFilter(django_filters.FilterSet):
 
 
 class BenchmarkFilter(django_filters.FilterSet):
-    tool = django_filters.CharFilter(field_name="key", lookup_expr="startswith", method="filter_tool")
+    tool = django_filters.CharFilter(
+        field_name="key", lookup_expr="startswith", method="filter_tool"
+    )
 
     class Meta:
         model = Benchmark

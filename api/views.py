@@ -72,6 +72,7 @@ class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         upload.is_valid(raise_exception=True)
         data = upload.validated_data
         file = data["file"]
+        run_services.check_upload_size(file.size)
         run, created = run_services.submit_run(
             content=file.read(),
             filename=file.name or "",

@@ -436,13 +436,12 @@ def comparison(
     region = Region.objects.filter(code=region_code).first()
     if region is None:
         raise DomainError(f"unknown region {region_code!r}", field="region")
-    families = families or DEFAULT_FAMILIES
     if benchmark_key:
         benchmark = Benchmark.objects.filter(key=benchmark_key).first()
         if benchmark is None:
             raise DomainError(f"unknown benchmark {benchmark_key!r}", field="benchmark")
     else:
-        benchmark = default_benchmark(region=region, families=families)
+        benchmark = default_benchmark(region=region, families=families or DEFAULT_FAMILIES)
         if benchmark is None:
             return None
     params = {name: str(value) for name, value in (params or {}).items()}
@@ -473,7 +472,7 @@ def comparison(
         table=table,
         benchmarks=list(Benchmark.objects.filter(results__run__region=region).distinct()),
         params=benchmark_params(benchmark),
-        families=families,
-        families_missing=[family for family in families if family not in present],
+        families=families or [],
+        families_missing=[family for family in families or [] if family not in present],
         sources=sources,
     )

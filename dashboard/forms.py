@@ -32,6 +32,9 @@ class ComparisonForm(forms.Form):
             if self.cleaned_data.get(f"param.{name}")
         }
 
-    def cleaned_families(self) -> list[str]:
-        raw = self.cleaned_data.get("families") or ",".join(DEFAULT_FAMILIES)
-        return [family.strip() for family in raw.split(",") if family.strip()]
+    def cleaned_families(self) -> list[str] | None:
+        """The families to show: the default five when not asked, every family when blank."""
+        if "families" not in self.data:
+            return list(DEFAULT_FAMILIES)
+        raw = self.cleaned_data.get("families") or ""
+        return [family.strip() for family in raw.split(",") if family.strip()] or None

@@ -66,7 +66,10 @@ def available_formats() -> list[str]:
 
 
 def detect_format(text: str) -> str:
-    """The first format whose signature the text carries."""
+    """The first format whose signature the text carries (after any leading lscpu section)."""
+    cpu, rest = _module("lscpu").split_leading(text)
+    if cpu is not None and rest.strip():
+        text = rest
     for name in available_formats():
         if _module(name).looks_like(text):
             return name

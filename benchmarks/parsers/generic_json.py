@@ -66,7 +66,8 @@ def load_document(text: str, *, openers: str = "{") -> tuple[Any, int, int]:
     offset just past it; raises ParseError with the line of a syntax error."""
     start = _document_start(text, openers)
     if start is None:
-        raise ParseError("no JSON document found (no line starts with " + " or ".join(openers) + ")")
+        starts = " or ".join(openers)
+        raise ParseError(f"no JSON document found (no line starts with {starts})")
     first_line = text.count("\n", 0, start) + 1
     try:
         document, end = _DECODER.raw_decode(text, start)

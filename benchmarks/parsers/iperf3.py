@@ -22,7 +22,9 @@ from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
 from benchmarks.parsers.generic_json import load_document
 from benchmarks.parsers.units import binary_bytes, decimal_multiple
 
-_JSON_SIGNATURE = re.compile(r'"(?:test_start|sum_sent|connecting_to)"\s*:|"version"\s*:\s*"iperf 3')
+_JSON_SIGNATURE = re.compile(
+    r'"(?:test_start|sum_sent|connecting_to)"\s*:|"version"\s*:\s*"iperf 3'
+)
 _TEXT_HEADER = re.compile(
     r"^\s*\[ ID\](?:\[Role\])?\s+Interval\s+Transfer\s+(?:Bandwidth|Bitrate)", re.MULTILINE
 )
@@ -72,7 +74,9 @@ def parse(text: str) -> ParsedOutput:
 def _parse_json(text: str) -> ParsedOutput:
     document, first_line, end_offset = load_document(text)
     if not isinstance(document, dict) or not isinstance(document.get("end", {}), dict):
-        raise ParseError("not iperf3 JSON: expected an object with `start` and `end`", line=first_line)
+        raise ParseError(
+            "not iperf3 JSON: expected an object with `start` and `end`", line=first_line
+        )
     start = document.get("start") or {}
     end = document.get("end") or {}
     test_start = start.get("test_start") or {}
@@ -92,6 +96,12 @@ def _parse_json(text: str) -> ParsedOutput:
             "bidirectional test (--bidir): only the client-to-server figures are read"
         )
 
+    target = test_start.get("target_bitrate")
+    if isinstance(target, int | float) and target > 0:
+        output.warnings.append(
+            f"the test sent at a target rate of {target:g} bit/s per stream (-b): "
+            "its figures measure that target, not the maximum"
+        )
     protocol = str(test_start.get("protocol") or _guess_protocol(end)).lower()
     streams = int(test_start.get("num_streams") or len(start.get("connected") or []) or 1)
     benchmark = f"iperf3:{protocol}"

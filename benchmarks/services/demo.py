@@ -23,7 +23,9 @@ S2_SOURCE = (
     "Tokyo on-demand prices of the .large sizes; the runs were on .xlarge types, priced here "
     "at their own prices."
 )
-SPARECORES_SOURCE = "Benchmark data: Spare Cores (sparecores.com), sc-inspector-data commit 804d3c71"
+SPARECORES_SOURCE = (
+    "Benchmark data: Spare Cores (sparecores.com), sc-inspector-data commit 804d3c71"
+)
 SPARECORES_LICENCE = "CC BY-SA 4.0"
 
 

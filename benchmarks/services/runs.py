@@ -47,6 +47,17 @@ def _upload_key(content_hash: str, instance_type: str, region: str, variant: str
     return f"{content_hash}:{instance_type}:{region}:{variant}"
 
 
+def check_upload_size(size: int) -> None:
+    """Refuse an upload over PRICEBENCH_MAX_UPLOAD_BYTES before reading it (413)."""
+    limit = settings.PRICEBENCH_MAX_UPLOAD_BYTES
+    if size > limit:
+        raise DomainError(
+            f"the file is {size:,} bytes; the limit is {limit:,} bytes",
+            field="file",
+            status_code=413,
+        )
+
+
 @transaction.atomic
 def submit_run(
     *,
@@ -67,13 +78,7 @@ def submit_run(
     can be refused before parsing (too large, binary, not UTF-8, unknown machine) raises
     DomainError and writes nothing.
     """
-    limit = settings.PRICEBENCH_MAX_UPLOAD_BYTES
-    if len(content) > limit:
-        raise DomainError(
-            f"the file is {len(content):,} bytes; the limit is {limit:,} bytes",
-            field="file",
-            status_code=413,
-        )
+    check_upload_size(len(content))
     if format not in ("auto", *parsers.FORMATS):
         raise DomainError(
             f"unknown format {format!r}; choose one of auto, {', '.join(parsers.FORMATS)}",
@@ -86,11 +91,18 @@ def submit_run(
 
     instance_type = get_instance_type(instance_type_name) if instance_type_name else None
     region = get_region(region_code) if region_code else None
-    if (instance_type is None) != (region is None):
-        missing = "region" if region is None else "instance_type"
+    if instance_type and not region:
+        raise DomainError("region is required with an instance_type", field="region")
+    if region and not instance_type:
+        raise DomainError("instance_type is required with a region", field="instance_type")
+    try:
+        detected = parsers.detect_format(text) if format == "auto" else format
+    except ParseError as error:
+        raise DomainError(str(error), field="file") from None
+    if instance_type is None and detected not in TABULAR_FORMATS:
         raise DomainError(
-            f"{missing} is required with {'instance_type' if region is None else 'region'}",
-            field=missing,
+            f"{detected} output does not name its machine: give instance_type and region",
+            field="instance_type",
         )
 
     content_hash = hashlib.sha256(content).hexdigest()
@@ -108,7 +120,7 @@ def submit_run(
         region=region,
         variant=variant,
         measured_at=measured_at,
-        format="" if format == "auto" else format,
+        format=detected,
         filename=filename[:255],
         raw_output=text,
         content_hash=content_hash,

@@ -1,0 +1,94 @@
+"""Price List API `get_products` responses -> on-demand EC2 prices and Fargate rates."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from benchmarks.errors import DomainError
+from benchmarks.pricing.products import make_record, match_product, on_demand_price
+from benchmarks.pricing.records import FargateRateRecord, PriceRecord, ReadStats
+
+
+def decode_price_list(pages: Iterable[dict]) -> Iterator[dict]:
+    """Every item of some `get_products` pages, decoded from the JSON string AWS sends it as."""
+    for page_number, page in enumerate(pages, 1):
+        if not isinstance(page, dict) or not isinstance(page.get("PriceList"), list):
+            raise DomainError(f"page {page_number}: not a get_products response (no PriceList)")
+        for index, entry in enumerate(page["PriceList"]):
+            where = f"page {page_number}, PriceList[{index}]"
+            if isinstance(entry, str):
+                try:
+                    entry = json.loads(entry)
+                except json.JSONDecodeError as error:
+                    raise DomainError(f"{where}: not JSON ({error})") from None
+            if not isinstance(entry, dict) or not isinstance(entry.get("product"), dict):
+                raise DomainError(f"{where}: not a Price List item (no product)")
+            yield entry
+
+
+def read_price_list(
+    pages: Iterable[dict], *, source: str, stats: ReadStats | None = None
+) -> Iterator[PriceRecord | FargateRateRecord]:
+    """Linux on-demand EC2 prices (AmazonEC2 items) and Fargate rates (AmazonECS items).
+
+    `source` says where the pages come from; each record's source adds the item's service,
+    offer version and publication date.
+    """
+    stats = stats if stats is not None else ReadStats()
+    sources: dict[tuple, str] = {}
+    for item in decode_price_list(pages):
+        stats.read += 1
+        product = item["product"]
+        attributes = product.get("attributes") or {}
+        service = item.get("serviceCode") or attributes.get("servicecode") or ""
+        match = match_product(service, attributes)
+        if match is None:
+            continue
+        terms = (item.get("terms") or {}).get("OnDemand") or {}
+        priced = on_demand_price(terms, where=f"SKU {product.get('sku', '?')}")
+        if priced is None:
+            continue
+        version = (service, item.get("version"), item.get("publicationDate"))
+        if version not in sources:
+            sources[version] = f"{source} ({describe_version(*version)})"
+        stats.matched += 1
+        yield make_record(match, *priced, sources[version])
+
+
+def describe_version(service: str, version: str | None, published: str | None) -> str:
+    """"AmazonEC2 offer version 20210205204500, published 2021-02-05"."""
+    text = service or "unknown service"
+    if version:
+        text += f" offer version {version}"
+    if published:
+        text += f", published {str(published)[:10]}"
+    return text
+
+
+def load_price_list_file(path: Path) -> list[dict]:
+    """A saved `get_products` response, a JSON list of them, or one decoded item -> pages."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except (OSError, UnicodeDecodeError) as error:
+        raise DomainError(f"{path}: cannot read ({error})") from None
+    except json.JSONDecodeError as error:
+        raise DomainError(f"{path}: not JSON ({error})") from None
+    if isinstance(data, dict) and "product" in data:
+        return [{"PriceList": [data]}]
+    if isinstance(data, dict):
+        return [data]
+    if isinstance(data, list) and all(isinstance(page, dict) for page in data):
+        return data
+    raise DomainError(f"{path}: not a get_products response or a list of them")
+
+
+def services_in(pages: Iterable[dict]) -> list[str]:
+    """The services (AmazonEC2, AmazonECS, ...) the items of some pages belong to."""
+    found = {
+        item.get("serviceCode") or item["product"].get("attributes", {}).get("servicecode", "")
+        for item in decode_price_list(pages)
+    }
+    return sorted(found)

@@ -1,0 +1,119 @@
+"""The plain records the price readers return, and the small conversions they share."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from benchmarks.errors import DomainError
+from benchmarks.reference import AWS_REGIONS, REGION_BY_LOCATION
+
+ON_DEMAND = "on_demand"
+SPOT = "spot"
+
+
+@dataclass(frozen=True, slots=True)
+class PriceRecord:
+    """An hourly price of an EC2 instance type, in force from `effective_from`."""
+
+    instance_type: str
+    region: str
+    purchase_option: str
+    usd_per_hour: Decimal
+    effective_from: datetime.date
+    source: str
+    # Spot prices differ by zone; every other price is the same in all zones ("").
+    availability_zone: str = ""
+    # Last day in force, when the source says so; None: until a later price replaces it.
+    effective_to: datetime.date | None = None
+    # When the source set the price (spot history): orders several prices of one day.
+    observed_at: datetime.datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FargateRateRecord:
+    """A Fargate rate per vCPU-hour or GB-hour, in force from `effective_from`."""
+
+    region: str
+    architecture: str  # "x86_64", "arm64", or "any" (ephemeral storage)
+    component: str  # "vcpu", "memory_gb", "ephemeral_storage_gb"
+    usd_per_unit_hour: Decimal
+    effective_from: datetime.date
+    source: str
+    operating_system: str = "linux"
+    effective_to: datetime.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceSpecRecord:
+    """What an EC2 instance type is made of, from describe_instance_types or the snapshot."""
+
+    name: str
+    vcpus: int
+    memory_gib: Decimal
+    architecture: str  # "x86_64", "arm64", or "" when unknown
+    source: str
+    physical_cores: int | None = None
+    threads_per_core: int | None = None
+    burstable: bool = False
+    # Empty / None: the source does not say; an update keeps what is already known.
+    cpu_family: str = ""
+    baseline_share: Decimal | None = None
+
+
+@dataclass
+class ReadStats:
+    """What a reader saw: items (products, rows, prices) read, and records it returned."""
+
+    read: int = 0
+    matched: int = 0
+
+
+def parse_usd(text: object, *, where: str) -> Decimal:
+    """A price as AWS writes it ("0.0960000000", "0.080000") -> Decimal; DomainError if not."""
+    try:
+        value = Decimal(str(text).strip())
+    except InvalidOperation:
+        raise DomainError(f"{where}: {text!r} is not a price") from None
+    if not value.is_finite() or value < 0:
+        raise DomainError(f"{where}: {text!r} is not a price")
+    return value
+
+
+def parse_day(text: object, *, where: str) -> datetime.date:
+    """"2021-02-01T00:00:00Z" or "2021-02-01" (or a datetime) -> the UTC date."""
+    if isinstance(text, datetime.datetime):
+        if text.tzinfo is not None:
+            text = text.astimezone(datetime.UTC)
+        return text.date()
+    if isinstance(text, datetime.date):
+        return text
+    try:
+        return datetime.date.fromisoformat(str(text).strip()[:10])
+    except ValueError:
+        raise DomainError(f"{where}: {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+# The Price List names a region by its location; AWS has written Europe both "EU (Paris)"
+# and "Europe (Paris)" over the years, so both spellings are known.
+REGION_BY_ANY_LOCATION: dict[str, str] = {
+    **{region.name: region.code for region in AWS_REGIONS},
+    **REGION_BY_LOCATION,
+}
+KNOWN_REGIONS = frozenset(region.code for region in AWS_REGIONS)
+
+
+def region_of(attributes: dict) -> str | None:
+    """The region code of a Price List product, or None when it is not an AWS region.
+
+    Local Zones, Wavelength Zones and Outposts have their own location types and are left out.
+    Older items carry only `location` ("US East (N. Virginia)"), not `regionCode`.
+    """
+    location_type = attributes.get("locationType")
+    if location_type and location_type != "AWS Region":
+        return None
+    code = attributes.get("regionCode")
+    if code:
+        return code
+    return REGION_BY_ANY_LOCATION.get(attributes.get("location", ""))
