@@ -7,6 +7,8 @@ from dashboard import views
 
 urlpatterns = [
     path("", views.comparison, name="comparison"),
+    path("upload/", views.upload, name="upload"),
+    path("runs/<int:run_id>/", views.run_detail, name="run"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
 ]

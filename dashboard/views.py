@@ -1,11 +1,15 @@
 """The chart pages: validate the query, call a selector, render."""
 
-from django.shortcuts import render
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.shortcuts import get_object_or_404, redirect, render
 
-from benchmarks import selectors
+from benchmarks import parsers, selectors
 from benchmarks.errors import DomainError
-from benchmarks.models import PurchaseOption, Region
-from dashboard.forms import ComparisonForm
+from benchmarks.models import InstanceType, PurchaseOption, Region, Run
+from benchmarks.services import runs as run_services
+from benchmarks.tasks import ingest_run
+from dashboard.forms import ComparisonForm, UploadForm
 
 
 def _chart_data(comparison: selectors.Comparison) -> dict:
@@ -58,3 +62,50 @@ def comparison(request):
         status = 400
     context["purchase_options"] = PurchaseOption.choices
     return render(request, "dashboard/comparison.html", context, status=status)
+
+
+@login_required
+def upload(request):
+    """`/upload/`: send a file; the run is parsed by a Celery worker."""
+    form = UploadForm(request.POST or None, request.FILES or None, formats=list(parsers.FORMATS))
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        file = form.cleaned_data["file"]
+        try:
+            run_services.check_upload_size(file.size)
+            run, created = run_services.submit_run(
+                content=file.read(),
+                filename=file.name or "",
+                instance_type_name=form.cleaned_data["instance_type"] or None,
+                region_code=form.cleaned_data["region"] or None,
+                variant=form.cleaned_data["variant"],
+                measured_at=form.cleaned_data["measured_at"],
+                format=form.cleaned_data["format"],
+                uploaded_by=request.user,
+            )
+        except DomainError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+            status = error.status_code
+        else:
+            if created:
+                transaction.on_commit(lambda: ingest_run.delay(run.pk))
+            return redirect("run", run_id=run.pk)
+    elif request.method == "POST":
+        status = 400
+    context = {
+        "form": form,
+        "instance_types": InstanceType.objects.values_list("name", flat=True),
+        "regions": Region.objects.values_list("code", flat=True),
+    }
+    return render(request, "dashboard/upload.html", context, status=status)
+
+
+def run_detail(request, run_id: int):
+    """`/runs/<id>/`: a run's status, warnings or error, and its results."""
+    run = get_object_or_404(
+        Run.objects.select_related("instance_type", "region").prefetch_related(
+            "results__benchmark", "children__results__benchmark", "children__instance_type"
+        ),
+        pk=run_id,
+    )
+    return render(request, "dashboard/run.html", {"run": run})

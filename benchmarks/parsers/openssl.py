@@ -57,7 +57,7 @@ _PROGRESS_RECORD = re.compile(r"^\+(?:DTP?|DNP?|R\d*)$")
 # `Got:` lines with the children's `+R` lines, so a `Got:` line can be cut anywhere and go on
 # a few lines further down.
 _FRAGMENT = re.compile(
-    r"^.*\bfrom \d+$"  # the end of a cut `Got:` line
+    r"^(?:.*\bfrom|rom|om|m) \d+$"  # the end of a cut `Got:` line
     r"|^(?!\+(?:DTP?|DNP?|R\d*):).+\+(?:DTP?|DNP?|R\d*):\S*$"  # a cut line, then a child's record
     r"|^(?=.*\d)[\w.:()/-]+$"  # a piece from the middle
 )
