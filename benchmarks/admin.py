@@ -68,3 +68,25 @@ class RunAdmin(admin.ModelAdmin):
     list_select_related = ["instance_type", "region"]
     readonly_fields = ["content_hash", "upload_key", "created_at", "finished_at"]
     inlines = [ResultInline]
+
+
+@admin.register(models.PriceRefresh)
+class PriceRefreshAdmin(admin.ModelAdmin):
+    list_display = [
+        "started_at",
+        "source",
+        "region",
+        "status",
+        "attempt",
+        "read",
+        "matched",
+        "stored",
+        "unchanged",
+        "finished_at",
+    ]
+    list_filter = ["status", "source", "region"]
+    search_fields = ["region", "error"]
+    readonly_fields = [field.name for field in models.PriceRefresh._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # written by the refreshes themselves

@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class Region(models.Model):
@@ -267,3 +268,42 @@ def fargate_name(vcpus: Decimal, memory_gib: Decimal, architecture: str) -> str:
 def in_force_on(day: datetime.date) -> Q:
     """Periods (prices, rates) in force on `day`."""
     return Q(effective_from__lte=day) & (Q(effective_to__isnull=True) | Q(effective_to__gte=day))
+
+
+class PriceRefresh(models.Model):
+    """One refresh of AWS prices for one region (scheduled or by hand), and how it ended.
+
+    Written outside the refresh's own transaction, so that a failed refresh, which changes no
+    price, still leaves its error here for the admin.
+    """
+
+    class Source(models.TextChoices):
+        ON_DEMAND = "on_demand", "On-demand EC2 prices and Fargate rates"
+        SPOT = "spot", "Spot prices"
+        SPECS = "specs", "Instance specifications"
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        OK = "ok", "OK"
+        FAILED = "failed", "Failed"
+
+    source = models.CharField(max_length=16, choices=Source.choices)
+    # A code rather than a key: a misspelt region in PRICEBENCH_REGIONS is recorded too.
+    region = models.CharField(max_length=32)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
+    attempt = models.PositiveSmallIntegerField(default=1, help_text="1, then 2... on retries.")
+    read = models.PositiveIntegerField(default=0, help_text="Items AWS returned.")
+    matched = models.PositiveIntegerField(default=0, help_text="Prices among them.")
+    stored = models.PositiveIntegerField(default=0, help_text="New price periods.")
+    unchanged = models.PositiveIntegerField(default=0, help_text="Prices already known.")
+    skipped = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        indexes = [models.Index(fields=["source", "region", "-started_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.region} {self.started_at:%Y-%m-%d %H:%M} {self.status}"

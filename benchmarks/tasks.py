@@ -1,7 +1,7 @@
 """Celery tasks: thin wrappers that load by id and call one service."""
 
 from celery import shared_task
-from django.db import DatabaseError, OperationalError
+from django.db import InterfaceError, OperationalError
 
 from benchmarks.services import runs as run_services
 
@@ -9,7 +9,8 @@ from benchmarks.services import runs as run_services
 @shared_task(
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, DatabaseError),
+    # Transient database trouble (a restart, a dropped connection) is retried.
+    autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=2,
     retry_backoff_max=60,
     max_retries=8,

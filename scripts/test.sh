@@ -51,6 +51,7 @@ export DATABASE_URL="postgres://pricebench@127.0.0.1:$pg_port/pricebench"
 # Tests that need a broker (a real Celery worker) read this; all others run tasks in-process.
 export PRICEBENCH_TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0"
 export DJANGO_ALLOW_ASYNC_UNSAFE=true
+export PRICEBENCH_REQUIRE_SERVICES=1
 echo "PostgreSQL on port $pg_port, Redis on port $redis_port"
 
 .venv/bin/pytest "$@"

@@ -14,3 +14,39 @@ SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 def shared_data() -> Path:
     assert SHARED_DATA.is_dir(), f"{SHARED_DATA} is missing: tests read ../shared/data in place"
     return SHARED_DATA
+
+
+@pytest.fixture
+def celery_broker(settings):
+    """Send tasks to the test Redis instead of running them in-process."""
+    from dashboard.celery import app
+    from tests.worker import redis_url
+
+    url = redis_url()
+    (Path(__file__).resolve().parent.parent / "var").mkdir(exist_ok=True)
+    previous = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
+    app.conf.update(broker_url=url, task_always_eager=False)
+    _reset_broker_pools(app)
+    with app.connection_for_write() as connection:
+        connection.default_channel.client.flushdb()
+    yield url
+    app.conf.update(previous)
+    _reset_broker_pools(app)
+
+
+def _reset_broker_pools(app) -> None:
+    """Drop pooled connections so the next task is sent with the current broker_url."""
+    from kombu import pools
+
+    pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def celery_worker_process(celery_broker):
+    from tests.worker import Worker
+
+    worker = Worker(celery_broker).start()
+    yield worker
+    worker.stop()

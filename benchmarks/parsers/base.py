@@ -51,9 +51,20 @@ class ParsedResult:
     measured_at: str | None = None  # ISO date, YYYY-MM-DD
     cpu_model: str | None = None
     notes: str | None = None
+    source: str | None = None
+    licence: str | None = None
 
 
-_ROW_FIELDS = ("instance_type", "region", "variant", "measured_at", "cpu_model", "notes")
+_ROW_FIELDS = (
+    "instance_type",
+    "region",
+    "variant",
+    "measured_at",
+    "cpu_model",
+    "notes",
+    "source",
+    "licence",
+)
 
 
 @dataclass

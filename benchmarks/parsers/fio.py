@@ -60,7 +60,7 @@ def parse(text: str) -> ParsedOutput:
     if text[end:].strip():
         output.warnings.append("only the first JSON document is read; the text after it is not")
 
-    global_options = document.get("global options") or {}
+    global_options = _mapping(document.get("global options"))
     groups = list(_job_groups(document["jobs"]).values())
     unstated = [
         _name(jobs[0]) for jobs in groups if _mode(_options(jobs[0], global_options)) is None
@@ -113,7 +113,11 @@ def _name(job: dict) -> str:
 
 
 def _options(job: dict, global_options: dict) -> dict:
-    return {**global_options, **(job.get("job options") or {})}
+    return {**global_options, **_mapping(job.get("job options"))}
+
+
+def _mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 def _mode(options: dict) -> str | None:
@@ -154,7 +158,7 @@ def _block_size(options: dict, direction: str) -> int | None:
 
 def _integer_option(value: Any) -> int | str:
     text = str(value).strip()
-    return int(text) if text.isdigit() else text
+    return int(text) if text.isdecimal() else text
 
 
 def _direction_results(key: str, params: dict, stats: list[dict]) -> list[ParsedResult]:
@@ -188,7 +192,7 @@ def _bytes_per_second(stats: dict) -> float:
 
 def _clat_p99_ms(stats: dict) -> float | None:
     for name, per_millisecond in (("clat_ns", 1e6), ("clat", 1e3)):
-        percentiles = (stats.get(name) or {}).get("percentile") or {}
+        percentiles = _mapping(_mapping(stats.get(name)).get("percentile"))
         if _P99 in percentiles:
             return _number(percentiles[_P99]) / per_millisecond
     return None

@@ -3,7 +3,8 @@
 One header line, then one result per line. Columns (CONTRACT.md, `POST runs/`):
 - required: `benchmark`, `instance_type`, `region`, `value`, `unit`;
 - optional: `variant`, `measured_at` (YYYY-MM-DD), `cpu_model`, `higher_is_better`
-  (true/false/1/0/yes/no; default true), `notes`, and any number of `param.<name>` columns,
+  (true/false/1/0/yes/no; default true), `notes`, `source` and `licence` (where the figure
+  comes from, for data not measured by the uploader), and any number of `param.<name>` columns,
   whose cells become int or float when they look numeric and stay strings otherwise.
 
 The benchmark key is kept as given but lower-cased (`keycloak:oauth2-login`); it must have the
@@ -28,7 +29,15 @@ from typing import Any
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
 
 REQUIRED_COLUMNS = ("benchmark", "instance_type", "region", "value", "unit")
-OPTIONAL_COLUMNS = ("variant", "measured_at", "cpu_model", "higher_is_better", "notes")
+OPTIONAL_COLUMNS = (
+    "variant",
+    "measured_at",
+    "cpu_model",
+    "higher_is_better",
+    "notes",
+    "source",
+    "licence",
+)
 PARAM_PREFIX = "param."
 
 _BENCHMARK_KEY = re.compile(r"[^\s:]+(?::[^\s:]+)+")
@@ -58,24 +67,28 @@ def parse(text: str) -> ParsedOutput:
     header_line = header_index + 1
     delimiter = _delimiter(lines[header_index])
     reader = csv.reader(io.StringIO("\n".join(lines[header_index:])), delimiter=delimiter)
-    columns = _read_header(next(reader), line=header_line)
-
     output = ParsedOutput(format="csv")
-    output.warnings.extend(unknown_column_warnings(columns))
-    for cells in reader:
-        line = header_index + reader.line_num
-        if not any(cell.strip() for cell in cells):
-            continue
-        if len(cells) > len(columns):
-            raise ParseError(
-                f"this row has {len(cells)} cells but the header names {len(columns)} columns",
-                line=line,
-            )
-        row = dict(zip(columns, cells, strict=False))
-        output.results.append(result_from_row(row, line=line))
+    try:
+        columns = _read_header(next(reader), line=header_line)
+        output.warnings.extend(unknown_column_warnings(columns))
+        for cells in reader:
+            line = header_index + reader.line_num
+            if any(cell.strip() for cell in cells):
+                output.results.append(_row_result(columns, cells, line=line))
+    except csv.Error as error:
+        raise ParseError(f"unreadable CSV: {error}", line=header_index + reader.line_num) from None
     if not output.results:
         raise ParseError("the CSV has a header but no result rows", line=header_line)
     return output
+
+
+def _row_result(columns: list[str], cells: list[str], *, line: int) -> ParsedResult:
+    if len(cells) > len(columns):
+        raise ParseError(
+            f"this row has {len(cells)} cells but the header names {len(columns)} columns",
+            line=line,
+        )
+    return result_from_row(dict(zip(columns, cells, strict=False)), line=line)
 
 
 def result_from_row(row: Mapping[str, Any], *, line: int | None, where: str = "") -> ParsedResult:
@@ -110,6 +123,8 @@ def result_from_row(row: Mapping[str, Any], *, line: int | None, where: str = ""
         measured_at=_date(row.get("measured_at"), fail),
         cpu_model=_text(row.get("cpu_model")),
         notes=_text(row.get("notes")),
+        source=_text(row.get("source")),
+        licence=_text(row.get("licence")),
     )
 
 

@@ -72,12 +72,15 @@ def load_document(text: str, *, openers: str = "{") -> tuple[Any, int, int]:
     try:
         document, end = _DECODER.raw_decode(text, start)
     except json.JSONDecodeError as error:
-        line = error.lineno
-        if not text[error.pos :].strip():
+        # An unclosed string can only run into the end of the text: JSON strings hold no
+        # raw line breaks.
+        if not text[error.pos :].strip() or error.msg.startswith("Unterminated string"):
+            last_line = text.rstrip().count("\n") + 1
             raise ParseError(
-                "the JSON ends before it is complete (truncated file?)", line=line
+                "the JSON ends before it is complete (truncated file?)", line=last_line
             ) from None
-        raise ParseError(f"invalid JSON: {error.msg} (column {error.colno})", line=line) from None
+        message = f"invalid JSON: {error.msg} (column {error.colno})"
+        raise ParseError(message, line=error.lineno) from None
     return document, first_line, end
 
 

@@ -15,12 +15,13 @@ Keys, units and params:
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
 from benchmarks.parsers.generic_json import load_document
-from benchmarks.parsers.units import binary_bytes, decimal_multiple
+from benchmarks.parsers.units import NUMBER, binary_bytes, decimal_multiple
 
 _JSON_SIGNATURE = re.compile(
     r'"(?:test_start|sum_sent|connecting_to)"\s*:|"version"\s*:\s*"iperf 3'
@@ -32,10 +33,10 @@ _VERSION = re.compile(r"\biperf (3\.\d+[\w.+-]*)")
 _SEPARATOR = re.compile(r"^\s*(?:- ){5,}")
 _ROW = re.compile(
     r"^\s*\[\s*(?P<stream>\d+|SUM)\](?:\[(?P<role>[TR]X-[CS])\])?\s+"
-    r"[\d.]+\s*-\s*[\d.]+\s+sec\s+[\d.]+\s+\w*Bytes\s+"
-    r"(?P<rate>[\d.]+)\s+(?P<prefix>[KMGT]?)(?P<rate_unit>bits|Bytes)/sec(?P<rest>.*)$"
+    rf"{NUMBER}\s*-\s*{NUMBER}\s+sec\s+{NUMBER}\s+\w*Bytes\s+"
+    rf"(?P<rate>{NUMBER})\s+(?P<prefix>[KMGT]?)(?P<rate_unit>bits|Bytes)/sec(?P<rest>.*)$"
 )
-_UDP_QUALITY = re.compile(r"(?P<jitter>[\d.]+)\s+ms\s+(?P<lost>-?\d+)/(?P<total>\d+)")
+_UDP_QUALITY = re.compile(rf"(?P<jitter>{NUMBER})\s+ms\s+(?P<lost>-?\d+)/(?P<total>\d+)")
 _LABELS = {"sender": "send", "receiver": "receive"}
 
 
@@ -73,41 +74,27 @@ def parse(text: str) -> ParsedOutput:
 
 def _parse_json(text: str) -> ParsedOutput:
     document, first_line, end_offset = load_document(text)
-    if not isinstance(document, dict) or not isinstance(document.get("end", {}), dict):
+    if not isinstance(document, dict):
         raise ParseError(
             "not iperf3 JSON: expected an object with `start` and `end`", line=first_line
         )
-    start = document.get("start") or {}
-    end = document.get("end") or {}
-    test_start = start.get("test_start") or {}
-    output = ParsedOutput(format="iperf3", tool_version=_version(str(start.get("version", ""))))
-
+    start = _object(document.get("start"))
+    end = _object(document.get("end"))
+    test_start = _object(start.get("test_start"))
     summaries = _json_summaries(end)
     if not summaries:
         error = document.get("error")
         problem = f"iperf3 reported an error: {error}" if error else "the test did not finish"
         raise ParseError(f"no end-of-test summary in the iperf3 JSON ({problem})")
-    if text[end_offset:].strip():
-        output.warnings.append("only the first JSON document is read; the text after it is not")
-    if document.get("error"):
-        output.warnings.append(f"iperf3 reported an error: {document['error']}")
-    if "sum_sent_bidir_reverse" in end:
-        output.warnings.append(
-            "bidirectional test (--bidir): only the client-to-server figures are read"
-        )
 
-    target = test_start.get("target_bitrate")
-    if isinstance(target, int | float) and target > 0:
-        output.warnings.append(
-            f"the test sent at a target rate of {target:g} bit/s per stream (-b): "
-            "its figures measure that target, not the maximum"
-        )
+    output = ParsedOutput(format="iperf3", tool_version=_version(str(start.get("version", ""))))
+    output.warnings.extend(_json_warnings(document, test_start, trailing=text[end_offset:]))
     protocol = str(test_start.get("protocol") or _guess_protocol(end)).lower()
-    streams = int(test_start.get("num_streams") or len(start.get("connected") or []) or 1)
-    benchmark = f"iperf3:{protocol}"
+    streams = _json_streams(start, test_start)
     for direction, summary in summaries:
+        bits_per_second = _json_number(summary, "bits_per_second")
         output.results.append(
-            _throughput(benchmark, streams, direction, _json_number(summary, "bits_per_second"))
+            _throughput(f"iperf3:{protocol}", streams, direction, bits_per_second)
         )
     quality = _json_udp_quality(end) if protocol == "udp" else None
     if quality is not None:
@@ -115,6 +102,35 @@ def _parse_json(text: str) -> ParsedOutput:
         lost_percent = _json_number(quality, "lost_percent")
         output.results.extend(_udp_quality_results(streams, jitter, lost_percent))
     return output
+
+
+def _json_warnings(document: dict, test_start: dict, *, trailing: str) -> list[str]:
+    warnings = []
+    if trailing.strip():
+        warnings.append("only the first JSON document is read; the text after it is not")
+    if document.get("error"):
+        warnings.append(f"iperf3 reported an error: {document['error']}")
+    if "sum_sent_bidir_reverse" in _object(document.get("end")):
+        warnings.append("bidirectional test (--bidir): only the client-to-server figures are read")
+    target = test_start.get("target_bitrate")
+    if isinstance(target, int | float) and target > 0:
+        warnings.append(
+            f"the test sent at a target rate of {target:g} bit/s per stream (-b): "
+            "its figures measure that target, not the maximum"
+        )
+    return warnings
+
+
+def _json_streams(start: dict, test_start: dict) -> int:
+    streams = test_start.get("num_streams")
+    if isinstance(streams, int) and streams >= 1:
+        return streams
+    connected = start.get("connected")
+    return len(connected) if isinstance(connected, list) and connected else 1
+
+
+def _object(value) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 def _json_summaries(end: dict) -> list[tuple[str, dict]]:
@@ -142,7 +158,7 @@ def _guess_protocol(end: dict) -> str:
 
 def _json_number(summary: dict, name: str) -> float:
     value = summary.get(name)
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ParseError(f"the iperf3 JSON summary has no numeric `{name}` (got {value!r})")
     return float(value)
 
@@ -155,57 +171,59 @@ def _parse_text(text: str) -> ParsedOutput:
     version = next((_version(line) for line in lines if _version(line)), None)
     output = ParsedOutput(format="iperf3", tool_version=version)
     udp = any("Jitter" in line or "Datagrams" in line for line in lines if "[ ID]" in line)
+    benchmark = "iperf3:udp" if udp else "iperf3:tcp"
 
-    rows, ignored_roles = _summary_rows(lines, udp=udp)
+    summaries, ignored_roles = _summaries(lines, udp=udp)
     if ignored_roles:
         output.warnings.append(
             "bidirectional test (--bidir): only the [TX-*] rows are read, not the [RX-*] ones"
         )
-    if not rows:
+    if not summaries:
         raise ParseError(
             "the iperf3 report has no sender/receiver summary (was the test interrupted?)",
             line=len(lines),
         )
-    summed = [row for row in rows if row.stream == "SUM"]
-    chosen = summed or rows
-    streams = len({row.stream for row in rows if row.stream != "SUM"}) or 1
-    benchmark = "iperf3:udp" if udp else "iperf3:tcp"
-
-    for direction in ("send", "receive"):
-        of_direction = [row for row in chosen if row.direction == direction]
-        if of_direction:
-            total = sum(row.bits_per_second for row in of_direction)
-            output.results.append(_throughput(benchmark, streams, direction, total))
-    if udp:
-        output.results.extend(_text_udp_quality(chosen, streams))
+    # A file may hold several runs one after another: each summary is one run.
+    for rows in summaries:
+        streams = len({row.stream for row in rows if row.stream != "SUM"}) or 1
+        chosen = [row for row in rows if row.stream == "SUM"] or rows
+        for row in chosen:
+            output.results.append(
+                _throughput(benchmark, streams, row.direction, row.bits_per_second)
+            )
+        if udp:
+            output.results.extend(_text_udp_quality(chosen, streams))
     return output
 
 
-def _summary_rows(lines: list[str], *, udp: bool) -> tuple[list[_Row], bool]:
-    """The rows after the last separator that carry a sender/receiver label (old UDP
-    reports print one unlabelled row, the sender's bytes with the receiver's jitter)."""
-    last_separator = max(
-        (index for index, line in enumerate(lines) if _SEPARATOR.match(line)), default=-1
-    )
-    rows: list[_Row] = []
+def _summaries(lines: list[str], *, udp: bool) -> tuple[list[list[_Row]], bool]:
+    """The summary rows of each run: the rows labelled sender/receiver that follow a
+    separator line. Old UDP reports (3.0, 3.1) label nothing: there the rows with jitter
+    after the last separator are the summary, the sender's bytes with the receiver's jitter."""
+    labelled: list[list[_Row]] = [[]]
+    unlabelled: list[_Row] = []
     ignored_roles = False
-    for index, line in enumerate(lines):
+    for line in lines:
+        if _SEPARATOR.match(line):
+            labelled.append([])
+            unlabelled = []
+            continue
         match = _ROW.match(line)
         if match is None:
-            continue
-        rest = match["rest"].strip()
-        label = rest.split()[-1] if rest else ""
-        if label in _LABELS:
-            direction = _LABELS[label]
-        elif udp and index > last_separator >= 0 and _UDP_QUALITY.search(rest):
-            direction = "send"
-        else:
             continue
         if match["role"] and match["role"].startswith("RX"):
             ignored_roles = True
             continue
-        rows.append(_text_row(match, direction))
-    return rows, ignored_roles
+        rest = match["rest"].split()
+        label = rest[-1] if rest else ""
+        if label in _LABELS:
+            labelled[-1].append(_text_row(match, _LABELS[label]))
+        elif udp and _UDP_QUALITY.search(match["rest"]):
+            unlabelled.append(_text_row(match, "send"))
+    summaries = [rows for rows in labelled if rows]
+    if not summaries and unlabelled:
+        summaries = [unlabelled]
+    return summaries, ignored_roles
 
 
 def _text_row(match: re.Match, direction: str) -> _Row:

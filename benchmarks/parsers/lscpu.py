@@ -29,13 +29,13 @@ _WHOLE_NUMBER_FIELDS = {
     "sockets": ("Socket(s)", "Cluster(s)"),
 }
 
+_KNOWN_FIELDS = {"Architecture", "CPU(s)", _MODEL_NAME, "Vendor ID"}
+
 
 def looks_like(text: str) -> bool:
     """True when the text starts like lscpu output, plain or JSON."""
     start = text.lstrip()
-    return start.startswith("Architecture:") or (
-        start.startswith("{") and '"lscpu"' in start[:200]
-    )
+    return start.startswith("Architecture:") or (start.startswith("{") and '"lscpu"' in start[:200])
 
 
 def parse(text: str) -> ParsedOutput:
@@ -44,6 +44,11 @@ def parse(text: str) -> ParsedOutput:
         fields = _json_fields(text)
     else:
         fields = _plain_fields(text.split("\n"), whole=True)
+    if not fields.keys() & _KNOWN_FIELDS:
+        raise ParseError(
+            f"no lscpu fields in this output (looked for {', '.join(sorted(_KNOWN_FIELDS))})",
+            line=1,
+        )
     cpu = _cpu_info(fields)
     return ParsedOutput(format=FORMAT, cpu=cpu, cpu_model=cpu.model_name)
 
@@ -81,9 +86,9 @@ def _plain_fields(
         if match:
             fields.setdefault(match[2].strip(), ((match[3] or "").strip(), number))
         elif whole and line.strip() and not (fields and _CONTINUATION.match(line)):
-            raise ParseError(f"not an lscpu `Field: value` line: {line.strip()[:80]!r}", number)
-    if whole and not fields:
-        raise ParseError("no lscpu fields in this output", line=1)
+            raise ParseError(
+                f"not an lscpu `Field: value` line: {line.strip()[:80]!r}", line=number
+            )
     return fields
 
 
@@ -138,7 +143,7 @@ def _whole_number(fields: dict[str, tuple[str, int]], names: tuple[str, ...]) ->
             continue
         value, line = fields[name]
         if value in ("", "-"):  # lscpu's way of saying it does not know
-            return None
+            continue
         if not value.isdigit():
             raise ParseError(f"{name} is not a whole number: {value!r}", line=line)
         return int(value)

@@ -97,9 +97,7 @@ _NIST_PRIME = [
 _NIST_BINARY = [
     (f"nist{kind}{bits}", bits) for kind in ("k", "b") for bits in (163, 233, 283, 409, 571)
 ]
-_BRAINPOOL = [
-    (f"brainpoolP{bits}{kind}1", bits) for bits in (256, 384, 512) for kind in ("r", "t")
-]
+_BRAINPOOL = [(f"brainpoolP{bits}{kind}1", bits) for bits in (256, 384, 512) for kind in ("r", "t")]
 _MONTGOMERY = [("X25519", 253), ("X448", 448)]
 _CURVE_LISTS = (
     _NIST_PRIME + _NIST_BINARY + _BRAINPOOL + _MONTGOMERY,  # 3.x
@@ -116,7 +114,7 @@ def looks_like(text: str) -> bool:
 def parse(text: str) -> ParsedOutput:
     """Read `openssl speed` output (tables or -mr records, with or without -multi)."""
     reader = _Reader()
-    lines = text.split("\n")
+    lines = text.removeprefix("\ufeff").split("\n")
     for number, line in enumerate(lines, start=1):
         reader.read(number, line.strip())
     return reader.finish(last_line=len(lines))
@@ -292,7 +290,7 @@ class _Reader:
         block_sizes = self._block_sizes(number)
         if len(figures) != len(block_sizes):
             raise ParseError(
-                f"{name}: {len(figures)} figures for {len(block_sizes)} block sizes "
+                f"{name}: {_count(len(figures), 'figure')} for {len(block_sizes)} block sizes "
                 f"({_sizes(block_sizes)}); the row is cut or garbled",
                 line=number,
             )
@@ -308,8 +306,9 @@ class _Reader:
         expected = 2 * len(ops)
         if len(tokens) != expected:
             raise ParseError(
-                f"{family} {bits} bits: {len(tokens)} figures where the table has {expected} "
-                "(seconds per operation, then operations per second); the row is cut or garbled",
+                f"{family} {bits} bits: {_count(len(tokens), 'figure')} where the table has "
+                f"{expected} (seconds per operation, then operations per second); the row is cut "
+                "or garbled",
                 line=number,
             )
         times, rates = tokens[: len(ops)], tokens[len(ops) :]
@@ -347,8 +346,9 @@ class _Reader:
         block_sizes = self._block_sizes(number)
         if len(values) != len(block_sizes):
             raise ParseError(
-                f"+F record for {name}: {len(values)} figures for {len(block_sizes)} block "
-                f"sizes ({_sizes(block_sizes)}); the line is cut or garbled",
+                f"+F record for {name}: {_count(len(values), 'figure')} for "
+                f"{len(block_sizes)} block sizes ({_sizes(block_sizes)}); the line is cut or "
+                "garbled",
                 line=number,
             )
         return _symmetric_figures(name, block_sizes, values)
@@ -360,18 +360,21 @@ class _Reader:
         values = [_number(value, number) for value in fields[name_fields:]]
         if len(fields) < name_fields or len(values) not in layout.counts:
             raise ParseError(
-                f"{layout.kind} record for {layout.family}: {len(values)} figures where "
+                f"{layout.kind} record for {layout.family}: {_count(len(values), 'figure')} where "
                 f"OpenSSL prints {' or '.join(map(str, layout.counts))}; the line is cut "
                 "or garbled",
                 line=number,
             )
         index, bits = _whole_number(fields[0], number), _whole_number(fields[1], number)
-        curve = fields[2] if layout.named else self._curve_name(layout, index, bits, number)
+        curve = fields[2] if layout.named else None
+        if layout.family in ("ecdsa", "ecdh"):
+            curve = self._curve_name(layout, index, bits, number)
         rates = self._record_rates(layout, values, number)
         key = _asymmetric_key(layout.family, bits, curve)
-        return [_Figure(key, "op", op, rate, "op/s") for op, rate in zip(layout.ops, rates)]
+        ops = layout.ops[: len(rates)]
+        return [_Figure(key, "op", op, rate, "op/s") for op, rate in zip(ops, rates, strict=True)]
 
-    def _record_rates(self, layout: _RecordLayout, values: list[float], number: int):
+    def _record_rates(self, layout: _RecordLayout, values: list[float], number: int) -> list[float]:
         # Before 1.1.1, -mr records held seconds per operation; since, operations per
         # second. For ecdh and ffdh a figure comes with its reciprocal.
         measured = values[:1] if layout.reciprocal else values
@@ -428,9 +431,7 @@ class _Reader:
         }
         if len(named) == 1:
             benchmark = named.pop()
-            return [
-                _Figure(benchmark, f.param, f.param_value, f.value, f.unit) for f in figures
-            ]
+            return [_Figure(benchmark, f.param, f.param_value, f.value, f.unit) for f in figures]
         warning = (
             f"line {number}: `openssl speed -multi -evp` prints `evp` instead of the "
             "algorithm's name; the results are kept as openssl:evp"
@@ -473,8 +474,7 @@ class _Reader:
         if run.unreadable:
             line, problem = run.unreadable[0]
             raise ParseError(
-                f"{problem}; with no total line after it, the children's figures cannot be "
-                "summed",
+                f"{problem}; with no total line after it, the children's figures cannot be summed",
                 line=line,
             )
         processes = run.processes
@@ -620,3 +620,7 @@ def _sizes(block_sizes: list[int]) -> str:
 
 def _shorten(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -3,7 +3,8 @@
 Reads sysbench 1.0.x, 1.1 (with its `Throughput:` block) and legacy 0.4.x/0.5 reports of the
 cpu, memory, fileio, threads/mutex and OLTP tests. Progress lines (`[ 10s ] thds: ...`) are
 ignored. A file may hold several runs one after another (each starts at its `sysbench X.Y`
-banner); every run yields its own results, in order.
+banner); every run yields its own results, in order; `prepare` and `cleanup` runs yield none.
+A run capped by `--rate` keeps its results and adds a warning.
 
 The test is named by the command line in the file (`sysbench oltp_read_write run`,
 `sysbench --test=cpu run`, `.../oltp_read_only.lua`), else by the report itself (`Doing CPU
@@ -32,49 +33,49 @@ import re
 from dataclasses import dataclass, field
 
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
-from benchmarks.parsers.units import binary_bytes, percentile_suffix, size_in_bytes
+from benchmarks.parsers.units import NUMBER, binary_bytes, percentile_suffix, size_in_bytes
 
 _BANNER = re.compile(r"^\s*sysbench (\d+\.\d+[\w.+-]*)")
 _OPTIONS_HEADER = "Running the test with following options:"
 _COMMAND = re.compile(r"(?:^|[\s/$#>])sysbench\s+(?!\d)(\S.*)$")
 _ACTIONS = {"run", "prepare", "cleanup", "help", "warmup", "prewarm"}
 
+# What a report line can say, each pattern matched against whole stripped lines; NUM stands
+# for a decimal number.
+_FACT_PATTERNS = {
+    "threads": r"Number of threads:\s*(\d+)",
+    "max_prime": r"(?:Prime numbers limit|Maximum prime number checked in CPU test):\s*(\d+)",
+    "transactions": r"transactions:\s+\d+\s+\(\s*(NUM) per sec\.\)",
+    "queries": r"queries:\s+\d+\s+\(\s*(NUM) per sec\.\)",
+    "read_write_requests": r"read/write requests:\s+\d+\s+\(\s*(NUM) per sec\.\)",
+    "other_operations": r"other operations:\s+\d+\s+\(\s*(NUM) per sec\.\)",
+    "cpu_events": r"events per second:\s*(NUM)",
+    "eps": r"events/s \(eps\):\s*(NUM)",
+    "memory_operations": r"(?:Total operations|Operations performed):\s*\d+\s+"
+    r"\(\s*(NUM) (?:per second|ops/sec)\)",
+    "memory_mib": r"NUM (?:MiB|MB) transferred \(\s*(NUM) (?:MiB|MB)/sec\)",
+    "block_size": r"(?:Memory )?block size:?\s+(\S+)",
+    "memory_operation": r"(?:operation|Memory operations type):\s*(\w+)",
+    "doing": r"Doing (.+?)\.?",
+    "reads": r"reads/s:\s*(NUM)",
+    "writes": r"writes/s:\s*(NUM)",
+    "read_mib": r"read, MiB/s:\s*(NUM)",
+    "write_mib": r"written, MiB/s:\s*(NUM)",
+    # sysbench 1.1 fileio: `read:  IOPS=0.00 0.00 MiB/s (0.00 MB/s)`
+    "read_iops_mib": r"read:\s+IOPS=(NUM)\s+(NUM) MiB/s.*",
+    "write_iops_mib": r"write:\s+IOPS=(NUM)\s+(NUM) MiB/s.*",
+    "legacy_file_operations": r"Operations performed:\s+(\d+) reads?, (\d+) writes?,.*",
+    "legacy_file_bytes": r"Read (NUM)([kmgt]?)b\s+Written (NUM)([kmgt]?)b\s.*",
+    "total_time": r"total time:\s*(NUM)s",
+    "total_events": r"total number of events:\s*(\d+)",
+    # 1.0: `95th percentile:  0.24` (ms); 0.4: `approx.  95 percentile:  1.98ms`
+    "percentile": r"(?:(\d+)(?:st|nd|rd|th)|approx\.\s+(\d+)) percentile:\s*(NUM)(?:ms)?",
+    "rate": r"Target transaction rate:\s*(\d+)/sec",
+    "fatal": r"FATAL:\s*(.*)",
+}
 _FACTS = {
-    name: re.compile(pattern, re.IGNORECASE)
-    for name, pattern in {
-        "threads": r"Number of threads:\s*(\d+)",
-        "max_prime": r"(?:Prime numbers limit|Maximum prime number checked in CPU test):\s*(\d+)",
-        "transactions": r"transactions:\s+\d+\s+\(\s*([\d.]+) per sec\.\)",
-        "queries": r"queries:\s+\d+\s+\(\s*([\d.]+) per sec\.\)",
-        "read_write_requests": r"read/write requests:\s+\d+\s+\(\s*([\d.]+) per sec\.\)",
-        "other_operations": r"other operations:\s+\d+\s+\(\s*([\d.]+) per sec\.\)",
-        "cpu_events": r"events per second:\s*([\d.]+)",
-        "eps": r"events/s \(eps\):\s*([\d.]+)",
-        "memory_operations": (
-            r"(?:Total operations|Operations performed):\s*\d+\s+"
-            r"\(\s*([\d.]+) (?:per second|ops/sec)\)"
-        ),
-        "memory_mib": r"[\d.]+ (?:MiB|MB) transferred \(\s*([\d.]+) (?:MiB|MB)/sec\)",
-        "block_size": r"(?:Memory )?block size:?\s+(\S+)",
-        "memory_operation": r"(?:operation|Memory operations type):\s*(\w+)",
-        "doing": r"Doing (.+?)\.?",
-        "reads": r"reads/s:\s*([\d.]+)",
-        "writes": r"writes/s:\s*([\d.]+)",
-        "read_mib": r"read, MiB/s:\s*([\d.]+)",
-        "write_mib": r"written, MiB/s:\s*([\d.]+)",
-        # sysbench 1.1 fileio: `read:  IOPS=0.00 0.00 MiB/s (0.00 MB/s)`
-        "read_iops_mib": r"read:\s+IOPS=([\d.]+)\s+([\d.]+) MiB/s.*",
-        "write_iops_mib": r"write:\s+IOPS=([\d.]+)\s+([\d.]+) MiB/s.*",
-        "legacy_file_operations": r"Operations performed:\s+(\d+) reads?, (\d+) writes?,.*",
-        "legacy_file_bytes": r"Read ([\d.]+)([kmgt]?)b\s+Written ([\d.]+)([kmgt]?)b\s.*",
-        "total_time": r"total time:\s*([\d.]+)s",
-        "total_events": r"total number of events:\s*(\d+)",
-        "percentile": (
-            r"(?:(\d+)(?:st|nd|rd|th) percentile|approx\.\s+(\d+) percentile):\s*([\d.]+)(?:ms)?"
-        ),
-        "rate": r"Target transaction rate:\s*(\d+)/sec",
-        "fatal": r"FATAL:\s*(.*)",
-    }.items()
+    name: re.compile(pattern.replace("NUM", NUMBER), re.IGNORECASE)
+    for name, pattern in _FACT_PATTERNS.items()
 }
 
 _LEGACY_TESTS = {
@@ -173,7 +174,7 @@ def _command(line: str) -> tuple[str | None, str | None] | None:
             test = token
     if test is not None:
         test = test.rsplit("/", 1)[-1].removesuffix(".lua").lower()
-        if not re.fullmatch(r"[a-z0-9_]+", test):
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", test):
             test = None
     return test, action
 
@@ -209,7 +210,7 @@ def _run_results(run: _Run, warnings: list[str]) -> list[ParsedResult]:
 
 def _test_name(run: _Run, warnings: list[str]) -> str | None:
     facts = run.facts
-    if run.action in ("prepare", "cleanup") or run.action == "help":
+    if run.action in ("prepare", "cleanup", "help"):
         return None
     doing = facts["doing"][0][1].lower() if "doing" in facts else ""
     if run.test:

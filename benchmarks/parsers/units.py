@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from benchmarks.parsers.base import ParseError
+# A decimal number as the tools print it (no sign, no exponent), for use inside patterns.
+NUMBER = r"\d+(?:\.\d+)?"
 
 _PREFIX_POWERS = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
 
@@ -55,11 +56,3 @@ def percentile_suffix(percentile: float) -> str:
     """The key suffix for a latency percentile: 95 -> `latency_p95`, 99.9 -> `latency_p99_9`."""
     text = f"{percentile:f}".rstrip("0").rstrip(".")
     return "latency_p" + text.replace(".", "_")
-
-
-def to_float(text: str, *, what: str, line: int | None) -> float:
-    """A number the tool printed; a ParseError naming `what` and the line if it is not one."""
-    try:
-        return float(text)
-    except ValueError:
-        raise ParseError(f"{what} is not a number: {text!r}", line=line) from None

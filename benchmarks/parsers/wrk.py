@@ -22,16 +22,22 @@ import re
 from dataclasses import dataclass, field
 
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
-from benchmarks.parsers.units import binary_bytes, duration_seconds, milliseconds, percentile_suffix
+from benchmarks.parsers.units import (
+    NUMBER,
+    binary_bytes,
+    duration_seconds,
+    milliseconds,
+    percentile_suffix,
+)
 
 _RUNNING = re.compile(r"Running (\S+) test @ (\S+)")
 _THREADS = re.compile(r"(\d+) threads and (\d+) connections")
-_LATENCY_STATS = re.compile(r"Latency\s+([\d.]+)(us|ms|s|m|h)\s.*")
+_LATENCY_STATS = re.compile(rf"Latency\s+({NUMBER})(us|ms|s|m|h)\s.*")
 _DISTRIBUTION = re.compile(r"Latency Distribution.*")
-_PERCENTILE = re.compile(r"([\d.]+)%\s+([\d.]+)(us|ms|s|m|h)")
-_CSV_PERCENTILE = re.compile(r"p([\d.]+) latency,([\d.eE+-]+),ms")
-_REQUESTS = re.compile(r"Requests/sec:\s+([\d.]+)")
-_TRANSFER = re.compile(r"Transfer/sec:\s+([\d.]+)([KMGTP]?)B")
+_PERCENTILE = re.compile(rf"({NUMBER})%\s+({NUMBER})(us|ms|s|m|h)")
+_CSV_PERCENTILE = re.compile(rf"p({NUMBER}) latency,({NUMBER}(?:[eE][+-]?\d+)?),ms")
+_REQUESTS = re.compile(rf"Requests/sec:\s+({NUMBER})")
+_TRANSFER = re.compile(rf"Transfer/sec:\s+({NUMBER})([KMGTP]?)B")
 _SOCKET_ERRORS = re.compile(r"Socket errors:\s+(.*)")
 _NON_2XX = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
 _WRK2_SIGNS = ("Thread calibration:", "HdrHistogram")
@@ -59,7 +65,7 @@ def looks_like(text: str) -> bool:
     """True for wrk's `Running ... test @` header or its `Requests/sec:` summary line."""
     return bool(
         re.search(r"^\s*Running \S+ test @ ", text, re.MULTILINE)
-        or re.search(r"^\s*Requests/sec:\s+[\d.]+", text, re.MULTILINE)
+        or re.search(rf"^\s*Requests/sec:\s+{NUMBER}", text, re.MULTILINE)
     )
 
 

@@ -74,14 +74,12 @@ def load_demo() -> DemoSummary:
         source=S2_SOURCE,
         licence="as published with the study",
     )
-    sparecores = DEMO_DIR / "sparecores_openssl.csv"
-    if sparecores.exists():
-        _load(
-            summary,
-            content=sparecores.read_bytes(),
-            filename=sparecores.name,
-            format="csv",
-            source=SPARECORES_SOURCE,
-            licence=SPARECORES_LICENCE,
-        )
+    _load(
+        summary,
+        content=(DEMO_DIR / "sparecores_openssl.csv").read_bytes(),
+        filename="sparecores_openssl.csv",
+        format="csv",
+        source=SPARECORES_SOURCE,
+        licence=SPARECORES_LICENCE,
+    )
     return summary

@@ -170,11 +170,14 @@ def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) 
             result.variant if result.variant is not None else run.variant,
             result.measured_at or (run.measured_at.isoformat() if run.measured_at else None),
             result.cpu_model or "",
+            result.source or run.source,
+            result.licence or run.licence,
         )
         if key[0] is None or key[1] is None:
             raise ParseError(f"{result.benchmark}: a row needs an instance_type and a region")
         groups[key].append(result)
-    for (type_name, region_code, variant, measured_at, cpu_model), results in groups.items():
+    for key, results in groups.items():
+        type_name, region_code, variant, measured_at, cpu_model, source, licence = key
         try:
             instance_type = get_instance_type(type_name)
             region = get_region(region_code)
@@ -189,8 +192,8 @@ def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) 
             measured_at=datetime.date.fromisoformat(measured_at) if measured_at else None,
             format=parsed.format,
             status=Run.Status.DONE,
-            source=run.source,
-            licence=run.licence,
+            source=source,
+            licence=licence,
             uploaded_by=run.uploaded_by,
             finished_at=timezone.now(),
         )
@@ -203,7 +206,11 @@ def ingest_run(*, run_id: int) -> Run:
 
     A parse error marks the run failed with the parser's message and stores no results.
     """
-    run = Run.objects.select_for_update().select_related("instance_type", "region").get(pk=run_id)
+    run = (
+        Run.objects.select_for_update(of=("self",))
+        .select_related("instance_type", "region")
+        .get(pk=run_id)
+    )
     if run.status != Run.Status.PENDING:
         return run
     cache: dict[str, Benchmark] = {}

@@ -1,0 +1,528 @@
+"""AWS bulk offer files (the Price List's downloadable form), streamed, and their indexes.
+
+An EC2 offer file is hundreds of MB (several GB for all regions), so nothing here holds a
+whole file: JSON is read twice with ijson, CSV once with the csv module, and only the SKUs that
+match are remembered between the two JSON passes.
+
+JSON layout (AWS writes `products` before `terms`):
+    {"formatVersion", "offerCode", "version", "publicationDate",
+     "products": {SKU: {"sku", "productFamily", "attributes": {...}}},
+     "terms": {"OnDemand": {SKU: {TERM: {"effectiveDate", "priceDimensions": {...}}}},
+               "Reserved": {...}}}
+CSV layout: five metadata rows ("FormatVersion", "Disclaimer", "Publication Date", "Version",
+"OfferCode"), the header row, then one row per SKU, term and price dimension.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import ijson
+
+from benchmarks.errors import DomainError
+from benchmarks.pricing.products import (
+    EC2,
+    ECS,
+    ProductMatch,
+    make_record,
+    match_product,
+    on_demand_price,
+)
+from benchmarks.pricing.records import (
+    FargateRateRecord,
+    PriceRecord,
+    ReadStats,
+    parse_day,
+    parse_usd,
+)
+
+# (bytes read, bytes in the file, what is being read): called after every block read.
+Progress = Callable[[int, int, str], None]
+
+PRICING_HOST = "https://pricing.us-east-1.amazonaws.com"
+READ_BLOCK = 256 * 1024
+CSV_METADATA_ROWS = 5
+
+# CSV column -> the attribute name the JSON form and the Price List API use.
+CSV_ATTRIBUTES = {
+    "Operating System": "operatingSystem",
+    "Tenancy": "tenancy",
+    "Pre Installed S/W": "preInstalledSw",
+    "CapacityStatus": "capacitystatus",
+    "MarketOption": "marketoption",
+    "Instance Type": "instanceType",
+    "Region Code": "regionCode",
+    "Location": "location",
+    "Location Type": "locationType",
+    "usageType": "usagetype",
+}
+
+
+@dataclass(frozen=True)
+class OfferFileInfo:
+    """What an offer file says about itself."""
+
+    offer_code: str
+    version: str
+    publication_date: str
+    format: str  # "json" or "csv"
+    filename: str
+    # JSON only: `products` is the first section, as AWS writes it.
+    products_first: bool = False
+
+    @property
+    def source(self) -> str:
+        """The source every price read from this file keeps."""
+        return (
+            f"AWS bulk offer file {self.offer_code} version {self.version or '?'}, "
+            f"published {self.publication_date[:10] or '?'} ({self.filename})"
+        )
+
+
+class OfferFile:
+    """One offer file on disk: `info` from its first bytes, `records()` streamed."""
+
+    def __init__(self, path: Path | str, *, progress: Progress | None = None):
+        self.path = Path(path)
+        self.progress = progress
+        self.stats = ReadStats()
+        if not self.path.is_file():
+            raise DomainError(f"{self.path}: no such file")
+        self.format = _sniff_format(self.path)
+        self.info = _json_info(self.path) if self.format == "json" else _csv_info(self.path)
+        if self.info.offer_code not in (EC2, ECS):
+            raise DomainError(
+                f"{self.path.name}: an offer file for {self.info.offer_code or 'an unknown offer'};"
+                f" pricebench reads {EC2} (instance prices) and {ECS} (Fargate rates)"
+            )
+
+    def records(self) -> Iterator[PriceRecord | FargateRateRecord]:
+        """Linux on-demand EC2 prices or Fargate rates, as the file is read."""
+        if self.format == "json":
+            return self._json_records()
+        return self._csv_records()
+
+    def _json_records(self) -> Iterator[PriceRecord | FargateRateRecord]:
+        # Where the terms begin, so that the products pass can stop there and the terms pass
+        # start there: on AWS's layout each pass then reads only its own section.
+        terms_at = (
+            _top_level_key_offset(self.path, b'"terms"') if self.info.products_first else None
+        )
+        matches = None
+        if terms_at is not None:
+            try:
+                matches = self._match_products(end=terms_at)
+            except DomainError:
+                terms_at = None  # not where the layout puts it: read the whole file instead
+        if matches is None:
+            matches = self._match_products(end=None)
+        if not matches:
+            return
+        source = self.info.source
+        lead = b"{" if terms_at is not None else b""
+        with _JsonSection(
+            self.path, self.progress, "terms", start=terms_at or 0, lead=lead
+        ) as file:
+            for sku, terms in _json_events(file, "terms.OnDemand", self.path):
+                match = matches.pop(sku, None)
+                if match is not None:
+                    priced = on_demand_price(terms, where=f"{self.path.name}: SKU {sku}")
+                    if priced is not None:
+                        self.stats.matched += 1
+                        yield make_record(match, *priced, source)
+                # Every matching SKU has its on-demand term: the Reserved terms that follow
+                # (most of an EC2 file) need not be read at all.
+                if not matches:
+                    break
+
+    def _match_products(self, *, end: int | None) -> dict[str, ProductMatch]:
+        """SKU -> what it is, for the matching products only (a few percent of them)."""
+        matches: dict[str, ProductMatch] = {}
+        read = 0
+        # Cut at the terms, the products still parse on their own when closed like this.
+        tail = b'"terms":{}}' if end is not None else b""
+        with _JsonSection(self.path, self.progress, "products", end=end, tail=tail) as file:
+            for sku, product in _json_events(file, "products", self.path):
+                read += 1
+                match = match_product(self.info.offer_code, product.get("attributes") or {})
+                if match is not None:
+                    matches[sku] = match
+        self.stats.read = read
+        return matches
+
+    def _csv_records(self) -> Iterator[PriceRecord | FargateRateRecord]:
+        offer_code, source, name = self.info.offer_code, self.info.source, self.path.name
+        with _CountingFile(self.path, self.progress, "rows") as raw:
+            lines = io.BufferedReader(raw, READ_BLOCK)
+            head = [_decode(lines.readline(), name, number) for number in range(1, 7)]
+            header = next(csv.reader(head[CSV_METADATA_ROWS:]), None)
+            if not header:
+                raise DomainError(
+                    f"{name}: ends before its header row (five metadata rows, then the header)"
+                )
+            columns = _csv_columns(header, name)
+            width = len(header)
+            term_type, price_column, currency, effective = (
+                columns["TermType"],
+                columns["PricePerUnit"],
+                columns["Currency"],
+                columns["EffectiveDate"],
+            )
+            starting, ending = columns.get("StartingRange"), columns.get("EndingRange")
+            attribute_columns = [
+                (attribute, columns[column])
+                for column, attribute in CSV_ATTRIBUTES.items()
+                if column in columns
+            ]
+            # Most rows are reserved terms: a look at the fourth field spares them the csv
+            # module, when the fourth field is the term type (it is in AWS's files).
+            quick = term_type == 3
+            for number, line in enumerate(lines, start=len(head) + 1):
+                if quick and (found := _TERM_TYPE.match(line)) is not None:
+                    if found[1].strip(b'"') != b"OnDemand":
+                        self.stats.read += 1
+                        continue
+                if not line.strip():
+                    continue
+                self.stats.read += 1
+                try:
+                    row = next(csv.reader([_decode(line, name, number)]))
+                except csv.Error as error:
+                    raise DomainError(f"{name}: line {number}: {error}") from None
+                if len(row) != width:
+                    raise DomainError(
+                        f"{name}: line {number}: {len(row)} fields, the header has {width}"
+                    )
+                if row[term_type] != "OnDemand" or row[currency] != "USD":
+                    continue
+                attributes = {attribute: row[index] for attribute, index in attribute_columns}
+                match = match_product(offer_code, attributes)
+                if match is None:
+                    continue
+                # Tiered prices (free first hours, volume steps) are not hourly prices.
+                if starting is not None and row[starting] not in ("0", ""):
+                    continue
+                if ending is not None and row[ending] not in ("Inf", ""):
+                    continue
+                where = f"{name}: line {number}"
+                price = parse_usd(row[price_column], where=where)
+                if price == 0:
+                    continue
+                self.stats.matched += 1
+                yield make_record(match, price, parse_day(row[effective], where=where), source)
+
+
+# The first four fields of a CSV row, the fourth captured; none of them holds a comma.
+_TERM_TYPE = re.compile(rb'(?:(?:"[^",\r\n]*"|[^",\r\n]*),){3}("[^",\r\n]*"|[^",\r\n]*)[,\r\n]')
+
+
+def _decode(line: bytes, name: str, number: int) -> str:
+    try:
+        return line.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as error:
+        raise DomainError(f"{name}: line {number}: not UTF-8 text ({error})") from None
+
+
+class _CountingFile(io.RawIOBase):
+    """A binary file that reports how much of it has been read."""
+
+    def __init__(self, path: Path, progress: Progress | None, label: str):
+        super().__init__()
+        self._file = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by close()
+        self._total = os.fstat(self._file.fileno()).st_size
+        self._done = 0
+        self._progress = progress
+        self._label = label
+        if progress is not None:
+            progress(0, self._total, label)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        count = self._file.readinto(buffer)
+        self._done += count
+        if self._progress is not None:
+            self._progress(self._done, self._total, self._label)
+        return count
+
+    @property
+    def position(self) -> int:
+        return self._done
+
+    def close(self) -> None:
+        self._file.close()
+        super().close()
+
+
+class _JsonSection:
+    """Bytes `start` to `end` of a file, with `lead` before and `tail` after; reports progress.
+
+    With lead b"{" from the top-level "terms" key, or with tail '"terms":{}}' up to it, a
+    section of an offer file is a JSON document of its own.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        progress: Progress | None,
+        label: str,
+        *,
+        start: int = 0,
+        end: int | None = None,
+        lead: bytes = b"",
+        tail: bytes = b"",
+    ):
+        self._file = open(path, "rb")  # noqa: SIM115 - closed by __exit__
+        self._total = os.fstat(self._file.fileno()).st_size
+        self._file.seek(start)
+        self.position = start
+        self._end = self._total if end is None else end
+        self._lead, self._tail = lead, tail
+        self._progress, self._label = progress, label
+        if progress is not None:
+            progress(start, self._total, label)
+
+    def read(self, size: int = -1) -> bytes:
+        if size == 0:  # ijson asks for nothing to learn whether the file gives bytes or text
+            return b""
+        left = self._end - self.position
+        if size < 0 or size > left:
+            size = left
+        data = self._file.read(size) if size > 0 else b""
+        self.position += len(data)
+        if self._progress is not None and data:
+            self._progress(self.position, self._total, self._label)
+        if self._lead:
+            data, self._lead = self._lead + data, b""
+        if not data and self._tail:
+            data, self._tail = self._tail, b""
+        return data
+
+    def __enter__(self) -> _JsonSection:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._file.close()
+
+
+def _top_level_key_offset(path: Path, key: bytes) -> int | None:
+    """Where `key` (quoted) is the key of a member after the first, by a quick byte scan.
+
+    A guess: a string value or a nested key can look the same, which the parser then notices
+    (the section before it does not close), and the caller reads the whole file instead.
+    """
+    block_size, overlap = 4 * 1024 * 1024, 256
+    with open(path, "rb") as file:
+        offset = 0
+        while block := file.read(block_size):
+            start = 0
+            while (found := block.find(key, start)) >= 0:
+                before = block[max(0, found - overlap) : found].rstrip()
+                after = block[found + len(key) : found + len(key) + overlap].lstrip()
+                if before.endswith(b",") and after.startswith(b":"):
+                    return offset + found
+                start = found + 1
+            if len(block) < block_size:
+                return None
+            # Step back a little so that a key across two blocks is seen whole.
+            offset += len(block) - overlap
+            file.seek(offset)
+    return None
+
+
+def _json_events(file: _JsonSection, prefix: str, path: Path) -> Iterator[tuple[str, dict]]:
+    """ijson's C parser building only the objects under `prefix`; errors name the byte."""
+    try:
+        yield from ijson.kvitems(file, prefix, use_float=True, buf_size=READ_BLOCK)
+    except ijson.JSONError as error:
+        raise DomainError(
+            f"{path.name}: not valid JSON (near byte {file.position:,}): {error}"
+        ) from None
+
+
+def _sniff_format(path: Path) -> str:
+    with open(path, "rb") as file:
+        start = file.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if start.startswith(b"{"):
+        return "json"
+    if start.startswith((b'"FormatVersion"', b"FormatVersion")):
+        return "csv"
+    raise DomainError(
+        f"{path.name}: not an AWS offer file (JSON starts with '{{', CSV with FormatVersion)"
+    )
+
+
+def _json_info(path: Path) -> OfferFileInfo:
+    """The top-level scalars AWS writes before `products`; the first container stops the read."""
+    header: dict[str, str] = {}
+    with open(path, "rb") as file:
+        try:
+            for prefix, event, value in ijson.parse(file, buf_size=64 * 1024):
+                if prefix == "" or "." in prefix:
+                    continue
+                if event in ("start_map", "start_array"):
+                    first_container = prefix
+                    break
+                header[prefix] = str(value)
+            else:
+                first_container = None
+        except ijson.JSONError as error:
+            raise DomainError(f"{path.name}: not valid JSON: {error}") from None
+    if first_container in ("offers", "regions", "versions"):
+        raise DomainError(f"{path.name}: {describe_index(first_container)}")
+    if first_container not in ("products", "terms"):
+        raise DomainError(f"{path.name}: not an AWS offer file (no products)")
+    return OfferFileInfo(
+        offer_code=header.get("offerCode", ""),
+        version=header.get("version", ""),
+        publication_date=header.get("publicationDate", ""),
+        format="json",
+        filename=path.name,
+        products_first=first_container == "products",
+    )
+
+
+def _csv_info(path: Path) -> OfferFileInfo:
+    with open(path, encoding="utf-8-sig", newline="") as file:
+        reader = csv.reader(file)
+        metadata = {}
+        for number in range(1, CSV_METADATA_ROWS + 1):
+            row = next(reader, None)
+            if not row or len(row) < 2:
+                raise DomainError(
+                    f"{path.name}: line {number}: expected a metadata row such as "
+                    f'"Version","20250912225308" (an offer CSV starts with five)'
+                )
+            metadata[row[0]] = row[1]
+    return OfferFileInfo(
+        offer_code=metadata.get("OfferCode", ""),
+        version=metadata.get("Version", ""),
+        publication_date=metadata.get("Publication Date", ""),
+        format="csv",
+        filename=path.name,
+    )
+
+
+def _csv_columns(header: list[str], name: str) -> dict[str, int]:
+    columns = {column: index for index, column in enumerate(header)}
+    missing = [
+        column
+        for column in ("SKU", "TermType", "PricePerUnit", "Currency", "EffectiveDate")
+        if column not in columns
+    ]
+    if missing:
+        raise DomainError(
+            f"{name}: line {CSV_METADATA_ROWS + 1}: the header row lacks {', '.join(missing)}"
+        )
+    return columns
+
+
+# The indexes that lead to the offer files.
+
+
+@dataclass(frozen=True)
+class OfferIndexEntry:
+    """One service in the offer index (offers/v1.0/aws/index.json)."""
+
+    offer_code: str
+    version_index_url: str
+    current_version_url: str
+    current_region_index_url: str
+
+
+@dataclass(frozen=True)
+class RegionalOffer:
+    """One region's current offer file, from a service's region index."""
+
+    region: str
+    url: str
+
+
+@dataclass(frozen=True)
+class OfferVersion:
+    """One published version of a service's offer file, from its version index."""
+
+    version: str
+    effective_from: str
+    effective_to: str
+    url: str
+
+
+def read_offer_index(data: dict) -> dict[str, OfferIndexEntry]:
+    """The offer (service) index: offer code -> where its versions and regional files are."""
+    offers = data.get("offers") if isinstance(data, dict) else None
+    if not isinstance(offers, dict):
+        raise DomainError("not the AWS offer index (no offers)")
+    return {
+        code: OfferIndexEntry(
+            offer_code=entry.get("offerCode", code),
+            version_index_url=_absolute(entry.get("versionIndexUrl", "")),
+            current_version_url=_absolute(entry.get("currentVersionUrl", "")),
+            current_region_index_url=_absolute(entry.get("currentRegionIndexUrl", "")),
+        )
+        for code, entry in offers.items()
+    }
+
+
+def read_region_index(data: dict) -> dict[str, RegionalOffer]:
+    """A service's region index: region code -> its current offer file's URL."""
+    regions = data.get("regions") if isinstance(data, dict) else None
+    # The offers' region indexes are keyed by region; the savings plans' are a list.
+    if isinstance(regions, dict):
+        regions = list(regions.values())
+    if not isinstance(regions, list):
+        raise DomainError("not an AWS region index (no regions)")
+    found = {}
+    for entry in regions:
+        url = entry.get("currentVersionUrl") or entry.get("versionUrl") or ""
+        found[entry["regionCode"]] = RegionalOffer(region=entry["regionCode"], url=_absolute(url))
+    return found
+
+
+def read_version_index(data: dict) -> list[OfferVersion]:
+    """A service's version index: every published version, oldest first."""
+    versions = data.get("versions") if isinstance(data, dict) else None
+    if not isinstance(versions, dict):
+        raise DomainError("not an AWS version index (no versions)")
+    return sorted(
+        (
+            OfferVersion(
+                version=version,
+                effective_from=entry.get("versionEffectiveBeginDate", "")[:10],
+                effective_to=entry.get("versionEffectiveEndDate", "")[:10],
+                url=_absolute(entry.get("offerVersionUrl", "")),
+            )
+            for version, entry in versions.items()
+        ),
+        key=lambda offer: offer.version,
+    )
+
+
+def regional_offer_file_url(offer_code: str, region: str, *, csv_format: bool = False) -> str:
+    """Where AWS publishes the current offer file of one service in one region."""
+    extension = "csv" if csv_format else "json"
+    return f"{PRICING_HOST}/offers/v1.0/aws/{offer_code}/current/{region}/index.{extension}"
+
+
+def describe_index(kind: str) -> str:
+    """What to do with an index given where an offer file was expected."""
+    if kind == "offers":
+        return (
+            "this is the AWS offer index, which lists services, not prices; download "
+            + regional_offer_file_url(EC2, "REGION")
+            + " (or AmazonECS for Fargate) and import that"
+        )
+    if kind == "regions":
+        return "this is a region index; download one region's currentVersionUrl and import that"
+    return "this is a version index; download one version's offerVersionUrl and import that"
+
+
+def _absolute(url: str) -> str:
+    return f"{PRICING_HOST}{url}" if url.startswith("/") else url

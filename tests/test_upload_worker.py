@@ -1,0 +1,149 @@
+"""Uploads through the API are ingested by a real Celery worker on Redis and PostgreSQL."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from benchmarks.models import InstanceType, Result, Run
+from tests.conftest import SHARED_DATA
+from tests.worker import Worker, wait_until
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+
+S1_DIR = SHARED_DATA / "seed-studies" / "fargate-openssl"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def ec2_types():
+    for name in ("t2.nano", "m4.large", "c4.xlarge", "c5.large", "c7g.large", "c7a.large"):
+        InstanceType.objects.get_or_create(name=name)
+
+
+@pytest.fixture
+def uploader(django_user_model):
+    user = django_user_model.objects.create(username="uploader")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return client
+
+
+def upload(client, path: Path, **fields):
+    with path.open("rb") as handle:
+        return client.post("/api/v1/runs/", {"file": handle, **fields}, format="multipart")
+
+
+def parse_output(path: Path) -> dict:
+    printed = subprocess.run(
+        [sys.executable, "manage.py", "parse_output", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout
+    return json.loads(printed)
+
+
+def test_study_s1_uploads_equal_parse_output_and_store_once(uploader, celery_worker_process):
+    paths = sorted(S1_DIR.glob("*.txt"))
+    assert len(paths) == 14
+    run_ids = {}
+    for path in paths:
+        response = upload(
+            uploader, path, instance_type=path.name.split("__")[0], region="us-east-1"
+        )
+        assert response.status_code == 202, response.content
+        body = response.json()
+        assert body["status_url"].endswith(f"/api/v1/runs/{body['id']}/")
+        run_ids[path] = body["id"]
+
+    wait_until(
+        lambda: Run.objects.filter(pk__in=run_ids.values(), status="done").count() == 14,
+        timeout=90,
+        message="14 runs done",
+    )
+    for path, run_id in run_ids.items():
+        detail = uploader.get(f"/api/v1/runs/{run_id}/").json()
+        expected = parse_output(path)
+        assert detail["cpu_model"] == expected["cpu_model"]
+        assert detail["tool_version"] == expected["tool_version"]
+        stored = [(r["benchmark"], r["params"], r["value"], r["unit"]) for r in detail["results"]]
+        printed = [(r["benchmark"], r["params"], r["value"], r["unit"]) for r in expected["results"]]
+        assert stored == printed
+
+    results_before = Result.objects.count()
+    for path in paths:
+        again = upload(uploader, path, instance_type=path.name.split("__")[0], region="us-east-1")
+        assert again.status_code == 200
+        assert again.json()["id"] == run_ids[path]
+    assert Run.objects.count() == 14
+    assert Result.objects.count() == results_before
+
+
+def test_a_truncated_openssl_file_fails_naming_the_line(uploader, celery_worker_process, tmp_path):
+    text = (S1_DIR / "t2.nano__e5-2676-v3-2-40ghz.txt").read_text()
+    cut = text[: text.rindex("aes-128-gcm") + 40]
+    truncated = tmp_path / "truncated.txt"
+    truncated.write_text(cut)
+    response = upload(uploader, truncated, instance_type="t2.nano", region="us-east-1")
+    assert response.status_code == 202
+    run_id = response.json()["id"]
+    wait_until(
+        lambda: Run.objects.get(pk=run_id).status != "pending", timeout=60, message="run parsed"
+    )
+    run = Run.objects.get(pk=run_id)
+    assert run.status == "failed"
+    assert f"line {cut.count(chr(10)) + 1}" in run.error
+    assert run.results.count() == 0
+
+
+def test_uploads_need_a_token():
+    with (S1_DIR / "t2.nano__e5-2676-v3-2-40ghz.txt").open("rb") as handle:
+        response = APIClient().post(
+            "/api/v1/runs/", {"file": handle, "instance_type": "t2.nano", "region": "us-east-1"}
+        )
+    assert response.status_code == 401
+    assert Run.objects.count() == 0
+
+
+def test_a_worker_killed_mid_stream_loses_nothing_and_stores_once(uploader, celery_broker, tmp_path):
+    worker = Worker(celery_broker).start()
+    try:
+        ids = []
+        for number in range(200):
+            table = tmp_path / f"results-{number}.csv"
+            table.write_text(
+                "benchmark,instance_type,region,value,unit\n"
+                f"wrk:http,c7g.large,us-east-1,{1000 + number},req/s\n"
+                f"wrk:http,c7a.large,us-east-1,{2000 + number},req/s\n"
+            )
+            response = upload(uploader, table)
+            assert response.status_code == 202, response.content
+            ids.append(response.json()["id"])
+        wait_until(
+            lambda: Run.objects.filter(pk__in=ids, status="done").count() >= 20,
+            timeout=90,
+            message="the worker to start ingesting",
+        )
+        worker.kill()
+        done_at_kill = Run.objects.filter(pk__in=ids, status="done").count()
+        assert done_at_kill < 200, "the worker finished before it could be killed"
+        worker.stop()
+        worker = Worker(celery_broker).start()
+        wait_until(
+            lambda: Run.objects.filter(pk__in=ids, status="done").count() == 200,
+            timeout=180,
+            interval=0.5,
+            message="all 200 runs done after the restart",
+        )
+    finally:
+        worker.stop()
+    assert Run.objects.filter(parent__in=ids).count() == 400
+    assert Result.objects.filter(run__parent__in=ids).count() == 400
+    values = sorted(Result.objects.filter(run__parent__in=ids).values_list("value", flat=True))
+    assert values == sorted([1000.0 + n for n in range(200)] + [2000.0 + n for n in range(200)])

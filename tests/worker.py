@@ -1,0 +1,85 @@
+"""A real Celery worker process on Redis, using pytest-django's test database."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def redis_url() -> str:
+    url = os.environ.get("PRICEBENCH_TEST_REDIS_URL")
+    if not url:
+        message = "needs Redis and PostgreSQL: run the suite with `make test`"
+        if os.environ.get("PRICEBENCH_REQUIRE_SERVICES"):
+            pytest.fail(message)
+        pytest.skip(message)
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        pytest.fail("a worker test needs PostgreSQL (DATABASE_URL), not SQLite")
+    return url
+
+
+def worker_database_url() -> str:
+    db = settings.DATABASES["default"]
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+class Worker:
+    """Starts `celery worker` in a subprocess; kill() is SIGKILL, as a crash would be."""
+
+    def __init__(self, broker_url: str, *, visibility_timeout: int = 5):
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": worker_database_url(),
+            "CELERY_BROKER_URL": broker_url,
+            "CELERY_VISIBILITY_TIMEOUT": str(visibility_timeout),
+            "PYTHONPATH": str(ROOT),
+        }
+        self.process: subprocess.Popen | None = None
+        self.log = open(ROOT / "var" / "test-worker.log", "ab")  # noqa: SIM115
+
+    def start(self) -> Worker:
+        self.process = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "dashboard", "worker",
+                "--pool=solo", "--concurrency=1", "--loglevel=INFO", "--without-gossip",
+                "--without-mingle", "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        return self
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
+
+
+def wait_until(condition, *, timeout: float, interval: float = 0.2, message: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {message or condition}")
