@@ -43,6 +43,7 @@ def read_price_list(
         product = item["product"]
         attributes = product.get("attributes") or {}
         service = item.get("serviceCode") or attributes.get("servicecode") or ""
+        stats.services.add(service)
         match = match_product(service, attributes)
         if match is None:
             continue

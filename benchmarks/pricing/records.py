@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from benchmarks.errors import DomainError
@@ -68,6 +68,7 @@ class ReadStats:
 
     read: int = 0
     matched: int = 0
+    services: set[str] = field(default_factory=set)  # Price List items' services
 
 
 def parse_usd(text: object, *, where: str) -> Decimal:

@@ -60,6 +60,7 @@ API_SERVICES = ("ec2", "fargate", "spot", "specs")
 class ImportSummary:
     """What an import read, matched and stored, and what it left as it was."""
 
+    source: str = ""  # what was read, for people
     read: int = 0  # items, rows or products read from the source
     matched: int = 0  # prices, rates or specifications among them
     stored: int = 0  # new price or rate periods
@@ -72,6 +73,7 @@ class ImportSummary:
 
     def __add__(self, other: ImportSummary) -> ImportSummary:
         return ImportSummary(
+            source=self.source or other.source,
             read=self.read + other.read,
             matched=self.matched + other.matched,
             stored=self.stored + other.stored,
@@ -491,8 +493,8 @@ def _record_any(records: Iterable[PriceRecord | FargateRateRecord]) -> ImportSum
     return summary
 
 
-def _with_stats(summary: ImportSummary, stats: ReadStats) -> ImportSummary:
-    summary.read, summary.matched = stats.read, stats.matched
+def _with_stats(summary: ImportSummary, stats: ReadStats, source: str) -> ImportSummary:
+    summary.read, summary.matched, summary.source = stats.read, stats.matched, source
     return summary
 
 
@@ -508,6 +510,7 @@ def import_snapshot(*, directory: Path = snapshot.DEMO_DIR) -> ImportSummary:
         records=snapshot.read_fargate_rates(directory / "fargate_rates.csv")
     )
     summary.read = summary.matched
+    summary.source = f"the bundled snapshot ({directory})"
     return summary
 
 
@@ -516,7 +519,7 @@ def import_offer_file(*, path: Path, progress: Progress | None = None) -> Import
     """An AWS bulk offer file (EC2 or ECS, JSON or CSV, any size), streamed."""
     offer = OfferFile(path, progress=progress)
     summary = _record_any(offer.records())
-    return _with_stats(summary, offer.stats)
+    return _with_stats(summary, offer.stats, offer.info.source)
 
 
 @transaction.atomic
@@ -524,7 +527,14 @@ def import_price_list(*, pages: Iterable[dict], source: str) -> ImportSummary:
     """get_products pages (AmazonEC2 or AmazonECS items, told apart by their service)."""
     stats = ReadStats()
     summary = _record_any(read_price_list(pages, source=source, stats=stats))
-    return _with_stats(summary, stats)
+    unknown = stats.services - {aws.EC2, ECS}
+    if unknown and not stats.services & {aws.EC2, ECS}:
+        raise DomainError(
+            f"items of {', '.join(sorted(unknown))}: pricebench reads {aws.EC2} (instance "
+            f"prices) and {ECS} (Fargate rates)"
+        )
+    services = " and ".join(sorted(stats.services)) or "no"
+    return _with_stats(summary, stats, f"{services} items, {source}")
 
 
 def import_price_list_file(*, path: Path) -> ImportSummary:
@@ -544,7 +554,7 @@ def import_spot_history(
     summary = record_prices(
         records=read_spot_price_history(pages, source=source, region=region, stats=stats)
     )
-    return _with_stats(summary, stats)
+    return _with_stats(summary, stats, source)
 
 
 def import_spot_history_file(*, path: Path, region: str | None = None) -> ImportSummary:
@@ -561,7 +571,7 @@ def import_instance_types(*, pages: Iterable[dict], source: str) -> ImportSummar
     """describe_instance_types pages: vCPUs, cores, memory, architecture, burstable."""
     stats = ReadStats()
     summary = update_instance_specs(specs=read_instance_types(pages, source=source, stats=stats))
-    return _with_stats(summary, stats)
+    return _with_stats(summary, stats, source)
 
 
 def import_instance_types_file(*, path: Path) -> ImportSummary:

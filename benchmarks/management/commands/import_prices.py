@@ -1,0 +1,123 @@
+"""`python manage.py import_prices SOURCE`: AWS prices from a file, the snapshot or the API."""
+
+import time
+from pathlib import Path
+
+from botocore.exceptions import BotoCoreError, ClientError
+from django.core.management.base import BaseCommand, CommandError
+
+from benchmarks.errors import DomainError
+from benchmarks.pricing.aws import AwsThrottled
+from benchmarks.services import prices as price_services
+
+MB = 1024 * 1024
+
+
+class ProgressBar:
+    """`products [#########...........]  45%  230/512 MB  85 MB/s` on a terminal."""
+
+    WIDTH = 30
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.label = None
+        self.drawn_at = 0.0
+        self.started_at = time.monotonic()
+        self.started_bytes = 0
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        now = time.monotonic()
+        if label != self.label:
+            if self.label is not None:
+                self.stream.write("\n")
+            self.label, self.started_at, self.started_bytes = label, now, done
+        elif now - self.drawn_at < 0.1 and done < total:
+            return
+        self.drawn_at = now
+        share = done / total if total else 1.0
+        filled = int(share * self.WIDTH)
+        speed = (done - self.started_bytes) / MB / max(now - self.started_at, 1e-6)
+        self.stream.write(
+            f"\r{label:8} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {share:4.0%} "
+            f"{done / MB:,.0f}/{total / MB:,.0f} MB {speed:5.0f} MB/s"
+        )
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.label is not None:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class Command(BaseCommand):
+    help = (
+        "Import AWS prices: the bundled snapshot, a bulk offer file (JSON or CSV, streamed), a "
+        "saved get_products, describe_spot_price_history or describe_instance_types response, "
+        "or the live API. Nothing is overwritten: a changed price starts a new period."
+    )
+
+    def add_arguments(self, parser):
+        source = parser.add_mutually_exclusive_group(required=True)
+        source.add_argument("--snapshot", action="store_true", help="the bundled price snapshot")
+        source.add_argument("--offer-file", type=Path, metavar="PATH", help="AWS bulk offer file")
+        source.add_argument(
+            "--price-list", type=Path, metavar="PATH", help="saved get_products response(s)"
+        )
+        source.add_argument(
+            "--spot-history",
+            type=Path,
+            metavar="PATH",
+            help="saved describe_spot_price_history response(s)",
+        )
+        source.add_argument(
+            "--instance-types",
+            type=Path,
+            metavar="PATH",
+            help="saved describe_instance_types response(s): instance specifications",
+        )
+        source.add_argument("--api", action="store_true", help="live AWS, through boto3")
+        parser.add_argument("--service", choices=price_services.API_SERVICES, help="with --api")
+        parser.add_argument("--region", help="with --api; with --spot-history, for zone IDs")
+
+    def handle(self, *args, **options):
+        if options["api"] and not (options["service"] and options["region"]):
+            raise CommandError("--api needs --service (ec2, fargate, spot or specs) and --region")
+        if options["service"] and not options["api"]:
+            raise CommandError("--service goes with --api")
+        progress = None
+        try:
+            if options["snapshot"]:
+                summary = price_services.import_snapshot()
+            elif options["offer_file"]:
+                if self.stderr.isatty():
+                    progress = ProgressBar(self.stderr._out)
+                summary = price_services.import_offer_file(
+                    path=options["offer_file"], progress=progress
+                )
+            elif options["price_list"]:
+                summary = price_services.import_price_list_file(path=options["price_list"])
+            elif options["spot_history"]:
+                summary = price_services.import_spot_history_file(
+                    path=options["spot_history"], region=options["region"]
+                )
+            elif options["instance_types"]:
+                summary = price_services.import_instance_types_file(
+                    path=options["instance_types"]
+                )
+            else:
+                summary = price_services.import_from_api(
+                    service=options["service"], region=options["region"]
+                )
+        except DomainError as error:
+            raise CommandError(error.message) from None
+        except AwsThrottled as error:
+            raise CommandError(f"AWS is throttling these calls; try again later ({error})") from None
+        except (BotoCoreError, ClientError) as error:
+            raise CommandError(f"AWS: {error}") from None
+        finally:
+            if progress is not None:
+                progress.finish()
+        self.stdout.write(f"{summary.source}")
+        self.stdout.write(str(summary))
+        for note in summary.notes:
+            self.stdout.write(f"note: {note}")
