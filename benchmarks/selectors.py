@@ -270,9 +270,7 @@ def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: B
     base = candidates[0]
     for row in rows:
         if benchmark.higher_is_better:
-            row.relative_throughput = (
-                _ratio(row.median / base.median) if base.median else None
-            )
+            row.relative_throughput = _ratio(row.median / base.median) if base.median else None
         else:
             row.relative_throughput = _ratio(base.median / row.median) if row.median else None
         if row.usd_per_hour is not None and base.usd_per_hour:

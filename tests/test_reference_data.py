@@ -21,7 +21,10 @@ def test_it_knows_every_fargate_task_size_for_both_architectures():
     assert {"fargate-0.25vcpu-0.5gb", "fargate-4vcpu-30gb", "fargate-16vcpu-120gb"} <= names
     assert "fargate-0.25vcpu-0.5gb-arm64" in names
     assert "fargate-4vcpu-31gb" not in names
-    assert fargate.filter(architecture="arm64").count() == fargate.filter(architecture="x86_64").count()
+    assert (
+        fargate.filter(architecture="arm64").count()
+        == fargate.filter(architecture="x86_64").count()
+    )
     task = fargate.get(name="fargate-1vcpu-2gb")
     assert (task.vcpus, task.memory_gib) == (Decimal("1"), Decimal("2"))
 

@@ -102,7 +102,14 @@ def test_it_never_invents_a_price():
 def test_spot_uses_the_cheapest_zone_in_force_and_names_it():
     price("c5.large", "0.041", datetime.date(2024, 1, 1), option="spot", zone="use1-az1")
     price("c5.large", "0.035", datetime.date(2024, 1, 1), option="spot", zone="use1-az4")
-    price("c5.large", "0.020", datetime.date(2023, 1, 1), datetime.date(2023, 2, 1), option="spot", zone="use1-az6")
+    price(
+        "c5.large",
+        "0.020",
+        datetime.date(2023, 1, 1),
+        datetime.date(2023, 2, 1),
+        option="spot",
+        zone="use1-az6",
+    )
     run_with("c5.large", [5.0])
     row = selectors.price_performance_table(
         benchmark_key="openssl:sha256", region_code="us-east-1", purchase_option="spot", at=DAY
@@ -176,7 +183,10 @@ def test_it_refuses_to_mix_parameters_in_one_row():
             benchmark_key="openssl:sha256", region_code="us-east-1", at=DAY
         )
     table = selectors.price_performance_table(
-        benchmark_key="openssl:sha256", region_code="us-east-1", at=DAY, params={"block_size": "8192"}
+        benchmark_key="openssl:sha256",
+        region_code="us-east-1",
+        at=DAY,
+        params={"block_size": "8192"},
     )
     assert table.results[0].median == 9.0
 

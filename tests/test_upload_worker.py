@@ -73,7 +73,9 @@ def test_study_s1_uploads_equal_parse_output_and_store_once(uploader, celery_wor
         assert detail["cpu_model"] == expected["cpu_model"]
         assert detail["tool_version"] == expected["tool_version"]
         stored = [(r["benchmark"], r["params"], r["value"], r["unit"]) for r in detail["results"]]
-        printed = [(r["benchmark"], r["params"], r["value"], r["unit"]) for r in expected["results"]]
+        printed = [
+            (r["benchmark"], r["params"], r["value"], r["unit"]) for r in expected["results"]
+        ]
         assert stored == printed
 
     results_before = Result.objects.count()
@@ -111,7 +113,9 @@ def test_uploads_need_a_token():
     assert Run.objects.count() == 0
 
 
-def test_a_worker_killed_mid_stream_loses_nothing_and_stores_once(uploader, celery_broker, tmp_path):
+def test_a_worker_killed_mid_stream_loses_nothing_and_stores_once(
+    uploader, celery_broker, tmp_path
+):
     worker = Worker(celery_broker).start()
     try:
         ids = []

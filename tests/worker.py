@@ -50,9 +50,18 @@ class Worker:
     def start(self) -> Worker:
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "dashboard", "worker",
-                "--pool=solo", "--concurrency=1", "--loglevel=INFO", "--without-gossip",
-                "--without-mingle", "--without-heartbeat",
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "dashboard",
+                "worker",
+                "--pool=solo",
+                "--concurrency=1",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
             ],
             cwd=ROOT,
             env=self.env,

@@ -36,7 +36,8 @@ def test_prices_filter_by_day_and_show_every_period_without_it(client):
     assert all(price["availability_zone"] for price in every if price["purchase_option"] == "spot")
     assert all(price["source"] for price in every)
     before = client.get(
-        "/api/v1/prices/", {"region": "ap-northeast-1", "instance_type": "c7g.xlarge", "at": "2000-01-01"}
+        "/api/v1/prices/",
+        {"region": "ap-northeast-1", "instance_type": "c7g.xlarge", "at": "2000-01-01"},
     ).json()
     assert before["count"] == 0
 

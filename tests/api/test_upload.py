@@ -56,7 +56,11 @@ def test_a_table_names_its_own_machines(client, django_capture_on_commit_callbac
     assert set(children) == {"c7g.large", "t2.nano"}
     assert children["c7g.large"].variant == "accp"
     result = children["c7g.large"].results.get()
-    assert (result.value, result.params, result.benchmark.higher_is_better) == (41.5, {"users": 200}, False)
+    assert (result.value, result.params, result.benchmark.higher_is_better) == (
+        41.5,
+        {"users": 200},
+        False,
+    )
 
 
 def test_the_same_upload_again_returns_the_existing_run(client, django_capture_on_commit_callbacks):
@@ -75,11 +79,19 @@ def test_the_same_upload_again_returns_the_existing_run(client, django_capture_o
 @pytest.mark.parametrize(
     ("fields", "field", "words"),
     [
-        ({"instance_type": "t2.nanno", "region": "us-east-1"}, "instance_type", "did you mean t2.nano"),
+        (
+            {"instance_type": "t2.nanno", "region": "us-east-1"},
+            "instance_type",
+            "did you mean t2.nano",
+        ),
         ({"instance_type": "t2.nano", "region": "us-east1"}, "region", "did you mean us-east-1"),
         ({"instance_type": "t2.nano"}, "region", "region is required"),
         ({}, "instance_type", "does not name its machine"),
-        ({"instance_type": "t2.nano", "region": "us-east-1", "format": "excel"}, "format", "unknown format"),
+        (
+            {"instance_type": "t2.nano", "region": "us-east-1", "format": "excel"},
+            "format",
+            "unknown format",
+        ),
     ],
 )
 def test_bad_machine_fields_are_a_400_that_stores_nothing(client, fields, field, words):
@@ -125,9 +137,18 @@ def test_a_100_mb_file_is_refused_under_the_default_limit(client):
     ("table", "words"),
     [
         (b"benchmark,instance_type,region,value\nwrk:http,t2.nano,us-east-1,5\n", "'unit'"),
-        (b"benchmark,instance_type,region,value,unit\nwrk:http,t2.nano,us-east-1,-5,req/s\n", "negative"),
-        (b"benchmark,instance_type,region,value,unit\nwrk:http,t2.nano,us-east-1,fast,req/s\n", "'value'"),
-        (b"benchmark,instance_type,region,value,unit\nwrk:http,t3.huge,us-east-1,5,req/s\n", "unknown instance type"),
+        (
+            b"benchmark,instance_type,region,value,unit\nwrk:http,t2.nano,us-east-1,-5,req/s\n",
+            "negative",
+        ),
+        (
+            b"benchmark,instance_type,region,value,unit\nwrk:http,t2.nano,us-east-1,fast,req/s\n",
+            "'value'",
+        ),
+        (
+            b"benchmark,instance_type,region,value,unit\nwrk:http,t3.huge,us-east-1,5,req/s\n",
+            "unknown instance type",
+        ),
     ],
 )
 def test_a_bad_table_fails_its_run_and_stores_no_result(
@@ -148,7 +169,11 @@ def test_the_wrong_tool_named_explicitly_fails_with_the_parsers_message(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         response = post(
-            client, IPERF3_FILE.read_bytes(), instance_type="t2.nano", region="us-east-1", format="openssl"
+            client,
+            IPERF3_FILE.read_bytes(),
+            instance_type="t2.nano",
+            region="us-east-1",
+            format="openssl",
         )
     run = Run.objects.get(pk=response.json()["id"])
     assert run.status == "failed"

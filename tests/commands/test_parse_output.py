@@ -23,7 +23,10 @@ def parse_output(*args: str) -> subprocess.CompletedProcess:
 
 def test_it_prints_the_contracts_json_object():
     done = parse_output(
-        str(SHARED_DATA / "seed-studies/fargate-openssl/fargate-0.25vcpu-0.5gb__e5-2686-v4-2-30ghz.txt")
+        str(
+            SHARED_DATA
+            / "seed-studies/fargate-openssl/fargate-0.25vcpu-0.5gb__e5-2686-v4-2-30ghz.txt"
+        )
     )
     assert done.returncode == 0, done.stderr
     body = json.loads(done.stdout)
@@ -32,7 +35,8 @@ def test_it_prints_the_contracts_json_object():
     assert body["cpu_model"] == "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz"
     assert body["warnings"] == []
     gcm = [
-        r for r in body["results"]
+        r
+        for r in body["results"]
         if r["benchmark"] == "openssl:aes-128-gcm" and r["params"]["block_size"] == 8192
     ]
     assert gcm == [
@@ -48,7 +52,9 @@ def test_it_prints_the_contracts_json_object():
 
 @pytest.mark.parametrize("name", ["c7g.large", "c5.metal", "t2.nano"])
 def test_it_agrees_with_spare_cores_parse(name):
-    done = parse_output(str(SHARED_DATA / "sparecores-aws" / name / "openssl_stdout"), "--format", "openssl")
+    done = parse_output(
+        str(SHARED_DATA / "sparecores-aws" / name / "openssl_stdout"), "--format", "openssl"
+    )
     assert done.returncode == 0, done.stderr
     ours = {
         (r["benchmark"].removeprefix("openssl:"), r["params"]["block_size"]): r["value"]
@@ -65,7 +71,7 @@ def test_unreadable_input_exits_1_with_one_line_naming_the_line(tmp_path):
     cut = tmp_path / "cut.txt"
     cut.write_text(
         "OpenSSL 1.1.1f  31 Mar 2020\n"
-        "type             16 bytes     64 bytes    256 bytes   1024 bytes   8192 bytes  16384 bytes\n"
+        "type        16 bytes    64 bytes   256 bytes  1024 bytes  8192 bytes 16384 bytes\n"
         "aes-128-cbc     746471.10k  1451308.33k\n"
     )
     done = parse_output(str(cut))

@@ -32,7 +32,8 @@ def page(browser):
     page = context.new_page()
     page.console_errors = []
     page.on(
-        "console", lambda message: message.type == "error" and page.console_errors.append(message.text)
+        "console",
+        lambda message: message.type == "error" and page.console_errors.append(message.text),
     )
     page.on("pageerror", lambda error: page.console_errors.append(str(error)))
     yield page

@@ -4,7 +4,10 @@ import pytest
 
 from benchmarks.services.demo import load_demo
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
 
 
 @pytest.fixture
@@ -33,9 +36,7 @@ def test_picking_study_s1s_benchmark_shows_fargate_and_its_cpu_spread(live_serve
     text = row.inner_text()
     assert "E5-2670 v2" in text and "E5-2686 v4" in text
     # The spread chart holds one point per run.
-    points = page.evaluate(
-        "() => Chart.getChart('spread-chart').data.datasets[0].data.length"
-    )
+    points = page.evaluate("() => Chart.getChart('spread-chart').data.datasets[0].data.length")
     assert points == 11  # 10 Fargate runs and 1 t2.nano run (default families)
     assert page.console_errors == []
 

@@ -101,9 +101,7 @@ class Command(BaseCommand):
                     path=options["spot_history"], region=options["region"]
                 )
             elif options["instance_types"]:
-                summary = price_services.import_instance_types_file(
-                    path=options["instance_types"]
-                )
+                summary = price_services.import_instance_types_file(path=options["instance_types"])
             else:
                 summary = price_services.import_from_api(
                     service=options["service"], region=options["region"]
@@ -111,7 +109,9 @@ class Command(BaseCommand):
         except DomainError as error:
             raise CommandError(error.message) from None
         except AwsThrottled as error:
-            raise CommandError(f"AWS is throttling these calls; try again later ({error})") from None
+            raise CommandError(
+                f"AWS is throttling these calls; try again later ({error})"
+            ) from None
         except (BotoCoreError, ClientError) as error:
             raise CommandError(f"AWS: {error}") from None
         finally:
