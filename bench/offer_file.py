@@ -10,10 +10,12 @@ dedicated and host tenancy, capacity reservations, zero prices), each with the i
 reserved terms. Then measures, each in its own process on the same file:
 
 - `ijson.parse`: every event of the JSON file, doing nothing (the floor for any ijson reader);
+- two `ijson.kvitems` passes over the whole file (products, then terms.OnDemand), for contrast;
 - `json.load` + filter: the whole file in memory, then the same product and term rules;
 - pricebench JSON / CSV: `import_prices --offer-file` into a fresh SQLite database.
 
-Prints MB/s and peak RSS (the process's maximum resident set, from wait4) for each. The files
+Prints MB/s and peak RSS (the measuring process's VmHWM, from /proc) for each. Times leave out
+starting Python and Django; the import includes writing the prices to the database. The files
 are cached next to each other under --dir (never in git) and rebuilt when missing.
 """
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import os
 import subprocess
@@ -109,8 +112,8 @@ CSV_COLUMN_OF = {
 # Building the synthetic files.
 
 
-def synthetic_items(size_bytes: int):
-    """(sku, product, on-demand terms, reserved terms) until the JSON would reach size_bytes."""
+def synthetic_items():
+    """(sku, product, on-demand terms, reserved terms), endlessly, from the real m5.large item."""
     sys.path.insert(0, str(ROOT))
     from benchmarks.reference import AWS_REGIONS
 
@@ -121,8 +124,8 @@ def synthetic_items(size_bytes: int):
     template_sku = item["product"]["sku"]
     on_demand_text = json.dumps(item["terms"]["OnDemand"])
     reserved_text = json.dumps(item["terms"]["Reserved"])
-    written, number = 0, 0
-    while written < size_bytes:
+    number = 0
+    while True:
         variant = VARIANTS[number % len(VARIANTS)]
         # Every matching item is a different (instance type, region), as in a real file.
         group = number // len(VARIANTS)
@@ -147,8 +150,6 @@ def synthetic_items(size_bytes: int):
         reserved = json.loads(reserved_text.replace(template_sku, sku))
         product = {"sku": sku, "productFamily": "Compute Instance", "attributes": attributes}
         yield sku, product, on_demand, reserved
-        # Roughly what the item adds to the JSON file; the loop only needs to stop in time.
-        written += 4000 + len(reserved_text) * 2
         number += 1
 
 
@@ -177,13 +178,19 @@ def build_files(json_path: Path, csv_path: Path, size_bytes: int) -> None:
             ]
         )
         column = {name: index for index, name in enumerate(CSV_HEADER)}
-        first = True
-        for sku, product, on_demand, reserved in synthetic_items(size_bytes):
-            separator = "" if first else ",\n"
-            first = False
-            products.write(separator + _indent(f'"{sku}" : {dump(product)}', 4))
-            on_demand_file.write(separator + _indent(f'"{sku}" : {dump(on_demand)}', 6))
-            reserved_file.write(separator + _indent(f'"{sku}" : {dump(reserved)}', 6))
+        written = 0
+        for sku, product, on_demand, reserved in synthetic_items():
+            if written >= size_bytes:
+                break
+            separator = ",\n" if written else ""
+            for part, section, depth in (
+                (products, product, 4),
+                (on_demand_file, on_demand, 6),
+                (reserved_file, reserved, 6),
+            ):
+                text = separator + _indent(f'"{sku}" : {dump(section)}', depth)
+                part.write(text)
+                written += len(text)
             base = [""] * len(CSV_HEADER)
             base[column["SKU"]] = sku
             base[column["Product Family"]] = product["productFamily"]
@@ -247,10 +254,32 @@ def _append(out, path: Path) -> None:
 def measure_ijson_parse(path: Path) -> int:
     import ijson
 
+    events = 0
     with open(path, "rb") as file:
         for _ in ijson.parse(file):
-            pass
-    return 0
+            events += 1
+    return events
+
+
+def measure_two_passes(path: Path) -> int:
+    """The obvious streaming reader: kvitems over the whole file for products, then terms."""
+    import ijson
+
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.pricing.products import make_record, match_product, on_demand_price
+
+    with open(path, "rb") as file:
+        matches = {}
+        for sku, product in ijson.kvitems(file, "products", use_float=True):
+            match = match_product("AmazonEC2", product.get("attributes") or {})
+            if match is not None:
+                matches[sku] = match
+    records = []
+    with open(path, "rb") as file:
+        for sku, terms in ijson.kvitems(file, "terms.OnDemand", use_float=True):
+            if sku in matches and (priced := on_demand_price(terms, where=sku)) is not None:
+                records.append(make_record(matches[sku], *priced, "two passes"))
+    return len(records)
 
 
 def measure_json_load(path: Path) -> int:
@@ -278,36 +307,48 @@ def measure_import(path: Path) -> int:
     django.setup()
     from benchmarks.models import Price
 
-    call_command("import_prices", "--offer-file", str(path), stdout=sys.stderr)
+    call_command("import_prices", "--offer-file", str(path), stdout=io.StringIO())
     return Price.objects.count()
 
 
 MEASUREMENTS = {
     "ijson.parse": measure_ijson_parse,
+    "two passes": measure_two_passes,
     "json.load": measure_json_load,
     "import": measure_import,
 }
 
 
 def run_measurement(name: str, path: Path, env: dict) -> dict:
-    """One measurement in a child process: its wall time and its peak RSS (from wait4)."""
+    """One measurement in a child process: its time, and its peak RSS as it reports it."""
     command = [sys.executable, __file__, "--measure", name, str(path)]
-    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, cwd=ROOT)
-    output = child.stdout.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
+    child = subprocess.run(command, env=env, stdout=subprocess.PIPE, cwd=ROOT, check=False)
     if child.returncode != 0:
         raise SystemExit(f"{name} on {path.name} failed (exit {child.returncode})")
-    result = json.loads(output)
-    result["peak_rss_mb"] = usage.ru_maxrss / 1024  # Linux reports kilobytes
-    return result
+    return json.loads(child.stdout.splitlines()[-1])
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set: VmHWM, which exec resets (getrusage as a fallback,
+    which on Linux also counts the parent's pages the child had before exec)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def child_main(name: str, path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
     started = time.perf_counter()
     count = MEASUREMENTS[name](path)
     seconds = time.perf_counter() - started
-    print(json.dumps({"seconds": seconds, "count": count}))
+    print(json.dumps({"seconds": seconds, "count": count, "peak_rss_mb": peak_rss_mb()}))
 
 
 def main() -> None:
@@ -333,7 +374,10 @@ def main() -> None:
     csv_mb = csv_path.stat().st_size / MB
 
     with tempfile.TemporaryDirectory(prefix="pricebench-bench-") as scratch:
-        runs = [("ijson.parse", "ijson.parse, every event, nothing else", json_path)]
+        runs = [
+            ("ijson.parse", "ijson.parse, every event, nothing else", json_path),
+            ("two passes", "ijson.kvitems, two whole-file passes", json_path),
+        ]
         if not args.skip_json_load:
             runs.append(("json.load", "json.load + the same filter", json_path))
         runs += [
@@ -343,7 +387,7 @@ def main() -> None:
         print(f"\nJSON file: {json_mb:,.0f} MB; CSV file (same data): {csv_mb:,.0f} MB")
         print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
         print(
-            f"{'measurement':42} {'MB':>7} {'seconds':>8} {'MB/s':>7} {'peak RSS':>9} {'rows':>7}"
+            f"{'measurement':42} {'MB':>7} {'seconds':>8} {'MB/s':>7} {'peak RSS':>9} {'count':>10}"
         )
         figures = {}
         for number, (name, label, path) in enumerate(runs):
@@ -365,15 +409,19 @@ def main() -> None:
             figures[label] = speed
             print(
                 f"{label:42} {size:7,.0f} {result['seconds']:8.1f} {speed:7.1f} "
-                f"{result['peak_rss_mb']:6.0f} MB {result['count']:7,}",
+                f"{result['peak_rss_mb']:6.0f} MB {result['count']:10,}",
                 flush=True,
             )
         ours = figures["pricebench import_prices, JSON"]
-        print(f"\nJSON import vs bare ijson.parse: {ours / figures[runs[0][1]]:.2f}x")
-        if not args.skip_json_load:
-            print(f"JSON import vs json.load + filter: {ours / figures[runs[1][1]]:.2f}x")
         csv_speed = figures["pricebench import_prices, CSV"]
+        bare = figures["ijson.parse, every event, nothing else"]
+        print(f"\nJSON import vs bare ijson.parse: {ours / bare:.2f}x")
+        if not args.skip_json_load:
+            loaded = figures["json.load + the same filter"]
+            print(f"JSON import vs json.load + filter: {ours / loaded:.2f}x")
+        print(f"CSV import vs bare ijson.parse on the JSON: {csv_speed / bare:.2f}x")
         print(f"CSV import vs JSON import (MB/s): {csv_speed / ours:.2f}x")
+        print("count: events (ijson.parse), prices found (json.load, kvitems), Price rows (import)")
 
 
 if __name__ == "__main__":

@@ -98,3 +98,26 @@ def fargate_task_sizes() -> list[FargateSize]:
         for vcpus, memories in FARGATE_MEMORY_BY_VCPU.items()
         for memory in memories
     ]
+
+
+def load_reference_data(region_model, instance_type_model) -> None:
+    """Create or update every region and Fargate task size (used by migration 0002)."""
+    from benchmarks.models import fargate_name
+
+    for region in AWS_REGIONS:
+        region_model.objects.update_or_create(
+            code=region.code,
+            defaults={"name": region.name, "pricing_location": region.pricing_location},
+        )
+    for size in fargate_task_sizes():
+        instance_type_model.objects.update_or_create(
+            name=fargate_name(size.vcpus, size.memory_gib, size.architecture),
+            defaults={
+                "kind": "fargate",
+                "vcpus": size.vcpus,
+                "memory_gib": size.memory_gib,
+                "architecture": size.architecture,
+                "cpu_family": "AWS Graviton" if size.architecture == "arm64" else "",
+                "source": "AWS ECS documentation: valid Fargate task CPU and memory sizes",
+            },
+        )

@@ -430,7 +430,11 @@ def comparison(
     params: dict[str, str] | None = None,
     families: list[str] | None = None,
 ) -> Comparison | None:
-    """The chart page's data; parameters left open are pinned to the best-covered value."""
+    """The chart page's data; parameters left open are pinned to the best-covered value.
+
+    `families` None means Fargate, t2, c7g, c7a and c7i; an empty list means every family.
+    """
+    families = list(DEFAULT_FAMILIES) if families is None else families
     region = Region.objects.filter(code=region_code).first()
     if region is None:
         raise DomainError(f"unknown region {region_code!r}", field="region")
@@ -470,7 +474,7 @@ def comparison(
         table=table,
         benchmarks=list(Benchmark.objects.filter(results__run__region=region).distinct()),
         params=benchmark_params(benchmark),
-        families=families or [],
-        families_missing=[family for family in families or [] if family not in present],
+        families=families,
+        families_missing=[family for family in families if family not in present],
         sources=sources,
     )

@@ -33,11 +33,11 @@ class ComparisonForm(forms.Form):
         }
 
     def cleaned_families(self) -> list[str] | None:
-        """The families to show: the default five when not asked, every family when blank."""
+        """The families to show: None (the default five) when not asked, [] (all) when blank."""
         if "families" not in self.data:
-            return list(DEFAULT_FAMILIES)
+            return None
         raw = self.cleaned_data.get("families") or ""
-        return [family.strip() for family in raw.split(",") if family.strip()] or None
+        return [family.strip() for family in raw.split(",") if family.strip()]
 
 
 class UploadForm(forms.Form):

@@ -50,3 +50,12 @@ def celery_worker_process(celery_broker):
     worker = Worker(celery_broker).start()
     yield worker
     worker.stop()
+
+
+@pytest.fixture
+def reference_data(transactional_db):
+    """Transactional tests empty every table afterwards: put the migrated rows back first."""
+    from benchmarks.models import InstanceType, Region
+    from benchmarks.reference import load_reference_data
+
+    load_reference_data(Region, InstanceType)

@@ -13,7 +13,11 @@ from benchmarks.models import InstanceType, Result, Run
 from tests.conftest import SHARED_DATA
 from tests.worker import Worker, wait_until
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("reference_data"),
+]
 
 S1_DIR = SHARED_DATA / "seed-studies" / "fargate-openssl"
 ROOT = Path(__file__).resolve().parent.parent

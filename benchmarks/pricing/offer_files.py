@@ -42,7 +42,8 @@ from benchmarks.pricing.records import (
     parse_usd,
 )
 
-# (bytes read, bytes in the file, what is being read): called after every block read.
+# (bytes read, bytes to read, what is being read): called after every block read. A JSON file
+# is read in two passes, each over its own section of the file.
 Progress = Callable[[int, int, str], None]
 
 PRICING_HOST = "https://pricing.us-east-1.amazonaws.com"
@@ -183,14 +184,14 @@ class OfferFile:
             # Most rows are reserved terms: a look at the fourth field spares them the csv
             # module, when the fourth field is the term type (it is in AWS's files).
             quick = term_type == 3
+            number, blank = len(head), 0
             for number, line in enumerate(lines, start=len(head) + 1):
                 if quick and (found := _TERM_TYPE.match(line)) is not None:
-                    if found[1].strip(b'"') != b"OnDemand":
-                        self.stats.read += 1
+                    if found[1] not in ON_DEMAND_FIELD:
                         continue
                 if not line.strip():
+                    blank += 1
                     continue
-                self.stats.read += 1
                 try:
                     row = next(csv.reader([_decode(line, name, number)]))
                 except csv.Error as error:
@@ -216,9 +217,11 @@ class OfferFile:
                     continue
                 self.stats.matched += 1
                 yield make_record(match, price, parse_day(row[effective], where=where), source)
+            self.stats.read = number - len(head) - blank
 
 
 # The first four fields of a CSV row, the fourth captured; none of them holds a comma.
+ON_DEMAND_FIELD = (b'"OnDemand"', b"OnDemand")
 _TERM_TYPE = re.compile(rb'(?:(?:"[^",\r\n]*"|[^",\r\n]*),){3}("[^",\r\n]*"|[^",\r\n]*)[,\r\n]')
 
 
@@ -280,14 +283,12 @@ class _JsonSection:
         tail: bytes = b"",
     ):
         self._file = open(path, "rb")  # noqa: SIM115 - closed by __exit__
-        self._total = os.fstat(self._file.fileno()).st_size
         self._file.seek(start)
-        self.position = start
-        self._end = self._total if end is None else end
+        self.position = self._start = start
+        self._end = os.fstat(self._file.fileno()).st_size if end is None else end
         self._lead, self._tail = lead, tail
         self._progress, self._label = progress, label
-        if progress is not None:
-            progress(start, self._total, label)
+        self._report()
 
     def read(self, size: int = -1) -> bytes:
         if size == 0:  # ijson asks for nothing to learn whether the file gives bytes or text
@@ -297,19 +298,27 @@ class _JsonSection:
             size = left
         data = self._file.read(size) if size > 0 else b""
         self.position += len(data)
-        if self._progress is not None and data:
-            self._progress(self.position, self._total, self._label)
+        if data:
+            self._report()
         if self._lead:
             data, self._lead = self._lead + data, b""
         if not data and self._tail:
             data, self._tail = self._tail, b""
         return data
 
+    def _report(self, *, done: bool = False) -> None:
+        """Progress through this section: a pass that stops early is done all the same."""
+        if self._progress is not None:
+            size = self._end - self._start
+            self._progress(size if done else self.position - self._start, size, self._label)
+
     def __enter__(self) -> _JsonSection:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, error_type, *exc_info) -> None:
         self._file.close()
+        if error_type is None:
+            self._report(done=True)
 
 
 def _top_level_key_offset(path: Path, key: bytes) -> int | None:
@@ -318,7 +327,7 @@ def _top_level_key_offset(path: Path, key: bytes) -> int | None:
     A guess: a string value or a nested key can look the same, which the parser then notices
     (the section before it does not close), and the caller reads the whole file instead.
     """
-    block_size, overlap = 4 * 1024 * 1024, 256
+    block_size, overlap = 1024 * 1024, 256
     with open(path, "rb") as file:
         offset = 0
         while block := file.read(block_size):
@@ -379,6 +388,12 @@ def _json_info(path: Path) -> OfferFileInfo:
         raise DomainError(f"{path.name}: {describe_index(first_container)}")
     if first_container not in ("products", "terms"):
         raise DomainError(f"{path.name}: not an AWS offer file (no products)")
+    # The reader stops once it has every price, so a download cut short in the reserved terms
+    # would go unnoticed: the last byte tells.
+    with open(path, "rb") as file:
+        file.seek(max(0, path.stat().st_size - 1024))
+        if not file.read().rstrip().endswith(b"}"):
+            raise DomainError(f"{path.name}: ends before its JSON does (an interrupted download?)")
     return OfferFileInfo(
         offer_code=header.get("offerCode", ""),
         version=header.get("version", ""),

@@ -143,6 +143,9 @@ class _History:
             summary.unchanged += 1
             return
         if current is not None and current.effective_from == start:
+            # A different price already starts that day (a spot price set again the same day,
+            # or two sources that disagree). Periods are whole days and are never rewritten,
+            # so the newer word takes effect the next day.
             start += ONE_DAY
             current = _in_force(periods, start)
             if current is not None and self._value(current) == observation.value:
@@ -153,6 +156,7 @@ class _History:
                 summary.skipped += 1
                 return
         end = observation.effective_to
+        # A later period already known bounds the new one: what came after stays as it was.
         following = next((period for period in periods if period.effective_from > start), None)
         if following is not None:
             last_day = following.effective_from - ONE_DAY
@@ -266,7 +270,11 @@ def _instance_types(names: set[str], summary: ImportSummary) -> dict[str, Instan
 
 @transaction.atomic
 def record_prices(*, records: Iterable[PriceRecord]) -> ImportSummary:
-    """Store EC2 prices (on-demand, spot per zone) with their history; idempotent."""
+    """Store EC2 prices (on-demand, spot per zone) with their history; idempotent.
+
+    Unknown EC2 instance types are created; prices for regions pricebench does not know (a
+    region newer than its reference data) are skipped and named in the summary's notes.
+    """
     summary = ImportSummary()
     records = list(records)
     summary.matched = len(records)

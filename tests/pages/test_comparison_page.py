@@ -6,12 +6,13 @@ from benchmarks.services.demo import load_demo
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("reference_data"),
 ]
 
 
 @pytest.fixture
-def demo():
+def demo(reference_data):
     load_demo()
 
 

@@ -38,7 +38,7 @@ class ProgressBar:
         filled = int(share * self.WIDTH)
         speed = (done - self.started_bytes) / MB / max(now - self.started_at, 1e-6)
         self.stream.write(
-            f"\r{label:8} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {share:4.0%} "
+            f"\r{label:8} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {int(share * 100):3d}% "
             f"{done / MB:,.0f}/{total / MB:,.0f} MB {speed:5.0f} MB/s"
         )
         self.stream.flush()
