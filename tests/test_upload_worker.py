@@ -120,7 +120,7 @@ def test_uploads_need_a_token():
 def test_a_worker_killed_mid_stream_loses_nothing_and_stores_once(
     uploader, celery_broker, tmp_path
 ):
-    worker = Worker(celery_broker).start()
+    worker = Worker(celery_broker, log=tmp_path / "first-worker.log").start()
     try:
         ids = []
         for number in range(200):
@@ -142,15 +142,19 @@ def test_a_worker_killed_mid_stream_loses_nothing_and_stores_once(
         done_at_kill = Run.objects.filter(pk__in=ids, status="done").count()
         assert done_at_kill < 200, "the worker finished before it could be killed"
         worker.stop()
-        worker = Worker(celery_broker).start()
+        before_kill = worker.received_task_ids()
+        worker = Worker(celery_broker, log=tmp_path / "second-worker.log").start()
         wait_until(
             lambda: Run.objects.filter(pk__in=ids, status="done").count() == 200,
-            timeout=180,
+            timeout=300,
             interval=0.5,
             message="all 200 runs done after the restart",
         )
+        after_restart = worker.received_task_ids()
     finally:
         worker.stop()
+    # The deliveries the killed worker held unacknowledged came again, and stored once.
+    assert set(before_kill) & set(after_restart)
     assert Run.objects.filter(parent__in=ids).count() == 400
     assert Result.objects.filter(run__parent__in=ids).count() == 400
     values = sorted(Result.objects.filter(run__parent__in=ids).values_list("value", flat=True))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -36,7 +37,7 @@ def worker_database_url() -> str:
 class Worker:
     """Starts `celery worker` in a subprocess; kill() is SIGKILL, as a crash would be."""
 
-    def __init__(self, broker_url: str, *, visibility_timeout: int = 5):
+    def __init__(self, broker_url: str, *, visibility_timeout: int = 5, log: Path | None = None):
         self.env = {
             **os.environ,
             "DATABASE_URL": worker_database_url(),
@@ -45,7 +46,8 @@ class Worker:
             "PYTHONPATH": str(ROOT),
         }
         self.process: subprocess.Popen | None = None
-        self.log = open(ROOT / "var" / "test-worker.log", "ab")  # noqa: SIM115
+        self.log_path = log or ROOT / "var" / "test-worker.log"
+        self.log = open(self.log_path, "ab")  # noqa: SIM115
 
     def start(self) -> Worker:
         self.process = subprocess.Popen(
@@ -69,6 +71,13 @@ class Worker:
             stderr=subprocess.STDOUT,
         )
         return self
+
+    def received_task_ids(self) -> list[str]:
+        """Task ids in the order this worker's log says it received them."""
+        if not self.log.closed:
+            self.log.flush()
+        text = self.log_path.read_text(errors="replace")
+        return re.findall(r"Task [\w.]+\[([0-9a-f-]+)\] received", text)
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:

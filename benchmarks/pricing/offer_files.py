@@ -255,10 +255,6 @@ class _CountingFile(io.RawIOBase):
             self._progress(self._done, self._total, self._label)
         return count
 
-    @property
-    def position(self) -> int:
-        return self._done
-
     def close(self) -> None:
         self._file.close()
         super().close()

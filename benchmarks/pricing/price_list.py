@@ -59,7 +59,7 @@ def read_price_list(
 
 
 def describe_version(service: str, version: str | None, published: str | None) -> str:
-    """ "AmazonEC2 offer version 20210205204500, published 2021-02-05"."""
+    """For example: AmazonEC2 offer version 20210205204500, published 2021-02-05."""
     text = service or "unknown service"
     if version:
         text += f" offer version {version}"

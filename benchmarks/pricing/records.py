@@ -83,7 +83,7 @@ def parse_usd(text: object, *, where: str) -> Decimal:
 
 
 def parse_day(text: object, *, where: str) -> datetime.date:
-    """ "2021-02-01T00:00:00Z" or "2021-02-01" (or a datetime) -> the UTC date."""
+    """A date as AWS writes it (2021-02-01T00:00:00Z or 2021-02-01), or a datetime -> UTC date."""
     if isinstance(text, datetime.datetime):
         if text.tzinfo is not None:
             text = text.astimezone(datetime.UTC)
