@@ -8,7 +8,7 @@ from pathlib import Path
 
 from benchmarks.errors import DomainError
 from benchmarks.pricing.products import make_record, match_product, on_demand_price
-from benchmarks.pricing.records import FargateRateRecord, PriceRecord, ReadStats
+from benchmarks.pricing.records import FargateRateRecord, PriceRecord, ReadStats, load_json_file
 
 
 def decode_price_list(pages: Iterable[dict]) -> Iterator[dict]:
@@ -70,13 +70,7 @@ def describe_version(service: str, version: str | None, published: str | None) -
 
 def load_price_list_file(path: Path) -> list[dict]:
     """A saved `get_products` response, a JSON list of them, or one decoded item -> pages."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except (OSError, UnicodeDecodeError) as error:
-        raise DomainError(f"{path}: cannot read ({error})") from None
-    except json.JSONDecodeError as error:
-        raise DomainError(f"{path}: not JSON ({error})") from None
+    data = load_json_file(path)
     if isinstance(data, dict) and "product" in data:
         return [{"PriceList": [data]}]
     if isinstance(data, dict):

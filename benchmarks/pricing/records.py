@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime
+import json
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from pathlib import Path
 
 from benchmarks.errors import DomainError
 from benchmarks.reference import AWS_REGIONS, REGION_BY_LOCATION
@@ -118,3 +120,14 @@ def region_of(attributes: dict) -> str | None:
     if code:
         return code
     return REGION_BY_ANY_LOCATION.get(attributes.get("location", ""))
+
+
+def load_json_file(path: Path) -> object:
+    """A saved AWS response read from disk; DomainError when it cannot be read as JSON."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            return json.load(file)
+    except (OSError, UnicodeDecodeError) as error:
+        raise DomainError(f"{path}: cannot read ({error})") from None
+    except json.JSONDecodeError as error:
+        raise DomainError(f"{path}: not JSON ({error})") from None

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import bisect
 import datetime
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -46,6 +45,7 @@ from benchmarks.pricing.records import (
     InstanceSpecRecord,
     PriceRecord,
     ReadStats,
+    load_json_file,
 )
 from benchmarks.pricing.spot import read_spot_price_history
 
@@ -590,13 +590,7 @@ def import_instance_types_file(*, path: Path) -> ImportSummary:
 
 
 def _load_pages(path: Path) -> list[dict]:
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-    except (OSError, UnicodeDecodeError) as error:
-        raise DomainError(f"{path}: cannot read ({error})") from None
-    except json.JSONDecodeError as error:
-        raise DomainError(f"{path}: not JSON ({error})") from None
+    data = load_json_file(path)
     pages = data if isinstance(data, list) else [data]
     if not all(isinstance(page, dict) for page in pages):
         raise DomainError(f"{path}: not an AWS response or a list of them")
