@@ -161,6 +161,8 @@ class PricePerformanceRowSerializer(serializers.Serializer):
     usd_per_hour = serializers.FloatField(allow_null=True)
     price_note = serializers.CharField(allow_null=True)
     per_dollar = serializers.FloatField(allow_null=True)
+    baseline_share = serializers.FloatField(allow_null=True)
+    sustained_per_dollar = serializers.FloatField(allow_null=True)
     relative_throughput = serializers.FloatField(allow_null=True)
     relative_cost = serializers.FloatField(allow_null=True)
     relative_per_dollar = serializers.FloatField(allow_null=True)

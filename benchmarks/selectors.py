@@ -44,12 +44,18 @@ class PricePerformanceRow:
     min: float
     max: float
     values: list[float]
+    # (value, CPU model) of every result, for charts that colour the spread by CPU.
+    samples: list[tuple[float, str]]
     cpu_models: dict[str, int]
     usd_per_hour: float | None
     price_note: str | None
     per_dollar: float | None
     kind: str = "ec2"
     family: str = ""
+    # Burstable types: the sustained share of each vCPU, and the work per dollar once the
+    # CPU credits are spent (the median was measured while bursting).
+    baseline_share: float | None = None
+    sustained_per_dollar: float | None = None
     relative_throughput: float | None = None
     relative_cost: float | None = None
     relative_per_dollar: float | None = None
@@ -208,6 +214,39 @@ def _per_dollar(benchmark: Benchmark, median: float, usd_per_hour: float | None)
     return 3600 / (median * usd_per_hour)
 
 
+def _processes(results: list[Result]) -> int | None:
+    """The `processes` parameter the row's results share, if they share one."""
+    counts = {result.params.get("processes") for result in results}
+    if len(counts) == 1:
+        (count,) = counts
+        if isinstance(count, int):
+            return count
+    return None
+
+
+def _sustained(
+    instance_type: InstanceType,
+    benchmark: Benchmark,
+    median: float,
+    usd: float | None,
+    processes: int | None,
+) -> dict[str, float | None]:
+    """Work per dollar of a burstable type once its CPU credits are spent."""
+    if not instance_type.burstable or instance_type.baseline_share is None:
+        return {}
+    share = float(instance_type.baseline_share)
+    # The baseline is a share of every vCPU, pooled: fewer busy processes than vCPUs each
+    # get more of it, up to a whole vCPU. Without a process count, assume every vCPU is busy.
+    vcpus = float(instance_type.vcpus or 1)
+    busy = min(float(processes), vcpus) if processes else vcpus
+    fraction = min(1.0, share * vcpus / busy)
+    sustained = median * fraction if benchmark.higher_is_better else median / fraction
+    return {
+        "baseline_share": share,
+        "sustained_per_dollar": _per_dollar(benchmark, sustained, usd),
+    }
+
+
 def _results_for(
     *,
     benchmark: Benchmark,
@@ -219,7 +258,7 @@ def _results_for(
         benchmark=benchmark, run__region=region, run__status=Run.Status.DONE
     ).select_related("run__instance_type")
     for name, value in params.items():
-        results = results.filter(**{f"params__{name}": _coerce_param(value)})
+        results = results.filter(**{f"params__{name}": value})
     if instance_type_names:
         results = results.filter(run__instance_type__name__in=instance_type_names)
     return results
@@ -292,7 +331,7 @@ def price_performance_table(
 ) -> PricePerformanceTable:
     """Per instance type and variant: runs, median/min/max, CPU models, price, per-dollar."""
     at = at or datetime.date.today()
-    params = dict(params or {})
+    params = {name: _coerce_param(str(value)) for name, value in (params or {}).items()}
     benchmark = Benchmark.objects.filter(key=benchmark_key).first()
     if benchmark is None:
         raise DomainError(f"unknown benchmark {benchmark_key!r}", field="benchmark")
@@ -338,6 +377,7 @@ def price_performance_table(
                 min=min(values),
                 max=max(values),
                 values=values,
+                samples=[(result.value, result.run.cpu_model or "unknown") for result in results],
                 cpu_models=dict(
                     Counter(run.cpu_model or "unknown" for run in runs.values()).most_common()
                 ),
@@ -346,6 +386,7 @@ def price_performance_table(
                 per_dollar=_per_dollar(benchmark, median, usd),
                 kind=instance_type.kind,
                 family=instance_type.family,
+                **_sustained(instance_type, benchmark, median, usd, _processes(results)),
             )
         )
     rows.sort(key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type))
@@ -365,6 +406,8 @@ def price_performance_table(
 # ---- the comparison page ---------------------------------------------------------------
 
 DEFAULT_FAMILIES = ["fargate", "t2", "c7g", "c7a", "c7i"]
+# Among benchmarks that cover the families equally well, the page opens on the first of these.
+PREFERRED_BENCHMARKS = ["openssl:aes-256-cbc", "openssl:aes-128-gcm", "openssl:sha256"]
 
 
 @dataclass
@@ -398,11 +441,18 @@ def default_benchmark(*, region: Region, families: list[str]) -> Benchmark | Non
     covered = _families_by_benchmark(region)
     if not covered:
         return None
+    keys = dict(Benchmark.objects.filter(pk__in=covered).values_list("pk", "key"))
+
+    def preference(benchmark_id: int) -> int:
+        key = keys[benchmark_id]
+        return -PREFERRED_BENCHMARKS.index(key) if key in PREFERRED_BENCHMARKS else -999
+
     best = max(
         covered,
         key=lambda benchmark_id: (
             len(covered[benchmark_id] & set(families)),
             len(covered[benchmark_id]),
+            preference(benchmark_id),
             -benchmark_id,
         ),
     )

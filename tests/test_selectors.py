@@ -209,6 +209,25 @@ def test_the_comparison_pins_open_parameters_to_the_best_covered_value():
         run_with(name, [2.0], params={"block_size": 8192})
     run_with("c5.large", [3.0], params={"block_size": 64})
     result = selectors.comparison(region_code="us-east-1")
-    assert result.table.params == {"block_size": "8192"}
+    assert result.table.params == {"block_size": 8192}
     assert {row.family for row in result.table.results} == {"c7g", "c7a", "t2"}
     assert result.families_missing == ["fargate", "c7i"]
+
+
+def test_burstable_types_also_show_work_per_dollar_once_credits_are_spent():
+    make_type("t2.nano", vcpus=1, burstable=True, baseline_share=Decimal("0.05"))
+    make_type("t2.medium", vcpus=2, burstable=True, baseline_share=Decimal("0.20"))
+    price("t2.nano", "0.0058", datetime.date(2024, 1, 1))
+    price("t2.medium", "0.0464", datetime.date(2024, 1, 1))
+    run_with("t2.nano", [100.0], params={"processes": 1})
+    run_with("t2.medium", [100.0], params={"processes": 1})
+    rows = {
+        row.instance_type: row
+        for row in selectors.price_performance_table(
+            benchmark_key="openssl:sha256", region_code="us-east-1", at=DAY
+        ).results
+    }
+    nano, medium = rows["t2.nano"], rows["t2.medium"]
+    assert nano.sustained_per_dollar == pytest.approx(nano.per_dollar * 0.05)
+    # One process on two vCPUs gets the pooled baseline: 2 x 20% of one vCPU.
+    assert medium.sustained_per_dollar == pytest.approx(medium.per_dollar * 0.40)

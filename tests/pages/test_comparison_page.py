@@ -37,7 +37,10 @@ def test_picking_study_s1s_benchmark_shows_fargate_and_its_cpu_spread(live_serve
     text = row.inner_text()
     assert "E5-2670 v2" in text and "E5-2686 v4" in text
     # The spread chart holds one point per run.
-    points = page.evaluate("() => Chart.getChart('spread-chart').data.datasets[0].data.length")
+    points = page.evaluate(
+        "() => Chart.getChart('spread-chart').data.datasets"
+        ".filter(d => d.label !== 'median').reduce((n, d) => n + d.data.length, 0)"
+    )
     assert points == 11  # 10 Fargate runs and 1 t2.nano run (default families)
     assert page.console_errors == []
 
