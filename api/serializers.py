@@ -141,9 +141,13 @@ class PricePerformanceQuerySerializer(serializers.Serializer):
     )
     at = serializers.DateField(required=False)
     instance_types = serializers.CharField(required=False)
+    families = serializers.CharField(required=False, help_text="e.g. fargate,t2,c7g")
     baseline = serializers.CharField(required=False)
 
     def validate_instance_types(self, value: str) -> list[str]:
+        return [name.strip() for name in value.split(",") if name.strip()]
+
+    def validate_families(self, value: str) -> list[str]:
         return [name.strip() for name in value.split(",") if name.strip()]
 
 

@@ -124,6 +124,7 @@ class PricePerformanceView(APIView):
             at=query.validated_data.get("at"),
             params=params,
             instance_type_names=query.validated_data.get("instance_types"),
+            families=query.validated_data.get("families"),
             baseline=query.validated_data.get("baseline"),
         )
         return Response(serializers.PricePerformanceSerializer(table).data)

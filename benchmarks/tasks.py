@@ -61,6 +61,14 @@ def refresh_spot_prices() -> list[str]:
     return list(settings.PRICEBENCH_REGIONS)
 
 
+@shared_task
+def refresh_instance_specs() -> list[str]:
+    """Weekly: instance specifications (vCPUs, cores, memory...) from describe_instance_types."""
+    for region in settings.PRICEBENCH_REGIONS:
+        refresh_region_prices.delay(source=PriceRefresh.Source.SPECS, region=region)
+    return list(settings.PRICEBENCH_REGIONS)
+
+
 @shared_task(
     bind=True,
     acks_late=True,

@@ -135,6 +135,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "benchmarks.tasks.refresh_spot_prices",
         "schedule": crontab(minute=41),
     },
+    "refresh-instance-specs": {
+        "task": "benchmarks.tasks.refresh_instance_specs",
+        "schedule": crontab(minute=29, hour=4, day_of_week="mon"),
+    },
 }
 
 # Regions whose prices the schedule refreshes.

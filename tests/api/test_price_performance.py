@@ -137,3 +137,17 @@ def test_bad_queries_get_a_400_naming_the_problem(client, query, field, words):
     body = response.json()
     assert field in body, body
     assert words in " ".join(body[field])
+
+
+def test_families_narrow_the_comparison(client):
+    body = client.get(
+        URL,
+        {
+            "benchmark": "openssl:aes-256-cbc",
+            "region": "us-east-1",
+            "block_size": 16384,
+            "families": "c7g,c7a",
+        },
+    ).json()
+    assert {row["family"] for row in body["results"]} == {"c7g", "c7a"}
+    assert body["results"][0]["per_dollar"] >= body["results"][-1]["per_dollar"]
