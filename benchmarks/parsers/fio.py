@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
-from benchmarks.parsers.generic_json import load_document
+from benchmarks.parsers.jsondoc import load_document
 from benchmarks.parsers.units import size_in_bytes
 
 _DIRECTIONS = ("read", "write", "trim")

@@ -2,11 +2,9 @@
 
 The document is a list of row objects or `{"results": [row, ...]}`. A row has the fields of
 the CSV format (generic_csv.py): `benchmark`, `instance_type`, `region`, `value`, `unit`
-required; `variant`, `measured_at`, `cpu_model`, `higher_is_better`, `notes` and
+required; `variant`, `measured_at`, `cpu_model`, `higher_is_better`, `notes`, `source`, `licence` and
 `param.<name>` optional; and it may carry its parameters as a `params` object instead.
 Errors name the row by its index (`row 0` is the first) and the field.
-
-`load_document` is also how the iperf3 and fio parsers read their tools' JSON.
 """
 
 from __future__ import annotations
@@ -16,10 +14,7 @@ from typing import Any
 
 from benchmarks.parsers.base import ParsedOutput, ParseError
 from benchmarks.parsers.generic_csv import result_from_row, unknown_column_warnings
-
-# Tools (fio, notably) sometimes repeat a key within one object; the last one wins, which is
-# also what the tool's own readers do.
-_DECODER = json.JSONDecoder(object_pairs_hook=dict)
+from benchmarks.parsers.jsondoc import load_document
 
 
 def looks_like(text: str) -> bool:
@@ -58,40 +53,6 @@ def parse(text: str) -> ParsedOutput:
         fields.extend(name for name in row if name not in fields)
     output.warnings.extend(unknown_column_warnings(fields))
     return output
-
-
-def load_document(text: str, *, openers: str = "{") -> tuple[Any, int, int]:
-    """The first JSON document in `text`, which may follow lines of other text (a shell
-    prompt, a tool's notices). Returns the value, the 1-based line it starts on and the
-    offset just past it; raises ParseError with the line of a syntax error."""
-    start = _document_start(text, openers)
-    if start is None:
-        starts = " or ".join(openers)
-        raise ParseError(f"no JSON document found (no line starts with {starts})")
-    first_line = text.count("\n", 0, start) + 1
-    try:
-        document, end = _DECODER.raw_decode(text, start)
-    except json.JSONDecodeError as error:
-        # An unclosed string can only run into the end of the text: JSON strings hold no
-        # raw line breaks.
-        if not text[error.pos :].strip() or error.msg.startswith("Unterminated string"):
-            last_line = text.rstrip().count("\n") + 1
-            raise ParseError(
-                "the JSON ends before it is complete (truncated file?)", line=last_line
-            ) from None
-        message = f"invalid JSON: {error.msg} (column {error.colno})"
-        raise ParseError(message, line=error.lineno) from None
-    return document, first_line, end
-
-
-def _document_start(text: str, openers: str) -> int | None:
-    offset = 0
-    for line in text.splitlines(keepends=True):
-        stripped = line.lstrip()
-        if stripped[:1] and stripped[0] in openers:
-            return offset + len(line) - len(stripped)
-        offset += len(line)
-    return None
 
 
 def _rows(document: Any) -> list[Any] | None:

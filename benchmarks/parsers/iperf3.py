@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
-from benchmarks.parsers.generic_json import load_document
+from benchmarks.parsers.jsondoc import load_document
 from benchmarks.parsers.units import NUMBER, binary_bytes, decimal_multiple
 
 _JSON_SIGNATURE = re.compile(
