@@ -2,8 +2,8 @@
 
 The document is a list of row objects or `{"results": [row, ...]}`. A row has the fields of
 the CSV format (generic_csv.py): `benchmark`, `instance_type`, `region`, `value`, `unit`
-required; `variant`, `measured_at`, `cpu_model`, `higher_is_better`, `notes`, `source`, `licence` and
-`param.<name>` optional; and it may carry its parameters as a `params` object instead.
+required; `variant`, `measured_at`, `cpu_model`, `higher_is_better`, `notes`, `source`,
+`licence` and `param.<name>` optional; and it may carry its parameters as a `params` object.
 Errors name the row by its index (`row 0` is the first) and the field.
 """
 
