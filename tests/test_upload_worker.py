@@ -120,22 +120,25 @@ def test_uploads_need_a_token():
 def test_a_worker_killed_mid_stream_loses_nothing_and_stores_once(
     uploader, celery_broker, tmp_path
 ):
+    ids = []
+    for number in range(200):
+        table = tmp_path / f"results-{number}.csv"
+        table.write_text(
+            "benchmark,instance_type,region,value,unit\n"
+            f"wrk:http,c7g.large,us-east-1,{1000 + number},req/s\n"
+            f"wrk:http,c7a.large,us-east-1,{2000 + number},req/s\n"
+        )
+        response = upload(uploader, table)
+        assert response.status_code == 202, response.content
+        ids.append(response.json()["id"])
+    assert Run.objects.filter(pk__in=ids, status="pending").count() == 200
+
     worker = Worker(celery_broker, log=tmp_path / "first-worker.log").start()
     try:
-        ids = []
-        for number in range(200):
-            table = tmp_path / f"results-{number}.csv"
-            table.write_text(
-                "benchmark,instance_type,region,value,unit\n"
-                f"wrk:http,c7g.large,us-east-1,{1000 + number},req/s\n"
-                f"wrk:http,c7a.large,us-east-1,{2000 + number},req/s\n"
-            )
-            response = upload(uploader, table)
-            assert response.status_code == 202, response.content
-            ids.append(response.json()["id"])
         wait_until(
             lambda: Run.objects.filter(pk__in=ids, status="done").count() >= 20,
             timeout=90,
+            interval=0.05,
             message="the worker to start ingesting",
         )
         worker.kill()
