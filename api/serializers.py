@@ -3,6 +3,7 @@
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
+from benchmarks import selectors
 from benchmarks.models import Benchmark, InstanceType, Price, PurchaseOption, Region, Result, Run
 
 
@@ -62,6 +63,18 @@ class BenchmarkSerializer(serializers.ModelSerializer):
     class Meta:
         model = Benchmark
         fields = ["key", "unit", "higher_is_better", "description"]
+
+
+class BenchmarkDetailSerializer(BenchmarkSerializer):
+    """A benchmark with the parameter values its results were measured with."""
+
+    params = serializers.SerializerMethodField()
+
+    class Meta(BenchmarkSerializer.Meta):
+        fields = [*BenchmarkSerializer.Meta.fields, "params"]
+
+    def get_params(self, benchmark: Benchmark) -> dict[str, list]:
+        return selectors.benchmark_params(benchmark)
 
 
 class ResultSerializer(serializers.ModelSerializer):

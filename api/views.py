@@ -39,6 +39,12 @@ class PriceViewSet(viewsets.ReadOnlyModelViewSet):
 class BenchmarkViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Benchmark.objects.all()
     serializer_class = serializers.BenchmarkSerializer
+
+    def get_serializer_class(self):
+        if self.action == "retrieve":
+            return serializers.BenchmarkDetailSerializer
+        return serializers.BenchmarkSerializer
+
     filterset_class = filters.BenchmarkFilter
     lookup_field = "key"
     lookup_value_regex = r"[^/]+"

@@ -194,7 +194,14 @@ def benchmark_params(benchmark: Benchmark) -> dict[str, list[Any]]:
     for params in Result.objects.filter(benchmark=benchmark).values_list("params", flat=True):
         for name, value in params.items():
             values[name].add(value)
-    return {name: sorted(found, key=str) for name, found in sorted(values.items())}
+    return {name: sorted(found, key=_param_order) for name, found in sorted(values.items())}
+
+
+def _param_order(value: Any) -> tuple:
+    """Numbers first, in numeric order, then everything else as text."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return (0, value, "")
+    return (1, 0, str(value))
 
 
 def _ratio(value: float) -> float:

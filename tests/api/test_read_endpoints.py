@@ -61,3 +61,10 @@ def test_the_schema_and_docs_are_served_without_a_cdn(client):
     html = docs.content.decode()
     assert "drf_spectacular_sidecar" in html
     assert "cdn" not in html.lower()
+
+
+def test_a_benchmark_lists_the_parameter_values_it_was_measured_with(client):
+    body = client.get("/api/v1/benchmarks/openssl:aes-128-gcm/").json()
+    assert body["unit"] == "B/s" and body["higher_is_better"] is True
+    assert body["params"]["block_size"] == [16, 64, 256, 1024, 8192]
+    assert body["params"]["processes"] == [1]
