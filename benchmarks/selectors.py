@@ -60,6 +60,11 @@ class PricePerformanceRow:
     relative_cost: float | None = None
     relative_per_dollar: float | None = None
 
+    @property
+    def key(self) -> str:
+        """How `baseline=` names this row: `c7a.xlarge` or `c7a.xlarge:base`."""
+        return f"{self.instance_type}:{self.variant}" if self.variant else self.instance_type
+
 
 @dataclass
 class PricePerformanceTable:
@@ -486,6 +491,7 @@ def comparison(
     at: datetime.date | None = None,
     params: dict[str, str] | None = None,
     families: list[str] | None = None,
+    baseline: str | None = None,
 ) -> Comparison | None:
     """The chart page's data; parameters left open are pinned to the best-covered value.
 
@@ -513,6 +519,7 @@ def comparison(
                 at=at,
                 params=params,
                 families=families,
+                baseline=baseline,
             )
             break
         except DomainError as error:

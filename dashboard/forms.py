@@ -16,6 +16,7 @@ class ComparisonForm(forms.Form):
     )
     at = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     families = forms.CharField(required=False, initial=",".join(DEFAULT_FAMILIES))
+    baseline = forms.CharField(required=False, help_text="INSTANCE_TYPE or INSTANCE_TYPE:VARIANT")
 
     def __init__(self, data, *args, **kwargs):
         super().__init__(data, *args, **kwargs)

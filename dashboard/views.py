@@ -48,6 +48,7 @@ def comparison(request):
                 at=form.cleaned_data["at"],
                 params=form.cleaned_params(),
                 families=form.cleaned_families(),
+                baseline=form.cleaned_data["baseline"] or None,
             )
         except DomainError as error:
             context["error"] = error.message

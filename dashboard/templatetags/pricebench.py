@@ -21,3 +21,12 @@ def si(value) -> str:
         if abs(number) >= scale:
             return f"{number / scale:.4g} {prefix}"
     return f"{number:.4g}"
+
+
+HOURS_PER_MONTH = 730  # AWS's own convention for monthly estimates
+
+
+@register.filter
+def monthly(usd_per_hour) -> float | None:
+    """An hourly price as a month of always-on use (730 hours)."""
+    return None if usd_per_hour is None else float(usd_per_hour) * HOURS_PER_MONTH

@@ -49,3 +49,16 @@ def test_a_bad_query_is_a_clear_error(live_server, page, demo):
     response = page.goto(f"{live_server.url}/?benchmark=openssl:nope")
     assert response.status == 400
     assert "unknown benchmark" in page.locator(".error").inner_text()
+
+
+def test_study_s2_reads_more_per_dollar_for_accp_on_c7g(live_server, page, demo):
+    page.goto(
+        f"{live_server.url}/?benchmark=keycloak:oauth2-login&region=ap-northeast-1"
+        "&baseline=c7a.xlarge:base"
+    )
+    page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
+    row = page.locator('#results-table tr[data-instance-type="c7g.xlarge"]').first
+    cells = row.locator("td.relative").all_inner_texts()
+    assert cells == ["0.97", "0.704", "1.378"]
+    assert page.locator("#baseline").input_value() == "c7a.xlarge:base"
+    assert ".large sizes" in page.locator("#sources").inner_text()
