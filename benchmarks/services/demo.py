@@ -21,7 +21,8 @@ S2_SOURCE = (
     "Study S2, Keycloak on Graviton3 (April 2024, ap-northeast-1): published relative results. "
     "The study quoted 0.091, 0.1292 and 0.11235 USD/h for c7g, c7a and c7i, which are the "
     "Tokyo on-demand prices of the .large sizes; the runs were on .xlarge types, priced here "
-    "at their own prices."
+    "at their own prices. The study found c7i the slowest but published no figure for it: "
+    "c7i is left out rather than invented."
 )
 SPARECORES_SOURCE = (
     "Benchmark data: Spare Cores (sparecores.com), sc-inspector-data commit 804d3c71"

@@ -68,3 +68,12 @@ def test_a_benchmark_lists_the_parameter_values_it_was_measured_with(client):
     assert body["unit"] == "B/s" and body["higher_is_better"] is True
     assert body["params"]["block_size"] == [16, 64, 256, 1024, 8192]
     assert body["params"]["processes"] == [1]
+
+
+def test_the_openapi_schema_is_valid_and_complete(tmp_path):
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
+    text = (tmp_path / "s.yml").read_text()
+    for path in ("/api/v1/price-performance/", "/api/v1/prices/", "/api/v1/runs/{id}/"):
+        assert path in text
