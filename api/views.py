@@ -1,6 +1,5 @@
 """API views: declarations around selectors and services."""
 
-from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -12,7 +11,6 @@ from api import filters, serializers
 from benchmarks import selectors
 from benchmarks.models import Benchmark, InstanceType, Price, Region, Run
 from benchmarks.services import runs as run_services
-from benchmarks.tasks import ingest_run
 
 
 class RegionViewSet(viewsets.ReadOnlyModelViewSet):
@@ -77,11 +75,8 @@ class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         upload = serializers.RunUploadSerializer(data=request.data)
         upload.is_valid(raise_exception=True)
         data = upload.validated_data
-        file = data["file"]
-        run_services.check_upload_size(file.size)
-        run, created = run_services.submit_run(
-            content=file.read(),
-            filename=file.name or "",
+        run, created = run_services.upload_run(
+            file=data["file"],
             instance_type_name=data.get("instance_type") or None,
             region_code=data.get("region") or None,
             variant=data.get("variant", ""),
@@ -91,8 +86,6 @@ class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             licence=data.get("licence", ""),
             uploaded_by=request.user,
         )
-        if created:
-            transaction.on_commit(lambda: ingest_run.delay(run.pk))
         body = serializers.RunSerializer(run, context={"request": request}).data
         body["status_url"] = reverse("api:run-detail", args=[run.pk], request=request)
         body["created"] = created

@@ -1,14 +1,12 @@
 """The chart pages: validate the query, call a selector, render."""
 
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 
 from benchmarks import parsers, selectors
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, PurchaseOption, Region, Run
 from benchmarks.services import runs as run_services
-from benchmarks.tasks import ingest_run
 from dashboard.forms import ComparisonForm, UploadForm
 
 
@@ -72,12 +70,9 @@ def upload(request):
     form = UploadForm(request.POST or None, request.FILES or None, formats=list(parsers.FORMATS))
     status = 200
     if request.method == "POST" and form.is_valid():
-        file = form.cleaned_data["file"]
         try:
-            run_services.check_upload_size(file.size)
-            run, created = run_services.submit_run(
-                content=file.read(),
-                filename=file.name or "",
+            run, _ = run_services.upload_run(
+                file=form.cleaned_data["file"],
                 instance_type_name=form.cleaned_data["instance_type"] or None,
                 region_code=form.cleaned_data["region"] or None,
                 variant=form.cleaned_data["variant"],
@@ -89,8 +84,6 @@ def upload(request):
             form.add_error(error.field if error.field in form.fields else None, error.message)
             status = error.status_code
         else:
-            if created:
-                transaction.on_commit(lambda: ingest_run.delay(run.pk))
             return redirect("run", run_id=run.pk)
     elif request.method == "POST":
         status = 400

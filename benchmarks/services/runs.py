@@ -245,6 +245,20 @@ def ingest_run(*, run_id: int) -> Run:
     return run
 
 
+def upload_run(*, file, **submission: Any) -> tuple[Run, bool]:
+    """An uploaded file (API or page): checked, stored as pending, parsed by a Celery worker.
+
+    `file` is a Django UploadedFile; its size is checked before it is read.
+    """
+    from benchmarks.tasks import ingest_run as ingest_task  # tasks import this module
+
+    check_upload_size(file.size)
+    run, created = submit_run(content=file.read(), filename=file.name or "", **submission)
+    if created:
+        transaction.on_commit(lambda: ingest_task.delay(run.pk))
+    return run, created
+
+
 def record_run(**submission: Any) -> Run:
     """Submit and ingest in this process (commands, demo data): returns the finished run."""
     run, _ = submit_run(**submission)
