@@ -78,6 +78,10 @@ class PricePerformanceTable:
     baseline: str | None
     results: list[PricePerformanceRow] = field(default_factory=list)
 
+    @property
+    def has_burstable(self) -> bool:
+        return any(row.sustained_per_dollar is not None for row in self.results)
+
 
 # ---- prices ---------------------------------------------------------------------------
 

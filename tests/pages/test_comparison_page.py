@@ -36,6 +36,8 @@ def test_picking_study_s1s_benchmark_shows_fargate_and_its_cpu_spread(live_serve
     row = page.locator('#results-table tr[data-instance-type="fargate-1vcpu-2gb"]')
     text = row.inner_text()
     assert "E5-2670 v2" in text and "E5-2686 v4" in text
+    nano = page.locator('#results-table tr[data-instance-type="t2.nano"]').inner_text()
+    assert "baseline 5% of a vCPU" in nano
     # The spread chart holds one point per run.
     points = page.evaluate(
         "() => Chart.getChart('spread-chart').data.datasets"
