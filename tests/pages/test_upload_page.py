@@ -54,3 +54,19 @@ def test_an_unknown_instance_type_is_shown_on_the_form(live_server, logged_in):
 def test_the_upload_page_asks_anonymous_users_to_log_in(live_server, page):
     page.goto(f"{live_server.url}/upload/")
     assert "/admin/login/" in page.url
+
+
+def test_a_file_dropped_on_the_zone_is_the_one_uploaded(live_server, logged_in):
+    page = logged_in
+    page.goto(f"{live_server.url}/upload/")
+    # Playwright cannot drag a file from the desktop: hand the zone a DataTransfer instead.
+    page.evaluate(
+        """() => {
+            const transfer = new DataTransfer();
+            transfer.items.add(new File(["openssl"], "dropped.txt", { type: "text/plain" }));
+            document.getElementById("drop-zone").dispatchEvent(
+                new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        }"""
+    )
+    assert page.evaluate("() => document.getElementById('id_file').files[0].name") == "dropped.txt"
+    assert page.console_errors == []
