@@ -2,7 +2,7 @@
 
 import django_filters
 
-from benchmarks.models import Benchmark, InstanceType, Price, Region, Run, in_force_on
+from benchmarks.models import Benchmark, InstanceType, Price, Region, Run, in_family, in_force_on
 
 
 class PriceFilter(django_filters.FilterSet):
@@ -30,9 +30,7 @@ class InstanceTypeFilter(django_filters.FilterSet):
         fields = ["kind", "architecture", "burstable", "family"]
 
     def filter_family(self, queryset, name, value):
-        if value == "fargate":
-            return queryset.filter(kind=InstanceType.Kind.FARGATE)
-        return queryset.filter(name__startswith=f"{value}.")
+        return queryset.filter(in_family(value))
 
 
 class RunFilter(django_filters.FilterSet):
@@ -46,9 +44,7 @@ class RunFilter(django_filters.FilterSet):
 
 
 class BenchmarkFilter(django_filters.FilterSet):
-    tool = django_filters.CharFilter(
-        field_name="key", lookup_expr="startswith", method="filter_tool"
-    )
+    tool = django_filters.CharFilter(method="filter_tool", label="The tool, e.g. openssl")
 
     class Meta:
         model = Benchmark

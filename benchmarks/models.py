@@ -68,9 +68,7 @@ class InstanceType(models.Model):
     @property
     def family(self) -> str:
         """'c7g' for c7g.xlarge, 'fargate' for a Fargate task size."""
-        if self.kind == self.Kind.FARGATE:
-            return "fargate"
-        return self.name.split(".", 1)[0]
+        return family_of(self.kind, self.name)
 
 
 class PurchaseOption(models.TextChoices):
@@ -252,6 +250,18 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.benchmark} {self.params} = {self.value}"
+
+
+def family_of(kind: str, name: str) -> str:
+    """The family an instance type is compared by: `c7g` for c7g.xlarge, `fargate` for tasks."""
+    return "fargate" if kind == InstanceType.Kind.FARGATE else name.split(".", 1)[0]
+
+
+def in_family(family: str) -> Q:
+    """Instance types of a family, as a query (the inverse of `family_of`)."""
+    if family == "fargate":
+        return Q(kind=InstanceType.Kind.FARGATE)
+    return Q(kind=InstanceType.Kind.EC2, name__startswith=f"{family}.")
 
 
 def fargate_name(vcpus: Decimal, memory_gib: Decimal, architecture: str) -> str:

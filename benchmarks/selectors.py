@@ -22,6 +22,7 @@ from benchmarks.models import (
     Region,
     Result,
     Run,
+    family_of,
 )
 
 
@@ -446,9 +447,7 @@ def _families_by_benchmark(region: Region) -> dict[int, set[str]]:
         .distinct()
     )
     for benchmark_id, kind, name in rows:
-        covered[benchmark_id].add(
-            "fargate" if kind == InstanceType.Kind.FARGATE else name.split(".")[0]
-        )
+        covered[benchmark_id].add(family_of(kind, name))
     return covered
 
 

@@ -77,3 +77,13 @@ def test_the_openapi_schema_is_valid_and_complete(tmp_path):
     text = (tmp_path / "s.yml").read_text()
     for path in ("/api/v1/price-performance/", "/api/v1/prices/", "/api/v1/runs/{id}/"):
         assert path in text
+
+
+def test_instance_types_and_benchmarks_filter_by_family_and_tool(client):
+    c7g = client.get("/api/v1/instance-types/", {"family": "c7g", "limit": 500}).json()
+    names = {item["name"] for item in c7g["results"]}
+    assert "c7g.xlarge" in names
+    assert all(name.startswith("c7g.") for name in names)
+    openssl = client.get("/api/v1/benchmarks/", {"tool": "openssl", "limit": 500}).json()
+    keys = {item["key"] for item in openssl["results"]}
+    assert "openssl:aes-128-gcm" in keys and "keycloak:oauth2-login" not in keys
