@@ -19,3 +19,11 @@ class DomainError(Exception):
         if self.field:
             return {self.field: [self.message]}
         return {"detail": self.message}
+
+
+class AmbiguousParameter(DomainError):
+    """Results for one row were measured with several values of a parameter left open."""
+
+    def __init__(self, message: str, *, name: str):
+        super().__init__(message, field=name)
+        self.name = name

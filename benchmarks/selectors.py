@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import difflib
 import math
 import statistics
 from collections import Counter, defaultdict
@@ -12,7 +13,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from benchmarks.errors import DomainError
+from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.models import (
     Benchmark,
     FargateRate,
@@ -84,6 +85,42 @@ class PricePerformanceTable:
         return any(row.sustained_per_dollar is not None for row in self.results)
 
 
+# ---- lookups by name -------------------------------------------------------------------
+
+
+def _unknown(what: str, name: str, choices: list[str], field: str) -> DomainError:
+    close = difflib.get_close_matches(name, choices, n=3, cutoff=0.6)
+    suggestion = f"; did you mean {', '.join(close)}?" if close else ""
+    return DomainError(f"unknown {what} {name!r}{suggestion}", field=field)
+
+
+def get_instance_type(name: str, *, field: str = "instance_type") -> InstanceType:
+    """The instance type called `name`, or a DomainError that suggests the closest names."""
+    found = InstanceType.objects.filter(name=name).first()
+    if found is None:
+        names = list(InstanceType.objects.values_list("name", flat=True))
+        raise _unknown("instance type", name, names, field)
+    return found
+
+
+def get_region(code: str, *, field: str = "region") -> Region:
+    """The region with AWS code `code`, or a DomainError that suggests the closest codes."""
+    found = Region.objects.filter(code=code).first()
+    if found is None:
+        raise _unknown("region", code, list(Region.objects.values_list("code", flat=True)), field)
+    return found
+
+
+def get_benchmark(key: str, *, field: str = "benchmark") -> Benchmark:
+    """The benchmark with `key`, or a DomainError that suggests the closest keys."""
+    found = Benchmark.objects.filter(key=key).first()
+    if found is None:
+        raise _unknown(
+            "benchmark", key, list(Benchmark.objects.values_list("key", flat=True)), field
+        )
+    return found
+
+
 # ---- prices ---------------------------------------------------------------------------
 
 
@@ -121,9 +158,9 @@ def _ec2_quote(periods: list[Price], day: datetime.date, purchase_option: str) -
     picks = []
     for zone, zone_periods in by_zone.items():
         chosen, note = _pick_period(sorted(zone_periods, key=lambda p: p.effective_from), day)
-        picks.append((chosen.usd_per_hour, zone, note, chosen))
+        picks.append((chosen.usd_per_hour, zone, note))
     in_force = [pick for pick in picks if pick[2] is None] or picks
-    usd, zone, note, _ = min(in_force, key=lambda pick: (pick[0], pick[1]))
+    usd, zone, note = min(in_force, key=lambda pick: (pick[0], pick[1]))
     if purchase_option == PurchaseOption.SPOT and zone:
         zone_note = f"cheapest of {len(in_force)} availability zones: {zone}"
         note = f"{zone_note}; {note}" if note else zone_note
@@ -292,10 +329,10 @@ def _check_params_pinned(groups: dict, params: dict[str, Any]) -> None:
         for name, values in sorted(seen.items()):
             if len(values) > 1:
                 shown = ", ".join(str(v) for v in sorted(values, key=str))
-                raise DomainError(
+                raise AmbiguousParameter(
                     f"results for {instance_type.name} were measured with several values of "
                     f"{name} ({shown}); choose one with {name}=",
-                    field=name,
+                    name=name,
                 )
 
 
@@ -349,12 +386,8 @@ def price_performance_table(
     """Per instance type and variant: runs, median/min/max, CPU models, price, per-dollar."""
     at = at or datetime.date.today()
     params = {name: _coerce_param(str(value)) for name, value in (params or {}).items()}
-    benchmark = Benchmark.objects.filter(key=benchmark_key).first()
-    if benchmark is None:
-        raise DomainError(f"unknown benchmark {benchmark_key!r}", field="benchmark")
-    region = Region.objects.filter(code=region_code).first()
-    if region is None:
-        raise DomainError(f"unknown region {region_code!r}", field="region")
+    benchmark = get_benchmark(benchmark_key)
+    region = get_region(region_code)
     known_params = benchmark_params(benchmark)
     for name in params:
         if name not in known_params:
@@ -501,13 +534,9 @@ def comparison(
     `families` None means Fargate, t2, c7g, c7a and c7i; an empty list means every family.
     """
     families = list(DEFAULT_FAMILIES) if families is None else families
-    region = Region.objects.filter(code=region_code).first()
-    if region is None:
-        raise DomainError(f"unknown region {region_code!r}", field="region")
+    region = get_region(region_code)
     if benchmark_key:
-        benchmark = Benchmark.objects.filter(key=benchmark_key).first()
-        if benchmark is None:
-            raise DomainError(f"unknown benchmark {benchmark_key!r}", field="benchmark")
+        benchmark = get_benchmark(benchmark_key)
     else:
         benchmark = default_benchmark(region=region, families=families or DEFAULT_FAMILIES)
         if benchmark is None:
@@ -525,10 +554,9 @@ def comparison(
                 baseline=baseline,
             )
             break
-        except DomainError as error:
-            if error.field in (None, "benchmark", "region", "baseline") or error.field in params:
-                raise
-            params[error.field] = str(_most_covered_value(benchmark, region, error.field))
+        except AmbiguousParameter as error:
+            # Each pass pins one more parameter, so this ends once none is left open.
+            params[error.name] = str(_most_covered_value(benchmark, region, error.name))
     present = {row.family for row in table.results}
     sources = sorted(
         set(

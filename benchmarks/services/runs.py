@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import difflib
 import hashlib
 from collections import defaultdict
 from typing import Any
@@ -14,33 +13,11 @@ from django.utils import timezone
 
 from benchmarks import parsers
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark, InstanceType, Region, Result, Run
+from benchmarks.models import Benchmark, Result, Run
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
+from benchmarks.selectors import get_instance_type, get_region
 
 TABULAR_FORMATS = ("csv", "json")
-
-
-def _suggest(name: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(name, choices, n=3, cutoff=0.6)
-    return f"; did you mean {', '.join(close)}?" if close else ""
-
-
-def get_instance_type(name: str, *, field: str = "instance_type") -> InstanceType:
-    """The instance type called `name`, or a DomainError that suggests the closest names."""
-    found = InstanceType.objects.filter(name=name).first()
-    if found is None:
-        names = list(InstanceType.objects.values_list("name", flat=True))
-        raise DomainError(f"unknown instance type {name!r}{_suggest(name, names)}", field=field)
-    return found
-
-
-def get_region(code: str, *, field: str = "region") -> Region:
-    """The region with AWS code `code`, or a DomainError that suggests the closest codes."""
-    found = Region.objects.filter(code=code).first()
-    if found is None:
-        codes = list(Region.objects.values_list("code", flat=True))
-        raise DomainError(f"unknown region {code!r}{_suggest(code, codes)}", field=field)
-    return found
 
 
 def _upload_key(content_hash: str, instance_type: str, region: str, variant: str) -> str:
