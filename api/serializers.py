@@ -144,6 +144,10 @@ class RunUploadSerializer(serializers.Serializer):
     licence = serializers.CharField(required=False, allow_blank=True, default="")
 
 
+def _comma_list(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
 class PricePerformanceQuerySerializer(serializers.Serializer):
     """The fixed query parameters of `price-performance/`; others are benchmark params."""
 
@@ -157,11 +161,24 @@ class PricePerformanceQuerySerializer(serializers.Serializer):
     families = serializers.CharField(required=False, help_text="e.g. fargate,t2,c7g")
     baseline = serializers.CharField(required=False)
 
+    # DRF's own query parameters, never a benchmark's.
+    reserved = ("format", "limit", "offset")
+
+    def to_internal_value(self, data):
+        """The fixed fields, plus `params`: every other query parameter, by name."""
+        values = super().to_internal_value(data)
+        values["params"] = {
+            name: value
+            for name, value in data.items()
+            if name not in self.fields and name not in self.reserved
+        }
+        return values
+
     def validate_instance_types(self, value: str) -> list[str]:
-        return [name.strip() for name in value.split(",") if name.strip()]
+        return _comma_list(value)
 
     def validate_families(self, value: str) -> list[str]:
-        return [name.strip() for name in value.split(",") if name.strip()]
+        return _comma_list(value)
 
 
 class PricePerformanceRowSerializer(serializers.Serializer):

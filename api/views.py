@@ -95,8 +95,6 @@ class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 class PricePerformanceView(APIView):
     """Throughput per dollar of every instance type measured with one benchmark in a region."""
 
-    fixed_params = set(serializers.PricePerformanceQuerySerializer().fields)
-
     @extend_schema(
         parameters=[
             serializers.PricePerformanceQuerySerializer,
@@ -111,19 +109,15 @@ class PricePerformanceView(APIView):
     def get(self, request):
         query = serializers.PricePerformanceQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        params = {
-            name: value
-            for name, value in request.query_params.items()
-            if name not in self.fixed_params and name not in ("format", "limit", "offset")
-        }
+        data = query.validated_data
         table = selectors.price_performance_table(
-            benchmark_key=query.validated_data["benchmark"],
-            region_code=query.validated_data["region"],
-            purchase_option=query.validated_data["purchase_option"],
-            at=query.validated_data.get("at"),
-            params=params,
-            instance_type_names=query.validated_data.get("instance_types"),
-            families=query.validated_data.get("families"),
-            baseline=query.validated_data.get("baseline"),
+            benchmark_key=data["benchmark"],
+            region_code=data["region"],
+            purchase_option=data["purchase_option"],
+            at=data.get("at"),
+            params=data["params"],
+            instance_type_names=data.get("instance_types"),
+            families=data.get("families"),
+            baseline=data.get("baseline"),
         )
         return Response(serializers.PricePerformanceSerializer(table).data)

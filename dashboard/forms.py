@@ -7,7 +7,8 @@ from benchmarks.selectors import DEFAULT_FAMILIES
 
 
 class ComparisonForm(forms.Form):
-    """The chart page's choices; a benchmark's own parameters arrive as `param.<name>`."""
+    """The chart page's choices; every other query parameter is one of the benchmark's own
+    (`block_size=8192`), as in the API."""
 
     benchmark = forms.CharField(required=False)
     region = forms.CharField(required=False, initial="us-east-1")
@@ -20,17 +21,13 @@ class ComparisonForm(forms.Form):
 
     def __init__(self, data, *args, **kwargs):
         super().__init__(data, *args, **kwargs)
-        self.param_names = sorted(
-            key.removeprefix("param.") for key in data if key.startswith("param.")
-        )
+        self.param_names = sorted(name for name in data if name not in self.fields)
         for name in self.param_names:
-            self.fields[f"param.{name}"] = forms.CharField(required=False)
+            self.fields[name] = forms.CharField(required=False)
 
     def cleaned_params(self) -> dict[str, str]:
         return {
-            name: self.cleaned_data[f"param.{name}"]
-            for name in self.param_names
-            if self.cleaned_data.get(f"param.{name}")
+            name: self.cleaned_data[name] for name in self.param_names if self.cleaned_data[name]
         }
 
     def cleaned_families(self) -> list[str] | None:
