@@ -236,7 +236,9 @@ def upload_run(*, file, **submission: Any) -> tuple[Run, bool]:
     return run, created
 
 
-def record_run(**submission: Any) -> Run:
-    """Submit and ingest in this process (commands, demo data): returns the finished run."""
-    run, _ = submit_run(**submission)
-    return ingest_run(run_id=run.pk)
+def record_run(**submission: Any) -> tuple[Run, bool]:
+    """Submit and ingest in this process (commands, demo data): (finished run, created)."""
+    run, created = submit_run(**submission)
+    if created:
+        run = ingest_run(run_id=run.pk)
+    return run, created

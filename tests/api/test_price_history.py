@@ -22,7 +22,7 @@ def store_result(instance_type: str, value: float) -> None:
         "benchmark,instance_type,region,value,unit\n"
         f"openssl:sha256,{instance_type},us-east-1,{value},B/s\n"
     )
-    run = run_services.record_run(content=table.encode(), format="csv")
+    run, _ = run_services.record_run(content=table.encode(), format="csv")
     assert run.status == "done", run.error
 
 

@@ -67,9 +67,7 @@ def test_study_s2_reads_more_per_dollar_for_accp_on_c7g(live_server, page, demo)
 
 
 def test_benchmark_parameters_are_named_as_in_the_api(live_server, page, demo):
-    page.goto(
-        f"{live_server.url}/?benchmark=openssl:aes-128-gcm&region=us-east-1&block_size=1024"
-    )
+    page.goto(f"{live_server.url}/?benchmark=openssl:aes-128-gcm&region=us-east-1&block_size=1024")
     page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
     assert "block_size=1024" in page.locator("#summary").inner_text()
     assert page.locator("#param-block_size").input_value() == "1024"

@@ -32,7 +32,7 @@ class Command(BaseCommand):
             except OSError as error:
                 raise CommandError(f"{path}: cannot read: {error.strerror}") from None
             try:
-                run, created = run_services.submit_run(
+                run, created = run_services.record_run(
                     content=content,
                     filename=path.name,
                     instance_type_name=options["instance_type"],
@@ -47,9 +47,7 @@ class Command(BaseCommand):
                 raise CommandError(f"{path}: {error.message}") from None
             if not created:
                 self.stdout.write(f"{path}: already imported as run {run.pk}; nothing stored")
-                continue
-            run = run_services.ingest_run(run_id=run.pk)
-            if run.status == Run.Status.FAILED:
+            elif run.status == Run.Status.FAILED:
                 failed += 1
                 self.stderr.write(f"{path}: run {run.pk} failed: {run.error}")
             else:
