@@ -460,13 +460,22 @@ DEFAULT_FAMILIES = ["fargate", "t2", "c7g", "c7a", "c7i"]
 PREFERRED_BENCHMARKS = ["openssl:aes-256-cbc", "openssl:aes-128-gcm", "openssl:sha256"]
 
 
+@dataclass(frozen=True)
+class ParamChoice:
+    """One parameter of the benchmark: the values it was measured with, and the one shown."""
+
+    name: str
+    values: list[Any]
+    selected: Any | None
+
+
 @dataclass
 class Comparison:
     """What the chart page shows: a price-performance table and the choices around it."""
 
     table: PricePerformanceTable
     benchmarks: list[Benchmark]
-    params: dict[str, list[Any]]
+    params: list[ParamChoice]
     families: list[str]
     families_missing: list[str]
     sources: list[tuple[str, str]]
@@ -568,7 +577,10 @@ def comparison(
     return Comparison(
         table=table,
         benchmarks=list(Benchmark.objects.filter(results__run__region=region).distinct()),
-        params=benchmark_params(benchmark),
+        params=[
+            ParamChoice(name, values, table.params.get(name))
+            for name, values in benchmark_params(benchmark).items()
+        ],
         families=families,
         families_missing=[family for family in families if family not in present],
         sources=sources,
