@@ -7,30 +7,33 @@ another tool's output (the layout of study S1's files).
 
 from __future__ import annotations
 
-from importlib import import_module
-
+from benchmarks.parsers import (
+    fio,
+    generic_csv,
+    generic_json,
+    iperf3,
+    lscpu,
+    openssl,
+    sysbench,
+    wrk,
+)
 from benchmarks.parsers.base import CpuInfo, ParsedOutput, ParsedResult, ParseError
 
 __all__ = ["FORMATS", "CpuInfo", "ParseError", "ParsedOutput", "ParsedResult", "decode", "parse"]
 
 # Detection order: the most specific signatures first; csv last because almost anything with
 # commas looks like it.
-FORMATS: tuple[str, ...] = ("json", "iperf3", "fio", "sysbench", "wrk", "openssl", "lscpu", "csv")
-
-_MODULES = {
-    "openssl": "benchmarks.parsers.openssl",
-    "lscpu": "benchmarks.parsers.lscpu",
-    "iperf3": "benchmarks.parsers.iperf3",
-    "sysbench": "benchmarks.parsers.sysbench",
-    "fio": "benchmarks.parsers.fio",
-    "wrk": "benchmarks.parsers.wrk",
-    "csv": "benchmarks.parsers.generic_csv",
-    "json": "benchmarks.parsers.generic_json",
+PARSERS = {
+    "json": generic_json,
+    "iperf3": iperf3,
+    "fio": fio,
+    "sysbench": sysbench,
+    "wrk": wrk,
+    "openssl": openssl,
+    "lscpu": lscpu,
+    "csv": generic_csv,
 }
-
-
-def _module(name: str):
-    return import_module(_MODULES[name])
+FORMATS: tuple[str, ...] = tuple(PARSERS)
 
 
 def decode(data: bytes | str) -> str:
@@ -53,29 +56,17 @@ def decode(data: bytes | str) -> str:
     return text
 
 
-def available_formats() -> list[str]:
-    """Formats whose parser module is present, in detection order."""
-    names = []
-    for name in FORMATS:
-        try:
-            _module(name)
-        except ModuleNotFoundError:
-            continue
-        names.append(name)
-    return names
-
-
 def detect_format(text: str) -> str:
     """The first format whose signature the text carries (after any leading lscpu section)."""
-    cpu, rest = _module("lscpu").split_leading(text)
+    cpu, rest = lscpu.split_leading(text)
     if cpu is not None and rest.strip():
         text = rest
-    for name in available_formats():
-        if _module(name).looks_like(text):
+    for name, parser in PARSERS.items():
+        if parser.looks_like(text):
             return name
     raise ParseError(
         "could not recognise the tool that produced this output "
-        f"(tried {', '.join(available_formats())}); pass the format explicitly",
+        f"(tried {', '.join(FORMATS)}); pass the format explicitly",
         line=1,
     )
 
@@ -87,7 +78,6 @@ def parse(data: bytes | str, *, format: str = "auto") -> ParsedOutput:  # noqa: 
         raise ParseError(f"unknown format {format!r}; choose one of auto, {', '.join(FORMATS)}")
 
     cpu: CpuInfo | None = None
-    lscpu = _module("lscpu")
     if format != "lscpu":
         cpu, text_without_lscpu = lscpu.split_leading(text)
         if cpu is not None and text_without_lscpu.strip():
@@ -96,7 +86,7 @@ def parse(data: bytes | str, *, format: str = "auto") -> ParsedOutput:  # noqa: 
             cpu = None
 
     name = detect_format(text) if format == "auto" else format
-    output = _module(name).parse(text)
+    output = PARSERS[name].parse(text)
     if cpu is not None:
         output.cpu = cpu
         output.cpu_model = output.cpu_model or cpu.model_name
