@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.models import (
@@ -479,6 +479,13 @@ class Comparison:
     families: list[str]
     families_missing: list[str]
     sources: list[tuple[str, str]]
+
+
+def priced_regions() -> list[Region]:
+    """The regions with at least one EC2 price or Fargate rate, for the page's region menu."""
+    return list(
+        Region.objects.filter(Q(prices__isnull=False) | Q(fargate_rates__isnull=False)).distinct()
+    )
 
 
 def _families_by_benchmark(region: Region) -> dict[int, set[str]]:

@@ -35,7 +35,7 @@ def _chart_data(comparison: selectors.Comparison) -> dict:
 def comparison(request):
     """`/`: throughput per dollar for one benchmark, Fargate, t2, c7g, c7a and c7i by default."""
     form = ComparisonForm(request.GET)
-    context = {"form": form, "regions": Region.objects.filter(prices__isnull=False).distinct()}
+    context = {"form": form, "regions": selectors.priced_regions()}
     status = 200
     if form.is_valid():
         try:
