@@ -1,4 +1,4 @@
-"""`/api/v1/` routes."""
+"""`/api/v1/` routes; the API root lists every endpoint, the schema and the docs."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -8,10 +8,30 @@ from api import views
 
 app_name = "api"
 
-router = DefaultRouter()
+
+class Router(DefaultRouter):
+    """DRF's router, whose root also lists the endpoints that are not viewsets."""
+
+    extra_root = {
+        "price-performance": "price-performance",
+        "schema": "schema",
+        "docs": "docs",
+    }
+
+    def get_api_root_view(self, api_urls=None):
+        api_root_dict = {
+            prefix: self.routes[0].name.format(basename=basename)
+            for prefix, _viewset, basename in self.registry
+        }
+        api_root_dict.update(self.extra_root)
+        return self.APIRootView.as_view(api_root_dict=api_root_dict)
+
+
+router = Router()
 router.register("regions", views.RegionViewSet)
 router.register("instance-types", views.InstanceTypeViewSet)
 router.register("prices", views.PriceViewSet)
+router.register("fargate-rates", views.FargateRateViewSet)
 router.register("benchmarks", views.BenchmarkViewSet)
 router.register("runs", views.RunViewSet)
 

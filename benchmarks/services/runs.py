@@ -15,7 +15,8 @@ from benchmarks import parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, Result, Run
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
-from benchmarks.selectors import get_instance_type, get_region
+from benchmarks.selectors.lookups import get_instance_type, get_region
+from benchmarks.services import statistics
 
 TABULAR_FORMATS = ("csv", "json")
 
@@ -124,8 +125,9 @@ def _benchmark_for(result: ParsedResult, cache: dict[str, Benchmark]) -> Benchma
     return benchmark
 
 
-def _store_results(run: Run, results: list[ParsedResult], cache: dict[str, Benchmark]) -> None:
-    Result.objects.bulk_create(
+def _store_results(run: Run, results: list[ParsedResult], cache: dict[str, Benchmark]) -> set[int]:
+    """Store a run's results in their series; returns the series touched."""
+    rows = [
         Result(
             run=run,
             benchmark=_benchmark_for(result, cache),
@@ -134,10 +136,13 @@ def _store_results(run: Run, results: list[ParsedResult], cache: dict[str, Bench
             notes=result.notes or "",
         )
         for result in results
-    )
+    ]
+    statistics.attach_series(rows, instance_type_id=run.instance_type_id, variant=run.variant)
+    Result.objects.bulk_create(rows, batch_size=5000)
+    return {row.series_id for row in rows}
 
 
-def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) -> None:
+def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) -> set[int]:
     """A table names its machines per row: one child run per machine, variant, date, CPU."""
     groups: dict[tuple, list[ParsedResult]] = defaultdict(list)
     for result in parsed.results:
@@ -153,6 +158,7 @@ def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) 
         if key[0] is None or key[1] is None:
             raise ParseError(f"{result.benchmark}: a row needs an instance_type and a region")
         groups[key].append(result)
+    touched: set[int] = set()
     for key, results in groups.items():
         type_name, region_code, variant, measured_at, cpu_model, source, licence = key
         try:
@@ -174,7 +180,8 @@ def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) 
             uploaded_by=run.uploaded_by,
             finished_at=timezone.now(),
         )
-        _store_results(child, results, cache)
+        touched |= _store_results(child, results, cache)
+    return touched
 
 
 @transaction.atomic
@@ -198,14 +205,14 @@ def ingest_run(*, run_id: int) -> Run:
             if not parsed.results:
                 raise ParseError("the output holds no benchmark results")
             if parsed.format in TABULAR_FORMATS:
-                _store_tabular(run, parsed, cache)
+                touched = _store_tabular(run, parsed, cache)
             else:
                 if run.instance_type_id is None:
                     raise ParseError(
                         f"{parsed.format} output does not name its machine: "
                         "upload it with an instance_type and a region"
                     )
-                _store_results(run, parsed.results, cache)
+                touched = _store_results(run, parsed.results, cache)
     except ParseError as error:
         run.status = Run.Status.FAILED
         run.error = str(error)
@@ -219,7 +226,32 @@ def ingest_run(*, run_id: int) -> Run:
     run.status = Run.Status.DONE
     run.finished_at = timezone.now()
     run.save()
+    statistics.refresh_series(touched)
     return run
+
+
+@transaction.atomic
+def delete_run(*, run: Run) -> None:
+    """Delete a run (and a table's child runs) with its results; its statistics follow."""
+    touched = statistics.series_of_runs([run.pk])
+    run.delete()
+    statistics.refresh_series(touched, removed=True)
+
+
+@transaction.atomic
+def reparse_run(*, run_id: int) -> Run:
+    """Parse a run's raw output again (after a parser fix): its old results and statistics go."""
+    run = Run.objects.select_for_update(of=("self",)).get(pk=run_id)
+    touched = statistics.series_of_runs([run.pk])
+    run.children.all().delete()
+    run.results.all().delete()
+    statistics.refresh_series(touched, removed=True)
+    run.status = Run.Status.PENDING
+    run.error = ""
+    run.warnings = []
+    run.finished_at = None
+    run.save(update_fields=["status", "error", "warnings", "finished_at"])
+    return ingest_run(run_id=run.pk)
 
 
 def upload_run(*, file, **submission: Any) -> tuple[Run, bool]:
