@@ -290,7 +290,10 @@ class SeriesStatistics(models.Model):
 
     `measured_in` is "" for the statistics of every run wherever it was measured (runs whose
     region is not recorded count only there), else the code of the region the runs were
-    measured in. Written only by services/statistics.py; `rebuild_stats` recomputes them.
+    measured in. When every run was measured in one region, the all-regions row names it in
+    `sole_region` and answers for that region too: per-region rows exist only for series
+    measured in several. Written only by services/statistics.py; `rebuild_stats` recomputes
+    them.
     """
 
     ALL_REGIONS = ""
@@ -298,6 +301,7 @@ class SeriesStatistics(models.Model):
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="statistics")
     measured_in = models.CharField(max_length=32, blank=True, default="")
+    sole_region = models.CharField(max_length=32, blank=True, default="")
     runs = models.PositiveIntegerField()
     results = models.PositiveIntegerField()
     median = models.FloatField()

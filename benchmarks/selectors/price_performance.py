@@ -184,9 +184,16 @@ def _statistics(
     benchmark: Benchmark, query: PricePerformanceQuery, params: dict[str, Any], samples: bool
 ) -> list[SeriesStatistics]:
     """The kept statistics of every series the question covers (one query)."""
+    if query.measured_in:
+        # Per-region rows exist only for series measured in several regions.
+        scope = Q(measured_in=query.measured_in) | Q(
+            measured_in=SeriesStatistics.ALL_REGIONS, sole_region=query.measured_in
+        )
+    else:
+        scope = Q(measured_in=SeriesStatistics.ALL_REGIONS)
     rows = SeriesStatistics.objects.filter(
+        scope,
         series__benchmark=benchmark,
-        measured_in=query.measured_in or SeriesStatistics.ALL_REGIONS,
         **{f"series__params__{name}": value for name, value in params.items()},
     ).select_related("series__instance_type")
     if query.instance_types:

@@ -17,10 +17,11 @@ import json
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from benchmarks.models import (
@@ -53,53 +54,45 @@ def param_order(value: Any) -> tuple:
 # ---- attaching results to series ------------------------------------------------------
 
 
-def attach_series(results: list[Result], *, instance_type_id: int, variant: str) -> None:
-    """Set the series of unsaved results of one machine and variant, creating missing series.
+def attach_series(results: list[Result]) -> None:
+    """Set the series of unsaved results (their runs set), creating the missing series.
 
-    Three queries at most, whatever the number of results.
+    Three queries at most, whatever the number of results and machines.
     """
-    wanted: dict[tuple[int, str], dict[str, Any]] = {}
+    wanted: dict[tuple[int, str, int, str], dict[str, Any]] = {}
+    keys = []
     for result in results:
-        wanted.setdefault((result.benchmark_id, params_key(result.params)), result.params)
-    found = _series_ids(wanted, instance_type_id=instance_type_id, variant=variant)
+        key = (
+            result.run.instance_type_id,
+            result.run.variant,
+            result.benchmark_id,
+            params_key(result.params),
+        )
+        wanted.setdefault(key, result.params)
+        keys.append(key)
+    found = _series_ids(wanted)
     missing = [key for key in wanted if key not in found]
     if missing:
-        Series.objects.bulk_create(
-            [
-                Series(
-                    benchmark_id=benchmark_id,
-                    instance_type_id=instance_type_id,
-                    variant=variant,
-                    params=wanted[(benchmark_id, key)],
-                    params_key=key,
-                )
-                for benchmark_id, key in missing
-            ],
+        _insert(
+            Series,
+            ("instance_type_id", "variant", "benchmark_id", "params_key", "params"),
+            [(*key, wanted[key]) for key in missing],
             ignore_conflicts=True,  # another transaction may create the same series
         )
-        found.update(
-            _series_ids(
-                {key: wanted[key] for key in missing},
-                instance_type_id=instance_type_id,
-                variant=variant,
-            )
-        )
-    for result in results:
-        result.series_id = found[(result.benchmark_id, params_key(result.params))]
+        found.update(_series_ids({key: wanted[key] for key in missing}))
+    for result, key in zip(results, keys, strict=True):
+        result.series_id = found[key]
 
 
-def _series_ids(
-    wanted: dict[tuple[int, str], Any], *, instance_type_id: int, variant: str
-) -> dict[tuple[int, str], int]:
+def _series_ids(wanted: dict[tuple, Any]) -> dict[tuple, int]:
+    # The machines' series of these benchmarks: a query far cheaper to build than one that
+    # lists every parameter key, and rarely more rows than wanted.
     rows = Series.objects.filter(
-        instance_type_id=instance_type_id,
-        variant=variant,
-        benchmark_id__in={benchmark_id for benchmark_id, _ in wanted},
-        params_key__in={key for _, key in wanted},
-    ).values_list("benchmark_id", "params_key", "pk")
-    return {
-        (benchmark_id, key): pk for benchmark_id, key, pk in rows if (benchmark_id, key) in wanted
-    }
+        instance_type_id__in={key[0] for key in wanted},
+        variant__in={key[1] for key in wanted},
+        benchmark_id__in={key[2] for key in wanted},
+    ).values_list("instance_type_id", "variant", "benchmark_id", "params_key", "pk")
+    return {tuple(key): pk for *key, pk in rows if tuple(key) in wanted}
 
 
 # ---- computing statistics --------------------------------------------------------------
@@ -116,51 +109,94 @@ class _Sample:
     measured_at: Any
 
 
-@dataclass
-class _Accumulator:
-    """The samples of one series in one scope."""
+# The columns of a statistics row, in the order `_row` gives them.
+STATISTICS_COLUMNS = (
+    "series_id",
+    "measured_in",
+    "sole_region",
+    "runs",
+    "results",
+    "median",
+    "minimum",
+    "maximum",
+    "first_quartile",
+    "third_quartile",
+    "cpu_models",
+    "regions",
+    "sources",
+    "samples",
+    "first_measured_at",
+    "last_measured_at",
+    "updated_at",
+)
 
-    samples: list[_Sample] = field(default_factory=list)
 
-    def statistics(self, series_id: int, measured_in: str) -> SeriesStatistics:
-        ordered = sorted(self.samples, key=lambda sample: (sample.value, sample.run_id))
-        values = [sample.value for sample in ordered]
-        runs: dict[int, _Sample] = {}
-        for sample in self.samples:
-            runs.setdefault(sample.run_id, sample)
-        quartiles = (
-            statistics.quantiles(values, n=4, method="inclusive")
-            if len(values) > 1
-            else [values[0]] * 3
-        )
-        cpu_models = Counter(run.cpu_model or UNKNOWN_CPU for run in runs.values())
-        sources = Counter((run.source, run.licence) for run in runs.values())
-        dates = sorted(run.measured_at for run in runs.values() if run.measured_at)
-        regions = {run.region for run in runs.values()}
-        return SeriesStatistics(
-            series_id=series_id,
-            measured_in=measured_in,
-            runs=len(runs),
-            results=len(values),
-            median=statistics.median(values),
-            minimum=values[0],
-            maximum=values[-1],
-            first_quartile=quartiles[0],
-            third_quartile=quartiles[2],
-            cpu_models=dict(sorted(cpu_models.items(), key=lambda item: (-item[1], item[0]))),
-            regions=sorted(regions, key=lambda code: (code is None, code or "")),
-            sources=[
-                [source, licence, count]
-                for (source, licence), count in sorted(
-                    sources.items(), key=lambda item: (-item[1], item[0])
-                )
-            ],
-            samples=[
-                [sample.value, sample.cpu_model or UNKNOWN_CPU] for sample in _spaced(ordered)
-            ],
-            first_measured_at=dates[0] if dates else None,
-            last_measured_at=dates[-1] if dates else None,
-        )
+def _row(series_id: int, measured_in: str, samples: list[_Sample], now) -> tuple:
+    """One statistics row as a tuple of STATISTICS_COLUMNS."""
+    if len(samples) == 1:
+        return _single_row(series_id, measured_in, samples[0], now)
+    ordered = sorted(samples, key=lambda sample: (sample.value, sample.run_id))
+    values = [sample.value for sample in ordered]
+    runs: dict[int, _Sample] = {}
+    for sample in ordered:
+        runs.setdefault(sample.run_id, sample)
+    quartiles = (
+        statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else values * 3
+    )
+    cpu_models = Counter(run.cpu_model or UNKNOWN_CPU for run in runs.values())
+    sources = Counter((run.source, run.licence) for run in runs.values())
+    dates = sorted(run.measured_at for run in runs.values() if run.measured_at)
+    regions = sorted({run.region for run in runs.values()}, key=lambda code: (code is None, code))
+    # The all-regions row of a series measured in one region also answers for that region.
+    sole_region = regions[0] if measured_in == ALL_REGIONS and len(regions) == 1 else None
+    return (
+        series_id,
+        measured_in,
+        sole_region or "",
+        len(runs),
+        len(values),
+        statistics.median(values),
+        values[0],
+        values[-1],
+        quartiles[0],
+        quartiles[2],
+        dict(sorted(cpu_models.items(), key=lambda item: (-item[1], item[0]))),
+        regions,
+        [
+            [source, licence, count]
+            for (source, licence), count in sorted(
+                sources.items(), key=lambda item: (-item[1], item[0])
+            )
+        ],
+        [[sample.value, sample.cpu_model or UNKNOWN_CPU] for sample in _spaced(ordered)],
+        dates[0] if dates else None,
+        dates[-1] if dates else None,
+        now,
+    )
+
+
+def _single_row(series_id: int, measured_in: str, sample: _Sample, now) -> tuple:
+    """`_row` of a series of one result (most series of fresh data), without sorting."""
+    value, cpu_model = sample.value, sample.cpu_model or UNKNOWN_CPU
+    return (
+        series_id,
+        measured_in,
+        (sample.region or "") if measured_in == ALL_REGIONS else "",
+        1,
+        1,
+        value,
+        value,
+        value,
+        value,
+        value,
+        {cpu_model: 1},
+        [sample.region],
+        [[sample.source, sample.licence, 1]],
+        [[value, cpu_model]],
+        sample.measured_at,
+        sample.measured_at,
+        now,
+    )
 
 
 def _spaced(ordered: list[_Sample]) -> list[_Sample]:
@@ -193,49 +229,101 @@ def _samples(series_ids: Collection[int]) -> Iterator[tuple[int, _Sample]]:
         yield series_id, _Sample(value, run_id, region, cpu_model, source, licence, measured_at)
 
 
-def compute_statistics(series_ids: Collection[int]) -> list[SeriesStatistics]:
-    """The statistics of these series, from their done runs' results (one query)."""
-    scopes: dict[tuple[int, str], _Accumulator] = defaultdict(_Accumulator)
+def compute_statistics(series_ids: Collection[int]) -> list[tuple]:
+    """The statistics rows of these series, from their done runs' results (one query).
+
+    An all-regions row per series, and a row per region only for series measured in
+    several regions (the all-regions row of the others names their one region).
+    """
+    by_series: dict[int, list[_Sample]] = defaultdict(list)
     for series_id, sample in _samples(series_ids):
-        scopes[(series_id, ALL_REGIONS)].samples.append(sample)
-        if sample.region:
-            scopes[(series_id, sample.region)].samples.append(sample)
-    return [
-        accumulator.statistics(series_id, measured_in)
-        for (series_id, measured_in), accumulator in sorted(scopes.items())
-    ]
+        by_series[series_id].append(sample)
+    now = timezone.now()
+    rows = []
+    for series_id in sorted(by_series):
+        samples = by_series[series_id]
+        rows.append(_row(series_id, ALL_REGIONS, samples, now))
+        regions: dict[str | None, list[_Sample]] = defaultdict(list)
+        for sample in samples:
+            regions[sample.region].append(sample)
+        if len(regions) > 1:
+            for region in sorted(code for code in regions if code):
+                rows.append(_row(series_id, region, regions[region], now))
+    return rows
+
+
+def _insert(
+    model, columns: tuple[str, ...], rows: list[tuple], *, ignore_conflicts: bool = False
+) -> None:
+    """Insert rows of plain values with one executemany per 5,000.
+
+    The ORM's per-field work made bulk_create of series and statistics most of an ingest's
+    time; here each value is adapted once, the way the ORM adapts it for the column's type.
+    """
+    if not rows:
+        return
+    ops = connection.ops
+    fields = [model._meta.get_field(column.removesuffix("_id")) for column in columns]
+    adapters = []
+    for index, model_field in enumerate(fields):
+        kind = model_field.get_internal_type()
+        if kind == "JSONField":
+            adapters.append((index, lambda value: ops.adapt_json_value(value, None)))
+        elif kind == "DateField":
+            adapters.append((index, ops.adapt_datefield_value))
+        elif kind == "DateTimeField":
+            adapters.append((index, ops.adapt_datetimefield_value))
+
+    def adapt(row: tuple) -> tuple:
+        values = list(row)
+        for index, adapter in adapters:
+            values[index] = adapter(values[index])
+        return tuple(values)
+
+    quote = ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({}){}".format(
+        quote(model._meta.db_table),
+        ", ".join(quote(column) for column in columns),
+        ", ".join(["%s"] * len(columns)),
+        " ON CONFLICT DO NOTHING" if ignore_conflicts else "",
+    )
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), 5000):
+            cursor.executemany(sql, [adapt(row) for row in rows[start : start + 5000]])
 
 
 # ---- keeping them ---------------------------------------------------------------------
 
 
 @transaction.atomic
-def refresh_series(series_ids: Iterable[int], *, removed: bool = False) -> None:
+def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = False) -> None:
     """Recompute the statistics of these series and their benchmarks' summaries.
 
-    `removed` says results may have gone (a deleted or re-parsed run): the benchmarks'
-    summaries are then recomputed instead of merged, and series left empty are deleted.
+    `series_ids` may be a query of ids (`series_of_runs`), which spares building queries
+    that list tens of thousands of ids. `removed` says results may have gone (a deleted or
+    re-parsed run): the benchmarks' summaries are then recomputed instead of merged, and
+    series left empty are deleted.
     """
-    ids = sorted(set(series_ids))
+    ids = series_ids if isinstance(series_ids, QuerySet) else sorted(set(series_ids))
     if not ids:
         return
     locked = list(
         Series.objects.select_for_update(of=("self",))
         .filter(pk__in=ids)
-        .select_related("instance_type")
         .order_by("pk")
+        .values_list("pk", "benchmark_id", "params", "instance_type__kind", "instance_type__name")
     )
     fresh = compute_statistics(ids)
     SeriesStatistics.objects.filter(series_id__in=ids).delete()
-    SeriesStatistics.objects.bulk_create(fresh, batch_size=1000)
+    _insert(SeriesStatistics, STATISTICS_COLUMNS, fresh)
     if removed:
-        kept = {row.series_id for row in fresh}
-        empty = [series.pk for series in locked if series.pk not in kept]
+        kept = {row[0] for row in fresh}
+        empty = [pk for pk, *_ in locked if pk not in kept]
         if empty:
             Series.objects.filter(pk__in=empty).delete()
-        _recompute_summaries({series.benchmark_id for series in locked})
+        _recompute_summaries({benchmark_id for _, benchmark_id, *_ in locked})
     else:
-        _merge_summaries(locked)
+        _merge_summaries([series for series in locked])
 
 
 def _summary_of(series: Iterable[tuple[int, dict, str, str]]) -> dict[int, tuple[dict, set]]:
@@ -259,11 +347,9 @@ def _ordered_params(values: dict[str, set]) -> dict[str, list]:
     return {name: sorted(values[name], key=param_order) for name in sorted(values)}
 
 
-def _merge_summaries(series: list[Series]) -> None:
+def _merge_summaries(series: list[tuple]) -> None:
     """New results only add parameter values and families: merge them into the summaries."""
-    summaries = _summary_of(
-        (s.benchmark_id, s.params, s.instance_type.kind, s.instance_type.name) for s in series
-    )
+    summaries = _summary_of(rest for _pk, *rest in series)
     benchmarks = list(Benchmark.objects.select_for_update().filter(pk__in=summaries).order_by("pk"))
     now = timezone.now()
     for benchmark in benchmarks:
@@ -295,18 +381,12 @@ def _recompute_summaries(benchmark_ids: Collection[int]) -> None:
     Benchmark.objects.bulk_update(benchmarks, ["params", "families", "stats_updated_at"])
 
 
-def series_of_runs(run_ids: Collection[int]) -> set[int]:
-    """The series that the results of these runs (and of their child runs) belong to."""
-    return set(
-        Result.objects.filter(run_id__in=run_ids)
+def series_of_run(run_id: int) -> QuerySet:
+    """A query of the series that the results of a run (and of its child runs) belong to."""
+    return (
+        Result.objects.filter(Q(run_id=run_id) | Q(run__parent_id=run_id))
         .exclude(series=None)
-        .values_list("series_id", flat=True)
-        .distinct()
-    ) | set(
-        Result.objects.filter(run__parent_id__in=run_ids)
-        .exclude(series=None)
-        .values_list("series_id", flat=True)
-        .distinct()
+        .values("series_id")
     )
 
 
@@ -328,7 +408,7 @@ def rebuild_statistics() -> dict[str, int]:
     for start in range(0, len(series_ids), REBUILD_BATCH):
         batch = series_ids[start : start + REBUILD_BATCH]
         fresh = compute_statistics(batch)
-        SeriesStatistics.objects.bulk_create(fresh, batch_size=1000)
+        _insert(SeriesStatistics, STATISTICS_COLUMNS, fresh)
         computed += len(fresh)
     empty, _ = Series.objects.filter(results=None).delete()
     _recompute_summaries(list(Benchmark.objects.values_list("pk", flat=True)))
@@ -341,27 +421,22 @@ def _attach_unattached() -> int:
         Result.objects.filter(series=None, run__status=Run.Status.DONE)
         .exclude(run__instance_type=None)
         .select_related("run")
-        .order_by("run__instance_type_id", "run__variant", "pk")
+        .order_by("pk")
     )
     attached = 0
     batch: list[Result] = []
-    machine: tuple[int, str] | None = None
     for result in pending.iterator(chunk_size=5000):
-        key = (result.run.instance_type_id, result.run.variant)
-        if batch and (key != machine or len(batch) >= 5000):
-            attached += _attach_batch(batch, machine)
-            batch = []
-        machine = key
         batch.append(result)
-    if batch:
-        attached += _attach_batch(batch, machine)
-    return attached
+        if len(batch) == 5000:
+            attached += _attach_batch(batch)
+            batch = []
+    return attached + _attach_batch(batch)
 
 
-def _attach_batch(results: list[Result], machine: tuple[int, str]) -> int:
-    instance_type_id, variant = machine
-    attach_series(results, instance_type_id=instance_type_id, variant=variant)
-    Result.objects.bulk_update(results, ["series"], batch_size=1000)
+def _attach_batch(results: list[Result]) -> int:
+    if results:
+        attach_series(results)
+        Result.objects.bulk_update(results, ["series"], batch_size=1000)
     return len(results)
 
 

@@ -58,7 +58,7 @@ def run_with(
     results = [
         Result(run=run, benchmark=benchmark, params=params or {}, value=value) for value in values
     ]
-    statistics.attach_series(results, instance_type_id=run.instance_type_id, variant=variant)
+    statistics.attach_series(results)
     Result.objects.bulk_create(results)
     statistics.refresh_series({result.series_id for result in results})
     return run
