@@ -11,7 +11,9 @@ Keys, tokens per second (`token/s`), higher is better:
 Other params: `model` (the file name without its folder), `threads` (n_threads) and
 `gpu_layers` (n_gpu_layers: above 0 the test ran on a GPU, so the figures of GPU and CPU
 machines stay apart). The note gives the standard deviation and the number of samples.
-`tool_version` is the build commit. A combined test (`-pg`, both counts above 0) is skipped
+`tool_version` is the build commit; `cpu_model` llama.cpp's `cpu_info` where it names a
+model (on ARM it says only "CPU"). A GPU machine may hold tests of both kinds: Spare Cores'
+g4dn runs have `n_gpu_layers` 999 and 0. A combined test (`-pg`, both counts above 0) is skipped
 with a warning.
 """
 
@@ -25,6 +27,7 @@ from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
 
 FORMAT = "llm"
 _REQUIRED = ("model_filename", "n_prompt", "n_gen", "n_threads", "avg_ts")
+_NO_MODEL = ("", "CPU")  # what llama.cpp's cpu_info says where it knows no model name
 
 
 def looks_like(text: str) -> bool:
@@ -46,6 +49,9 @@ def parse(text: str) -> ParsedOutput:
         commit = str(test.get("build_commit") or "")
         if commit:
             commits.setdefault(commit, number)
+        cpu_info = test.get("cpu_info")
+        if output.cpu_model is None and isinstance(cpu_info, str) and cpu_info not in _NO_MODEL:
+            output.cpu_model = cpu_info.strip()
         n_prompt, n_gen = (_count(test, name, number) for name in ("n_prompt", "n_gen"))
         if n_prompt and n_gen:
             combined.append(number)
@@ -64,8 +70,8 @@ def parse(text: str) -> ParsedOutput:
         )
     if combined:
         output.warnings.append(
-            f"skipped {len(combined)} combined prompt and generation tests (-pg), which are "
-            f"not read yet: lines {', '.join(map(str, combined))}"
+            "skipped the combined prompt and generation tests (-pg), which are not read yet: "
+            f"line {', '.join(map(str, combined))}"
         )
     return output
 

@@ -39,11 +39,11 @@ def parse(text: str) -> ParsedOutput:
         params = {"threads": row.whole_number("threads"), "pipeline": row.whole_number("pipeline")}
         rps, latency_ms = row.number("rps"), row.number("latency")
         if rps == 0:
-            skipped.append(f"line {row.line} (rps 0)")
+            skipped.append(f"line {row.line} (rps and latency)")
             continue
         output.results.append(ParsedResult(f"redis:{operation}", params, rps, "op/s"))
         if latency_ms == 0:
-            skipped.append(f"line {row.line} (latency 0)")
+            skipped.append(f"line {row.line} (latency)")
             continue
         output.results.append(
             ParsedResult(
@@ -56,7 +56,7 @@ def parse(text: str) -> ParsedOutput:
         )
     if skipped:
         output.warnings.append(
-            f"skipped {len(skipped)} figures of 0, which the harness writes when it could not "
-            f"read memtier's output: {', '.join(skipped)}"
+            f"skipped figures of 0, the harness's value when it could not read memtier's "
+            f"output: {', '.join(skipped)}"
         )
     return output

@@ -52,11 +52,11 @@ def parse(text: str) -> ParsedOutput:
             failed_runs.append(f"line {row.line} ({failed})")
         rps, latency = row.number("rps"), row.number("latency")
         if rps == 0:
-            skipped.append(f"line {row.line} (rps 0)")
+            skipped.append(f"line {row.line} (rps and latency)")
             continue
         output.results.append(ParsedResult("static_web:http", params, rps, "req/s", notes=note))
         if latency == 0:
-            skipped.append(f"line {row.line} (latency 0)")
+            skipped.append(f"line {row.line} (latency)")
             continue
         output.results.append(
             ParsedResult(
@@ -75,8 +75,8 @@ def parse(text: str) -> ParsedOutput:
         )
     if skipped:
         output.warnings.append(
-            f"skipped {len(skipped)} figures of 0, which the harness writes when it could not "
-            f"read wrk's output: {_listing(skipped)}"
+            f"skipped figures of 0, the harness's value when it could not read wrk's "
+            f"output: {_listing(skipped)}"
         )
     return output
 
