@@ -48,6 +48,24 @@ class FargateRateRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class VolumePriceRecord:
+    """A monthly EBS volume rate, in force from `effective_from`.
+
+    Per GB-month (storage), per provisioned IOPS-month (iops) or per provisioned MiB/s-month
+    (throughput); io2's IOPS are priced in tiers (1, 2, 3), everything else is tier 1.
+    """
+
+    region: str
+    volume_type: str  # gp2, gp3, io1, io2, st1, sc1
+    component: str  # storage, iops, throughput
+    usd_per_unit_month: Decimal
+    effective_from: datetime.date
+    source: str
+    tier: int = 1
+    effective_to: datetime.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class InstanceSpecRecord:
     """What an EC2 instance type is made of, from describe_instance_types or the snapshot."""
 
