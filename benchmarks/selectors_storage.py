@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Region, VolumePrice
-from benchmarks.storage import volumes
+from benchmarks.storage import gp2, volumes
+from benchmarks.storage.gp2 import Gp2Burst
 
 
 @dataclass(frozen=True)
@@ -88,12 +89,19 @@ def volume_costs(
         volumes.volume(volume_type, size_gb, iops=iops, throughput=throughput)
         for volume_type, size_gb, iops, throughput in specs
     ]
+    periods = _periods(region, items)
+    return [_cost(region, item, day, periods) for item in items]
+
+
+def _periods(region: Region, items: list[volumes.Volume]) -> dict[tuple, list[VolumePrice]]:
+    """Every period of the volumes' types in the region, by (type, component, tier), in one
+    query."""
     periods: dict[tuple[str, str, int], list[VolumePrice]] = defaultdict(list)
     for period in VolumePrice.objects.filter(
         region=region, volume_type__in={item.volume_type for item in items}
     ).order_by("effective_from"):
         periods[(period.volume_type, period.component, period.tier)].append(period)
-    return [_cost(region, item, day, periods) for item in items]
+    return periods
 
 
 def _cost(region: Region, item: volumes.Volume, day: datetime.date, periods) -> VolumeCost:
@@ -173,3 +181,116 @@ def _region(code: str) -> Region:
         suggestion = f"; did you mean {', '.join(close)}?" if close else ""
         raise DomainError(f"unknown region {code!r}{suggestion}", field="region")
     return found
+
+
+# ---- the volume page --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VolumeRow:
+    """One volume of the page: its cost (or why it has none) and the IOPS it delivers."""
+
+    volume: volumes.Volume
+    cost: VolumeCost | None
+    error: str | None
+    # [t, IOPS] under the page's load; None for HDD volumes (their I/O is counted in MiB).
+    delivered: list[tuple[int, int]] | None
+    burst: Gp2Burst | None = None
+
+    @property
+    def label(self) -> str:
+        """`io1 100 GB, 1,000 IOPS`, `gp3 100 GB, 3,000 IOPS, 125 MiB/s`."""
+        text = f"{self.volume.volume_type} {self.volume.size_gb:,} GB"
+        if self.volume.iops is not None:
+            text += f", {self.volume.iops:,} IOPS"
+        if self.volume.throughput is not None:
+            text += f", {self.volume.throughput:,} MiB/s"
+        return text
+
+
+@dataclass(frozen=True)
+class VolumeComparison:
+    """Volumes priced side by side in one region on one day, under one constant load."""
+
+    region: str
+    at: datetime.date
+    load_iops: int
+    seconds: int
+    rows: list[VolumeRow]
+
+    @property
+    def sources(self) -> list[str]:
+        """Every price source the rows use, once each."""
+        found = [part.source for row in self.rows if row.cost for part in row.cost.parts]
+        return list(dict.fromkeys(found))
+
+    def chart_data(self) -> dict:
+        """What the page's charts draw: cost by part, and delivered IOPS over minutes."""
+        return {
+            "load_iops": self.load_iops,
+            "seconds": self.seconds,
+            "volumes": [
+                {
+                    "label": row.label,
+                    "volume_type": row.volume.volume_type,
+                    "usd_per_month": float(row.cost.usd_per_month) if row.cost else None,
+                    "parts": {
+                        f"{part.what}" + (f" tier {part.tier}" if part.tier != 1 else ""): float(
+                            part.usd_per_month
+                        )
+                        for part in (row.cost.parts if row.cost else [])
+                    },
+                    "delivered": row.delivered,
+                }
+                for row in self.rows
+            ],
+        }
+
+
+def volume_comparison(
+    *,
+    region_code: str,
+    specs: list[tuple[str, int, int | None, int | None]],
+    at: datetime.date | None = None,
+    load_iops: int = gp2.DEFAULT_LOAD_IOPS,
+    seconds: int = gp2.DEFAULT_SECONDS,
+) -> VolumeComparison:
+    """Volumes priced side by side (a volume without a price says so instead of failing the
+    others), with the IOPS each delivers under a constant load: gp2 bursts, then falls to its
+    baseline; provisioned volumes deliver their IOPS."""
+    region = _region(region_code)
+    day = at or timezone.now().date()
+    items = [
+        volumes.volume(volume_type, size_gb, iops=iops, throughput=throughput)
+        for volume_type, size_gb, iops, throughput in specs
+    ]
+    periods = _periods(region, items)
+    rows = []
+    for item in items:
+        try:
+            cost, error = _cost(region, item, day, periods), None
+        except DomainError as refused:
+            cost, error = None, refused.message
+        burst, delivered = None, None
+        if item.volume_type == "gp2":
+            # No gp2 volume delivers more than its maximum: a heavier load changes nothing.
+            burst = gp2.gp2_burst(
+                item.size_gb, iops=min(load_iops, gp2.MAX_BASELINE_IOPS), seconds=seconds
+            )
+            delivered = burst.timeline
+        elif item.iops is not None:
+            delivered = [(0, min(load_iops, item.iops)), (seconds, min(load_iops, item.iops))]
+        rows.append(VolumeRow(item, cost, error, delivered, burst))
+    return VolumeComparison(
+        region=region.code, at=day, load_iops=load_iops, seconds=seconds, rows=rows
+    )
+
+
+def volume_priced_regions() -> list[str]:
+    """Codes of the regions with EBS volume prices, for the page's menu."""
+    return list(
+        Region.objects.filter(volume_prices__isnull=False)
+        .distinct()
+        .order_by("code")
+        .values_list("code", flat=True)
+    )

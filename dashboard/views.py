@@ -3,11 +3,12 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 
-from benchmarks import parsers, selectors
+from benchmarks import parsers, selectors, selectors_storage
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, PurchaseOption, Region, Run
 from benchmarks.services import runs as run_services
 from dashboard.forms import ComparisonForm, UploadForm
+from dashboard.storage_forms import VolumesForm
 
 
 def _chart_data(comparison: selectors.Comparison) -> dict:
@@ -104,3 +105,20 @@ def run_detail(request, run_id: int):
         pk=run_id,
     )
     return render(request, "dashboard/run.html", {"run": run})
+
+
+def volumes(request):
+    """`/volumes/`: EBS volumes priced side by side, and the IOPS they deliver under a load."""
+    regions = selectors_storage.volume_priced_regions()
+    form = VolumesForm(request.GET, default_region=regions[0] if regions else "us-east-1")
+    context, status = {"form": form, "regions": regions}, 200
+    if not form.is_valid():
+        context["error"], status = form.error_text(), 400
+    else:
+        try:
+            comparison = selectors_storage.volume_comparison(**form.selector_arguments())
+        except DomainError as error:
+            context["error"], status = error.message, error.status_code
+        else:
+            context.update(comparison=comparison, chart_data=comparison.chart_data())
+    return render(request, "dashboard/volumes.html", context, status=status)

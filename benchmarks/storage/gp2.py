@@ -89,7 +89,7 @@ def gp2_burst(
 def _check(size_gb: int, iops: int, seconds: int) -> None:
     if not MIN_SIZE_GB <= size_gb <= MAX_SIZE_GB:
         raise DomainError(
-            f"a gp2 volume is {MIN_SIZE_GB:,} to {MAX_SIZE_GB:,} GB, not {size_gb:,}",
+            f"gp2 volumes are {MIN_SIZE_GB:,} to {MAX_SIZE_GB:,} GB, not {size_gb:,}",
             field="size_gb",
         )
     if not 1 <= iops <= MAX_BASELINE_IOPS:

@@ -186,7 +186,7 @@ def volume(
         )
     if not rules.min_size_gb <= size_gb <= rules.max_size_gb:
         raise DomainError(
-            f"a {volume_type} volume is {rules.min_size_gb:,} to {rules.max_size_gb:,} GB, "
+            f"{volume_type} volumes are {rules.min_size_gb:,} to {rules.max_size_gb:,} GB, "
             f"not {size_gb:,}",
             field="size_gb",
         )
@@ -204,11 +204,11 @@ def _check_iops(rules: VolumeRules, size_gb: int, iops: int | None) -> int | Non
         return None
     if iops is None:
         if rules.iops == "required":
-            raise DomainError(f"a {name} volume needs its provisioned iops", field="iops")
+            raise DomainError(f"{name} volumes need their provisioned iops", field="iops")
         return rules.default_iops
     if not rules.min_iops <= iops <= rules.max_iops:
         raise DomainError(
-            f"a {name} volume is provisioned with {rules.min_iops:,} to {rules.max_iops:,} "
+            f"{name} volumes are provisioned with {rules.min_iops:,} to {rules.max_iops:,} "
             f"IOPS, not {iops:,}",
             field="iops",
         )
@@ -216,7 +216,7 @@ def _check_iops(rules: VolumeRules, size_gb: int, iops: int | None) -> int | Non
     allowed = max(rules.max_iops_per_gb * size_gb, rules.included_iops)
     if iops > allowed:
         raise DomainError(
-            f"a {size_gb:,} GB {name} volume takes at most {allowed:,} IOPS "
+            f"{name} volumes of {size_gb:,} GB take at most {allowed:,} IOPS "
             f"({rules.max_iops_per_gb:,} per GB), not {iops:,}",
             field="iops",
         )
@@ -233,14 +233,14 @@ def _check_throughput(rules: VolumeRules, iops: int | None, throughput: int | No
         return rules.default_throughput
     if not rules.min_throughput <= throughput <= rules.max_throughput:
         raise DomainError(
-            f"a {name} volume is provisioned with {rules.min_throughput:,} to "
+            f"{name} volumes are provisioned with {rules.min_throughput:,} to "
             f"{rules.max_throughput:,} MiB/s, not {throughput:,}",
             field="throughput",
         )
     allowed = max(int(rules.max_throughput_per_iops * (iops or 0)), rules.included_throughput)
     if throughput > allowed:
         raise DomainError(
-            f"a {name} volume with {iops:,} IOPS takes at most {allowed:,} MiB/s "
+            f"{name} volumes with {iops:,} IOPS take at most {allowed:,} MiB/s "
             f"({rules.max_throughput_per_iops} per IOPS), not {throughput:,}",
             field="throughput",
         )

@@ -129,8 +129,8 @@ def test_hdd_volumes_answer_their_throughput(us_east_1_rates):
 @pytest.mark.parametrize(
     ("query", "field", "message"),
     [
-        ({"volume_type": "io1", "size_gb": 100}, "iops", "needs its provisioned iops"),
-        ({"volume_type": "io2", "size_gb": 100}, "iops", "needs its provisioned iops"),
+        ({"volume_type": "io1", "size_gb": 100}, "iops", "need their provisioned iops"),
+        ({"volume_type": "io2", "size_gb": 100}, "iops", "need their provisioned iops"),
         ({"volume_type": "gp2", "size_gb": 0}, "size_gb", "1 to 16,384 GB"),
         ({"volume_type": "gp2", "size_gb": 16_385}, "size_gb", "1 to 16,384 GB"),
         ({"volume_type": "io1", "size_gb": 3, "iops": 100}, "size_gb", "4 to 16,384 GB"),
