@@ -183,13 +183,20 @@ def on_demand_price(
     None unless exactly one dimension of the one term is priced above zero (free usage,
     several steps, other currencies): such a product has no single price to compare.
     """
+    priced = on_demand_dimension(terms, where=where, match=match)
+    return None if priced is None else (priced[0], priced[2])
+
+
+def on_demand_dimension(
+    terms: dict, *, where: str, match: ProductMatch | None = None
+) -> tuple[Decimal, str, datetime.date] | None:
+    """Like `on_demand_price`, with the unit AWS prices the dimension in ("Hrs", "IOs")."""
     if len(terms) != 1:
         return None
     (term,) = terms.values()
-    dimensions = (term.get("priceDimensions") or {}).values()
-    prices = [
-        price
-        for dimension in dimensions
+    priced = [
+        (price, dimension.get("unit") or "")
+        for dimension in (term.get("priceDimensions") or {}).values()
         if (
             price := dimension_price(
                 match,
@@ -202,9 +209,10 @@ def on_demand_price(
         )
         is not None
     ]
-    if len(prices) != 1:
+    if len(priced) != 1:
         return None
-    return prices[0], parse_day(term.get("effectiveDate"), where=f"{where} effectiveDate")
+    ((price, unit),) = priced
+    return price, unit, parse_day(term.get("effectiveDate"), where=f"{where} effectiveDate")
 
 
 def make_record(
