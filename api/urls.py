@@ -4,7 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api import views
+from api import storage_views, views
 
 app_name = "api"
 
@@ -40,4 +40,11 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     *router.urls,
+]
+
+# EBS volumes (study S4).
+urlpatterns += [
+    path("volume-prices/", storage_views.VolumePriceList.as_view(), name="volumeprice-list"),
+    path("volume-cost/", storage_views.VolumeCostView.as_view(), name="volume-cost"),
+    path("gp2-burst/", storage_views.Gp2BurstView.as_view(), name="gp2-burst"),
 ]

@@ -120,3 +120,19 @@ class PriceRefreshAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # written by the refreshes themselves
+
+
+@admin.register(models.VolumePrice)
+class VolumePriceAdmin(admin.ModelAdmin):
+    list_display = [
+        "region",
+        "volume_type",
+        "component",
+        "tier",
+        "usd_per_unit_month",
+        "effective_from",
+        "effective_to",
+    ]
+    list_filter = ["region", "volume_type", "component"]
+    search_fields = ["source"]
+    list_select_related = ["region"]

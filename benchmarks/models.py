@@ -175,6 +175,52 @@ class FargateRate(models.Model):
         )
 
 
+class VolumePrice(models.Model):
+    """A monthly EBS volume rate for one period: per GB, per provisioned IOPS or per MiB/s."""
+
+    class VolumeType(models.TextChoices):
+        GP2 = "gp2", "General Purpose SSD (gp2)"
+        GP3 = "gp3", "General Purpose SSD (gp3)"
+        IO1 = "io1", "Provisioned IOPS SSD (io1)"
+        IO2 = "io2", "Provisioned IOPS SSD (io2)"
+        ST1 = "st1", "Throughput Optimized HDD (st1)"
+        SC1 = "sc1", "Cold HDD (sc1)"
+
+    class Component(models.TextChoices):
+        STORAGE = "storage", "GB-month of storage"
+        IOPS = "iops", "provisioned IOPS-month"
+        THROUGHPUT = "throughput", "provisioned MiB/s-month"
+
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="volume_prices")
+    volume_type = models.CharField(max_length=8, choices=VolumeType.choices)
+    component = models.CharField(max_length=16, choices=Component.choices)
+    # io2's IOPS are priced in tiers (1: up to 32,000, 2: to 64,000, 3: above); all else is 1.
+    tier = models.PositiveSmallIntegerField(default=1)
+    usd_per_unit_month = models.DecimalField(max_digits=14, decimal_places=8)
+    effective_from = models.DateField()
+    effective_to = models.DateField(
+        null=True, blank=True, help_text="Last day in force; empty while still in force."
+    )
+    source = models.TextField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["region__code", "volume_type", "component", "tier", "effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["region", "volume_type", "component", "tier", "effective_from"],
+                name="volume_price_period_starts_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        tier = f" tier {self.tier}" if self.tier != 1 else ""
+        return (
+            f"{self.volume_type} {self.component}{tier} {self.region} "
+            f"${self.usd_per_unit_month}/month from {self.effective_from}"
+        )
+
+
 class Benchmark(models.Model):
     """A measured quantity, `<tool>:<test>`, with its unit and which direction is better."""
 

@@ -12,3 +12,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
 ]
+
+urlpatterns += [path("volumes/", views.volumes, name="volumes")]

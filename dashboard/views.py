@@ -8,8 +8,10 @@ from benchmarks.errors import DomainError
 from benchmarks.forms import PricePerformanceForm
 from benchmarks.models import InstanceType, Region, Run
 from benchmarks.selectors import comparison as comparison_selector
+from benchmarks.selectors import storage as storage_selector
 from benchmarks.services import runs as run_services
 from dashboard.forms import UploadForm
+from dashboard.storage_forms import VolumesForm
 
 
 def comparison(request):
@@ -70,3 +72,20 @@ def run_detail(request, run_id: int):
         pk=run_id,
     )
     return render(request, "dashboard/run.html", {"run": run})
+
+
+def volumes(request):
+    """`/volumes/`: EBS volumes priced side by side, and the IOPS they deliver under a load."""
+    regions = storage_selector.volume_priced_regions()
+    form = VolumesForm(request.GET, default_region=regions[0] if regions else "us-east-1")
+    context, status = {"form": form, "regions": regions}, 200
+    if not form.is_valid():
+        context["error"], status = form.error_text(), 400
+    else:
+        try:
+            comparison = storage_selector.volume_comparison(**form.selector_arguments())
+        except DomainError as error:
+            context["error"], status = error.message, error.status_code
+        else:
+            context.update(comparison=comparison, chart_data=comparison.chart_data())
+    return render(request, "dashboard/volumes.html", context, status=status)
