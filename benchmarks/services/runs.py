@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from benchmarks import parsers
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark, Result, Run
+from benchmarks.models import Benchmark, InstanceType, Region, Result, Run
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
 from benchmarks.selectors.lookups import get_instance_type, get_region
 from benchmarks.services import statistics
@@ -110,28 +110,38 @@ def submit_run(
     return run, True
 
 
-def _benchmark_for(result: ParsedResult, cache: dict[str, Benchmark]) -> Benchmark:
-    benchmark = cache.get(result.benchmark)
-    if benchmark is None:
-        benchmark, _ = Benchmark.objects.get_or_create(
-            key=result.benchmark,
-            defaults={"unit": result.unit, "higher_is_better": result.higher_is_better},
+def _benchmarks(results: list[ParsedResult]) -> dict[str, Benchmark]:
+    """The benchmarks of these results by key, new ones created: three queries at most."""
+    first: dict[str, ParsedResult] = {}
+    for result in results:
+        first.setdefault(result.benchmark, result)
+    found = {b.key: b for b in Benchmark.objects.filter(key__in=first)}
+    missing = [key for key in first if key not in found]
+    if missing:
+        Benchmark.objects.bulk_create(
+            [
+                Benchmark(
+                    key=key, unit=first[key].unit, higher_is_better=first[key].higher_is_better
+                )
+                for key in missing
+            ],
+            ignore_conflicts=True,  # another upload may create the same benchmark
         )
-        cache[result.benchmark] = benchmark
-    if benchmark.unit != result.unit:
-        raise ParseError(
-            f"{result.benchmark} is measured in {benchmark.unit!r}, not {result.unit!r}"
-        )
-    return benchmark
+        found.update((b.key, b) for b in Benchmark.objects.filter(key__in=missing))
+    for result in results:
+        unit = found[result.benchmark].unit
+        if unit != result.unit:
+            raise ParseError(f"{result.benchmark} is measured in {unit!r}, not {result.unit!r}")
+    return found
 
 
 def _result_rows(
-    run: Run, results: list[ParsedResult], cache: dict[str, Benchmark]
+    run: Run, results: list[ParsedResult], benchmarks: dict[str, Benchmark]
 ) -> list[Result]:
     return [
         Result(
             run=run,
-            benchmark=_benchmark_for(result, cache),
+            benchmark=benchmarks[result.benchmark],
             params=result.params,
             value=result.value,
             notes=result.notes or "",
@@ -140,13 +150,14 @@ def _result_rows(
     ]
 
 
-def _store(rows: list[Result]) -> None:
-    """Store results in their series, all of an upload at once."""
+def _store(rows: list[Result]) -> set[int]:
+    """Store results in their series, all of an upload at once; returns their runs' ids."""
     statistics.attach_series(rows)
     Result.objects.bulk_create(rows, batch_size=5000)
+    return {row.run_id for row in rows}
 
 
-def _tabular_rows(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) -> list[Result]:
+def _tabular_rows(run: Run, parsed: ParsedOutput, benchmarks: dict[str, Benchmark]) -> list[Result]:
     """A table names its machines per row: one child run per machine, variant, date, CPU."""
     groups: dict[tuple, list[ParsedResult]] = defaultdict(list)
     for result in parsed.results:
@@ -162,18 +173,14 @@ def _tabular_rows(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) -
         if key[0] is None or key[1] is None:
             raise ParseError(f"{result.benchmark}: a row needs an instance_type and a region")
         groups[key].append(result)
-    rows: list[Result] = []
-    for key, results in groups.items():
-        type_name, region_code, variant, measured_at, cpu_model, source, licence = key
-        try:
-            instance_type = get_instance_type(type_name)
-            region = get_region(region_code)
-        except DomainError as error:
-            raise ParseError(error.message) from None
-        child = Run.objects.create(
+    instance_types = _by_name(InstanceType, "name", {key[0] for key in groups}, get_instance_type)
+    regions = _by_name(Region, "code", {key[1] for key in groups}, get_region)
+    now = timezone.now()
+    children = Run.objects.bulk_create(
+        Run(
             parent=run,
-            instance_type=instance_type,
-            region=region,
+            instance_type=instance_types[type_name],
+            region=regions[region_code],
             variant=variant or "",
             cpu_model=cpu_model,
             measured_at=datetime.date.fromisoformat(measured_at) if measured_at else None,
@@ -182,10 +189,25 @@ def _tabular_rows(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) -
             source=source,
             licence=licence,
             uploaded_by=run.uploaded_by,
-            finished_at=timezone.now(),
+            finished_at=now,
         )
-        rows.extend(_result_rows(child, results, cache))
+        for type_name, region_code, variant, measured_at, cpu_model, source, licence in groups
+    )
+    rows: list[Result] = []
+    for child, results in zip(children, groups.values(), strict=True):
+        rows.extend(_result_rows(child, results, benchmarks))
     return rows
+
+
+def _by_name(model, field: str, names: set[str], lookup) -> dict:
+    """Rows by name in one query; an unknown name fails with the lookup's suggestions."""
+    found = {getattr(row, field): row for row in model.objects.filter(**{f"{field}__in": names})}
+    for name in sorted(names - found.keys()):
+        try:
+            lookup(name)
+        except DomainError as error:
+            raise ParseError(error.message) from None
+    return found
 
 
 @transaction.atomic
@@ -201,23 +223,23 @@ def ingest_run(*, run_id: int) -> Run:
     )
     if run.status != Run.Status.PENDING:
         return run
-    cache: dict[str, Benchmark] = {}
     try:
         # The savepoint lets a failure undo partial results but keep the failed status.
         with transaction.atomic():
             parsed = parsers.parse(run.raw_output, format=run.format or "auto")
             if not parsed.results:
                 raise ParseError("the output holds no benchmark results")
+            benchmarks = _benchmarks(parsed.results)
             if parsed.format in TABULAR_FORMATS:
-                rows = _tabular_rows(run, parsed, cache)
+                rows = _tabular_rows(run, parsed, benchmarks)
             else:
                 if run.instance_type_id is None:
                     raise ParseError(
                         f"{parsed.format} output does not name its machine: "
                         "upload it with an instance_type and a region"
                     )
-                rows = _result_rows(run, parsed.results, cache)
-            _store(rows)
+                rows = _result_rows(run, parsed.results, benchmarks)
+            run_ids = _store(rows)
     except ParseError as error:
         run.status = Run.Status.FAILED
         run.error = str(error)
@@ -231,14 +253,20 @@ def ingest_run(*, run_id: int) -> Run:
     run.status = Run.Status.DONE
     run.finished_at = timezone.now()
     run.save()
-    statistics.refresh_series(statistics.series_of_run(run.pk))
+    statistics.refresh_series(statistics.series_of_runs(run_ids))
     return run
+
+
+def _run_and_children(run: Run) -> list[int]:
+    return [run.pk, *run.children.values_list("pk", flat=True)]
 
 
 @transaction.atomic
 def delete_run(*, run: Run) -> None:
     """Delete a run (and a table's child runs) with its results; its statistics follow."""
-    touched = set(statistics.series_of_run(run.pk).values_list("series_id", flat=True))
+    touched = set(
+        statistics.series_of_runs(_run_and_children(run)).values_list("series_id", flat=True)
+    )
     run.delete()
     statistics.refresh_series(touched, removed=True)
 
@@ -247,7 +275,9 @@ def delete_run(*, run: Run) -> None:
 def reparse_run(*, run_id: int) -> Run:
     """Parse a run's raw output again (after a parser fix): its old results and statistics go."""
     run = Run.objects.select_for_update(of=("self",)).get(pk=run_id)
-    touched = set(statistics.series_of_run(run.pk).values_list("series_id", flat=True))
+    touched = set(
+        statistics.series_of_runs(_run_and_children(run)).values_list("series_id", flat=True)
+    )
     run.children.all().delete()
     run.results.all().delete()
     statistics.refresh_series(touched, removed=True)

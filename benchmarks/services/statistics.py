@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from benchmarks.models import (
@@ -381,13 +381,9 @@ def _recompute_summaries(benchmark_ids: Collection[int]) -> None:
     Benchmark.objects.bulk_update(benchmarks, ["params", "families", "stats_updated_at"])
 
 
-def series_of_run(run_id: int) -> QuerySet:
-    """A query of the series that the results of a run (and of its child runs) belong to."""
-    return (
-        Result.objects.filter(Q(run_id=run_id) | Q(run__parent_id=run_id))
-        .exclude(series=None)
-        .values("series_id")
-    )
+def series_of_runs(run_ids: Collection[int]) -> QuerySet:
+    """A query of the series that the results of these runs belong to."""
+    return Result.objects.filter(run_id__in=run_ids).exclude(series=None).values("series_id")
 
 
 # ---- rebuilding everything ------------------------------------------------------------
