@@ -409,8 +409,10 @@ def iperf3_output(host: str, *, seconds: int | None) -> str:
         command += ["-t", str(seconds)]
     progress(f"iperf3: TCP to {host} for {_duration(seconds or 10)}")
     code, output, errors = _run(command, merge_stderr=False)
-    if code != 0:
-        reason = _iperf3_error(output) or _last_line(errors or output)
+    # iperf3 -J may exit 0 and report its failure in the JSON.
+    reported = _iperf3_error(output)
+    if code != 0 or reported:
+        reason = reported or _last_line(errors or output)
         raise AgentError(f"iperf3 to {host} failed (exit code {code}): {reason}")
     return output
 
