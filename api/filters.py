@@ -1,16 +1,39 @@
-"""FilterSets: the query parameters of the list endpoints, validated in one place."""
+"""FilterSets: the query parameters of the list endpoints, validated in one place.
+
+Invalid values (an unknown region, a purchase option that does not exist, a malformed date)
+answer 400 naming the parameter, never an empty list.
+"""
 
 import django_filters
 
-from benchmarks.models import Benchmark, InstanceType, Price, Region, Run, in_family, in_force_on
+from benchmarks.models import (
+    Architecture,
+    Benchmark,
+    FargateRate,
+    InstanceType,
+    Price,
+    PurchaseOption,
+    Region,
+    Run,
+    in_family,
+)
+
+
+def _region_filter(field_name: str = "region") -> django_filters.ModelChoiceFilter:
+    return django_filters.ModelChoiceFilter(
+        field_name=field_name,
+        to_field_name="code",
+        queryset=Region.objects.all(),
+        help_text="AWS region code, e.g. us-east-1",
+    )
 
 
 class PriceFilter(django_filters.FilterSet):
     """`prices/?region=&instance_type=&purchase_option=&at=`: without `at`, every period."""
 
-    region = django_filters.CharFilter(field_name="region__code")
+    region = _region_filter()
     instance_type = django_filters.CharFilter(field_name="instance_type__name")
-    purchase_option = django_filters.CharFilter()
+    purchase_option = django_filters.ChoiceFilter(choices=PurchaseOption.choices)
     availability_zone = django_filters.CharFilter()
     at = django_filters.DateFilter(method="filter_at", label="Prices in force that day")
 
@@ -19,10 +42,28 @@ class PriceFilter(django_filters.FilterSet):
         fields = ["region", "instance_type", "purchase_option", "availability_zone", "at"]
 
     def filter_at(self, queryset, name, value):
-        return queryset.filter(in_force_on(value))
+        return queryset.in_force_on(value)
+
+
+class FargateRateFilter(django_filters.FilterSet):
+    """`fargate-rates/?region=&architecture=&at=`: without `at`, every period."""
+
+    region = _region_filter()
+    architecture = django_filters.ChoiceFilter(choices=Architecture.choices)
+    component = django_filters.ChoiceFilter(choices=FargateRate.Component.choices)
+    at = django_filters.DateFilter(method="filter_at", label="Rates in force that day")
+
+    class Meta:
+        model = FargateRate
+        fields = ["region", "architecture", "component", "at"]
+
+    def filter_at(self, queryset, name, value):
+        return queryset.in_force_on(value)
 
 
 class InstanceTypeFilter(django_filters.FilterSet):
+    kind = django_filters.ChoiceFilter(choices=InstanceType.Kind.choices)
+    architecture = django_filters.ChoiceFilter(choices=Architecture.choices)
     family = django_filters.CharFilter(method="filter_family")
 
     class Meta:
@@ -34,13 +75,22 @@ class InstanceTypeFilter(django_filters.FilterSet):
 
 
 class RunFilter(django_filters.FilterSet):
+    """`format` (or `output_format`) filters by the tool whose output a run holds."""
+
     instance_type = django_filters.CharFilter(field_name="instance_type__name")
-    region = django_filters.CharFilter(field_name="region__code")
+    region = _region_filter()
+    status = django_filters.ChoiceFilter(choices=Run.Status.choices)
+    output_format = django_filters.CharFilter(
+        field_name="format", help_text="The parsed format, e.g. openssl (alias: format)"
+    )
+    format = django_filters.CharFilter(
+        field_name="format", help_text="Same as output_format, unless csv or json (the renderers)"
+    )
     benchmark = django_filters.CharFilter(field_name="results__benchmark__key", distinct=True)
 
     class Meta:
         model = Run
-        fields = ["instance_type", "region", "variant", "status", "format", "benchmark"]
+        fields = ["instance_type", "region", "variant", "status", "output_format", "benchmark"]
 
 
 class BenchmarkFilter(django_filters.FilterSet):

@@ -1,10 +1,10 @@
 """Serializers: declarations of what the API reads and writes."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
-from benchmarks import selectors
-from benchmarks.models import Benchmark, InstanceType, Price, PurchaseOption, Region, Result, Run
+from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
 
 
 class RegionSerializer(serializers.ModelSerializer):
@@ -59,6 +59,29 @@ class PriceSerializer(serializers.ModelSerializer):
         return price.availability_zone or None
 
 
+class FargateRateSerializer(serializers.ModelSerializer):
+    region = serializers.CharField(source="region.code")
+    usd_per_unit_hour = serializers.FloatField()
+    unit = serializers.SerializerMethodField()
+
+    class Meta:
+        model = FargateRate
+        fields = [
+            "region",
+            "architecture",
+            "operating_system",
+            "component",
+            "unit",
+            "usd_per_unit_hour",
+            "effective_from",
+            "effective_to",
+            "source",
+        ]
+
+    def get_unit(self, rate: FargateRate) -> str:
+        return FargateRate.Component(rate.component).label
+
+
 class BenchmarkSerializer(serializers.ModelSerializer):
     class Meta:
         model = Benchmark
@@ -68,13 +91,8 @@ class BenchmarkSerializer(serializers.ModelSerializer):
 class BenchmarkDetailSerializer(BenchmarkSerializer):
     """A benchmark with the parameter values its results were measured with."""
 
-    params = serializers.SerializerMethodField()
-
     class Meta(BenchmarkSerializer.Meta):
-        fields = [*BenchmarkSerializer.Meta.fields, "params"]
-
-    def get_params(self, benchmark: Benchmark) -> dict[str, list]:
-        return selectors.benchmark_params(benchmark)
+        fields = [*BenchmarkSerializer.Meta.fields, "params", "families"]
 
 
 class ResultSerializer(serializers.ModelSerializer):
@@ -144,71 +162,79 @@ class RunUploadSerializer(serializers.Serializer):
     licence = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-def _comma_list(value: str) -> list[str]:
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-class PricePerformanceQuerySerializer(serializers.Serializer):
-    """The fixed query parameters of `price-performance/`; others are benchmark params."""
-
-    benchmark = serializers.CharField()
-    region = serializers.CharField()
-    purchase_option = serializers.ChoiceField(
-        choices=PurchaseOption.choices, default=PurchaseOption.ON_DEMAND
-    )
-    at = serializers.DateField(required=False)
-    instance_types = serializers.CharField(required=False)
-    families = serializers.CharField(required=False, help_text="e.g. fargate,t2,c7g")
-    baseline = serializers.CharField(required=False)
-
-    # DRF's own query parameters, never a benchmark's.
-    reserved = ("format", "limit", "offset")
-
-    def to_internal_value(self, data):
-        """The fixed fields, plus `params`: every other query parameter, by name."""
-        values = super().to_internal_value(data)
-        values["params"] = {
-            name: value
-            for name, value in data.items()
-            if name not in self.fields and name not in self.reserved
-        }
-        return values
-
-    def validate_instance_types(self, value: str) -> list[str]:
-        return _comma_list(value)
-
-    def validate_families(self, value: str) -> list[str]:
-        return _comma_list(value)
-
-
 class PricePerformanceRowSerializer(serializers.Serializer):
+    """One row; burstable, baseline and value fields only where they apply."""
+
     instance_type = serializers.CharField()
     variant = serializers.CharField(allow_null=True)
     kind = serializers.CharField()
     family = serializers.CharField()
+    vcpus = serializers.FloatField(allow_null=True)
     runs = serializers.IntegerField()
+    results = serializers.IntegerField(help_text="Single values behind the statistics")
     median = serializers.FloatField()
     min = serializers.FloatField()
     max = serializers.FloatField()
-    values = serializers.ListField(child=serializers.FloatField())
+    first_quartile = serializers.FloatField()
+    third_quartile = serializers.FloatField()
     cpu_models = serializers.DictField(child=serializers.IntegerField())
-    usd_per_hour = serializers.FloatField(allow_null=True)
+    measured_in = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="Regions the results were measured in; null: not recorded",
+    )
+    usd_per_hour = serializers.FloatField()
     price_note = serializers.CharField(allow_null=True)
     per_dollar = serializers.FloatField(allow_null=True)
-    baseline_share = serializers.FloatField(allow_null=True)
-    sustained_per_dollar = serializers.FloatField(allow_null=True)
-    relative_throughput = serializers.FloatField(allow_null=True)
-    relative_cost = serializers.FloatField(allow_null=True)
-    relative_per_dollar = serializers.FloatField(allow_null=True)
+    baseline_share = serializers.FloatField(required=False)
+    sustained_per_dollar = serializers.FloatField(required=False, allow_null=True)
+    relative_throughput = serializers.FloatField(required=False, allow_null=True)
+    relative_cost = serializers.FloatField(required=False, allow_null=True)
+    relative_per_dollar = serializers.FloatField(required=False, allow_null=True)
+    values = serializers.ListField(child=serializers.FloatField(), required=False)
+    values_cut = serializers.BooleanField(required=False)
+
+    BURSTABLE = ("baseline_share", "sustained_per_dollar")
+    RELATIVE = ("relative_throughput", "relative_cost", "relative_per_dollar")
+
+    def to_representation(self, row):
+        data = super().to_representation(row)
+        if row.baseline_share is None:
+            for name in self.BURSTABLE:
+                data.pop(name)
+        if not self.context.get("baseline"):
+            for name in self.RELATIVE:
+                data.pop(name)
+        if self.context.get("include_values"):
+            data["values"] = [value for value, _cpu in row.samples]
+            data["values_cut"] = row.values_cut
+        else:
+            data.pop("values", None)
+            data.pop("values_cut", None)
+        return data
+
+
+class UnpricedSerializer(serializers.Serializer):
+    instance_type = serializers.CharField()
+    variant = serializers.CharField(allow_null=True)
+    reason = serializers.CharField()
+    runs = serializers.IntegerField()
+    median = serializers.FloatField()
 
 
 class PricePerformanceSerializer(serializers.Serializer):
     benchmark = serializers.CharField(source="benchmark.key")
     unit = serializers.CharField(source="benchmark.unit")
     higher_is_better = serializers.BooleanField(source="benchmark.higher_is_better")
-    region = serializers.CharField(source="region.code")
+    region = serializers.CharField(source="region.code", help_text="Where the prices come from")
     purchase_option = serializers.CharField()
     at = serializers.DateField()
     params = serializers.DictField()
     baseline = serializers.CharField(allow_null=True)
-    results = PricePerformanceRowSerializer(many=True)
+    measured_in = serializers.CharField(allow_null=True)
+    results = serializers.SerializerMethodField()
+    unpriced = UnpricedSerializer(many=True)
+
+    @extend_schema_field(PricePerformanceRowSerializer(many=True))
+    def get_results(self, table):
+        context = {"baseline": table.baseline, "include_values": table.include_values}
+        return PricePerformanceRowSerializer(table.results, many=True, context=context).data

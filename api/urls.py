@@ -1,17 +1,37 @@
-"""`/api/v1/` routes."""
+"""`/api/v1/` routes; the API root lists every endpoint, the schema and the docs."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api import views
+from api import storage_views, views
 
 app_name = "api"
 
-router = DefaultRouter()
+
+class Router(DefaultRouter):
+    """DRF's router, whose root also lists the endpoints that are not viewsets."""
+
+    extra_root = {
+        "price-performance": "price-performance",
+        "schema": "schema",
+        "docs": "docs",
+    }
+
+    def get_api_root_view(self, api_urls=None):
+        api_root_dict = {
+            prefix: self.routes[0].name.format(basename=basename)
+            for prefix, _viewset, basename in self.registry
+        }
+        api_root_dict.update(self.extra_root)
+        return self.APIRootView.as_view(api_root_dict=api_root_dict)
+
+
+router = Router()
 router.register("regions", views.RegionViewSet)
 router.register("instance-types", views.InstanceTypeViewSet)
 router.register("prices", views.PriceViewSet)
+router.register("fargate-rates", views.FargateRateViewSet)
 router.register("benchmarks", views.BenchmarkViewSet)
 router.register("runs", views.RunViewSet)
 
@@ -20,4 +40,11 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     *router.urls,
+]
+
+# EBS volumes (study S4).
+urlpatterns += [
+    path("volume-prices/", storage_views.VolumePriceList.as_view(), name="volumeprice-list"),
+    path("volume-cost/", storage_views.VolumeCostView.as_view(), name="volume-cost"),
+    path("gp2-burst/", storage_views.Gp2BurstView.as_view(), name="gp2-burst"),
 ]

@@ -1,14 +1,18 @@
 """API views: declarations around selectors and services."""
 
+from django import forms
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from api import filters, serializers
-from benchmarks import selectors
-from benchmarks.models import Benchmark, InstanceType, Price, Region, Run
+from api import conditional, filters, serializers
+from benchmarks.forms import PricePerformanceForm
+from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
+from benchmarks.selectors import price_performance
 from benchmarks.services import runs as run_services
 
 
@@ -33,18 +37,24 @@ class PriceViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.PriceFilter
 
 
+class FargateRateViewSet(viewsets.ReadOnlyModelViewSet):
+    """Fargate's rates per vCPU-hour and per GB-hour, by period, like `prices/`."""
+
+    queryset = FargateRate.objects.select_related("region")
+    serializer_class = serializers.FargateRateSerializer
+    filterset_class = filters.FargateRateFilter
+
+
 class BenchmarkViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Benchmark.objects.all()
-    serializer_class = serializers.BenchmarkSerializer
+    filterset_class = filters.BenchmarkFilter
+    lookup_field = "key"
+    lookup_value_regex = r"[^/]+"
 
     def get_serializer_class(self):
         if self.action == "retrieve":
             return serializers.BenchmarkDetailSerializer
         return serializers.BenchmarkSerializer
-
-    filterset_class = filters.BenchmarkFilter
-    lookup_field = "key"
-    lookup_value_regex = r"[^/]+"
 
 
 class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -90,12 +100,35 @@ class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(body, status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
 
 
+def _form_parameters(form_class: type[forms.Form]) -> list[OpenApiParameter]:
+    """A form's fields as OpenAPI query parameters: one description of the query."""
+    parameters = []
+    for name, field in form_class.base_fields.items():
+        kind = OpenApiTypes.DATE if isinstance(field, forms.DateField) else OpenApiTypes.STR
+        choices = getattr(field, "choices", None)
+        parameters.append(
+            OpenApiParameter(
+                name,
+                kind,
+                required=field.required,
+                description=str(field.help_text),
+                enum=[value for value, _ in choices if value] if choices else None,
+            )
+        )
+    return parameters
+
+
 class PricePerformanceView(APIView):
-    """Throughput per dollar of every instance type measured with one benchmark in a region."""
+    """Throughput per dollar of every instance type measured with one benchmark.
+
+    `region` names where the prices come from; results measured anywhere count unless
+    `measured_in` narrows them. Answers carry ETag and Last-Modified; a revalidation of an
+    unchanged answer gets 304.
+    """
 
     @extend_schema(
         parameters=[
-            serializers.PricePerformanceQuerySerializer,
+            *_form_parameters(PricePerformanceForm),
             OpenApiParameter(
                 "<param>",
                 str,
@@ -105,17 +138,15 @@ class PricePerformanceView(APIView):
         responses=serializers.PricePerformanceSerializer,
     )
     def get(self, request):
-        query = serializers.PricePerformanceQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
-        table = selectors.price_performance_table(
-            benchmark_key=data["benchmark"],
-            region_code=data["region"],
-            purchase_option=data["purchase_option"],
-            at=data.get("at"),
-            params=data["params"],
-            instance_type_names=data.get("instance_types"),
-            families=data.get("families"),
-            baseline=data.get("baseline"),
-        )
-        return Response(serializers.PricePerformanceSerializer(table).data)
+        form = PricePerformanceForm(request.query_params)
+        if not form.is_valid():
+            raise ValidationError(form.error_dict())
+        query = form.query()
+        subject = price_performance.subject_of(query)
+        etag, last_modified = conditional.validators(request, changed_at=subject.changed_at)
+        cached = conditional.not_modified(request, etag=etag, last_modified=last_modified)
+        if cached is not None:
+            return cached
+        table = price_performance.price_performance_table(query, subject=subject)
+        response = Response(serializers.PricePerformanceSerializer(table).data)
+        return conditional.stamp(response, etag=etag, last_modified=last_modified)

@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from benchmarks import models
+from benchmarks.services import runs as run_services
 
 
 @admin.register(models.Region)
@@ -68,6 +69,35 @@ class RunAdmin(admin.ModelAdmin):
     list_select_related = ["instance_type", "region"]
     readonly_fields = ["content_hash", "upload_key", "created_at", "finished_at"]
     inlines = [ResultInline]
+    actions = ["parse_again"]
+
+    # Deleting goes through the service, so that the kept statistics follow.
+    def delete_model(self, request, obj):
+        run_services.delete_run(run=obj)
+
+    def delete_queryset(self, request, queryset):
+        for run in queryset:
+            run_services.delete_run(run=run)
+
+    @admin.action(description="Parse the selected runs again")
+    def parse_again(self, request, queryset):
+        for run in queryset.filter(parent=None):
+            run_services.reparse_run(run_id=run.pk)
+
+
+@admin.register(models.SeriesStatistics)
+class SeriesStatisticsAdmin(admin.ModelAdmin):
+    """Read-only: written by ingest and `rebuild_stats`."""
+
+    list_display = ["series", "measured_in", "runs", "results", "median", "updated_at"]
+    list_filter = ["measured_in"]
+    list_select_related = ["series"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(models.PriceRefresh)
@@ -90,3 +120,19 @@ class PriceRefreshAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # written by the refreshes themselves
+
+
+@admin.register(models.VolumePrice)
+class VolumePriceAdmin(admin.ModelAdmin):
+    list_display = [
+        "region",
+        "volume_type",
+        "component",
+        "tier",
+        "usd_per_unit_month",
+        "effective_from",
+        "effective_to",
+    ]
+    list_filter = ["region", "volume_type", "component"]
+    search_fields = ["source"]
+    list_select_related = ["region"]

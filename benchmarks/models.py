@@ -19,6 +19,9 @@ class Region(models.Model):
     pricing_location = models.CharField(
         max_length=100, blank=True, help_text="The Price List API's `location` attribute."
     )
+    # Bumped by every write of this region's prices, rates or of instance specifications:
+    # answers priced here are fresh while it is older than their Last-Modified.
+    prices_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["code"]
@@ -71,6 +74,14 @@ class InstanceType(models.Model):
         return family_of(self.kind, self.name)
 
 
+class PeriodQuerySet(models.QuerySet):
+    """Dated periods (prices, rates), each in force from `effective_from` to `effective_to`."""
+
+    def in_force_on(self, day: datetime.date) -> PeriodQuerySet:
+        """The periods in force on `day`."""
+        return self.filter(in_force_on(day))
+
+
 class PurchaseOption(models.TextChoices):
     ON_DEMAND = "on_demand", "On-demand"
     SPOT = "spot", "Spot"
@@ -92,6 +103,8 @@ class Price(models.Model):
     )
     source = models.TextField()
     recorded_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PeriodQuerySet.as_manager()
 
     class Meta:
         ordering = ["instance_type__name", "region__code", "purchase_option", "effective_from"]
@@ -138,6 +151,8 @@ class FargateRate(models.Model):
     source = models.TextField()
     recorded_at = models.DateTimeField(auto_now_add=True)
 
+    objects = PeriodQuerySet.as_manager()
+
     class Meta:
         ordering = ["region__code", "architecture", "component", "effective_from"]
         constraints = [
@@ -160,6 +175,52 @@ class FargateRate(models.Model):
         )
 
 
+class VolumePrice(models.Model):
+    """A monthly EBS volume rate for one period: per GB, per provisioned IOPS or per MiB/s."""
+
+    class VolumeType(models.TextChoices):
+        GP2 = "gp2", "General Purpose SSD (gp2)"
+        GP3 = "gp3", "General Purpose SSD (gp3)"
+        IO1 = "io1", "Provisioned IOPS SSD (io1)"
+        IO2 = "io2", "Provisioned IOPS SSD (io2)"
+        ST1 = "st1", "Throughput Optimized HDD (st1)"
+        SC1 = "sc1", "Cold HDD (sc1)"
+
+    class Component(models.TextChoices):
+        STORAGE = "storage", "GB-month of storage"
+        IOPS = "iops", "provisioned IOPS-month"
+        THROUGHPUT = "throughput", "provisioned MiB/s-month"
+
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="volume_prices")
+    volume_type = models.CharField(max_length=8, choices=VolumeType.choices)
+    component = models.CharField(max_length=16, choices=Component.choices)
+    # io2's IOPS are priced in tiers (1: up to 32,000, 2: to 64,000, 3: above); all else is 1.
+    tier = models.PositiveSmallIntegerField(default=1)
+    usd_per_unit_month = models.DecimalField(max_digits=14, decimal_places=8)
+    effective_from = models.DateField()
+    effective_to = models.DateField(
+        null=True, blank=True, help_text="Last day in force; empty while still in force."
+    )
+    source = models.TextField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["region__code", "volume_type", "component", "tier", "effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["region", "volume_type", "component", "tier", "effective_from"],
+                name="volume_price_period_starts_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        tier = f" tier {self.tier}" if self.tier != 1 else ""
+        return (
+            f"{self.volume_type} {self.component}{tier} {self.region} "
+            f"${self.usd_per_unit_month}/month from {self.effective_from}"
+        )
+
+
 class Benchmark(models.Model):
     """A measured quantity, `<tool>:<test>`, with its unit and which direction is better."""
 
@@ -167,6 +228,12 @@ class Benchmark(models.Model):
     unit = models.CharField(max_length=40)
     higher_is_better = models.BooleanField(default=True)
     description = models.TextField(blank=True)
+    # Kept at ingest from the series' statistics (services/statistics.py), so that menus and
+    # parameter checks never scan results: every parameter with its values in order, and the
+    # instance type families with results.
+    params = models.JSONField(default=dict, blank=True, editable=False)
+    families = models.JSONField(default=list, blank=True, editable=False)
+    stats_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["key"]
@@ -235,6 +302,84 @@ class Run(models.Model):
         return f"run {self.pk} ({machine}, {self.status})"
 
 
+class Series(models.Model):
+    """Results of one benchmark on one instance type and variant with one set of parameters.
+
+    What a row of the price-performance table aggregates; results measured with other
+    parameters belong to another series and are never mixed with these.
+    """
+
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="series")
+    instance_type = models.ForeignKey(InstanceType, on_delete=models.CASCADE, related_name="series")
+    variant = models.CharField(max_length=100, blank=True, default="")
+    params = models.JSONField(default=dict, blank=True)
+    # `params` as canonical JSON (sorted keys), the part of the natural key a JSON field
+    # cannot be.
+    params_key = models.CharField(max_length=1000)
+
+    class Meta:
+        ordering = ["benchmark_id", "instance_type_id", "variant", "params_key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["benchmark", "instance_type", "variant", "params_key"],
+                name="series_natural_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        variant = f" ({self.variant})" if self.variant else ""
+        return f"{self.benchmark_id} {self.instance_type_id}{variant} {self.params_key}"
+
+
+class SeriesStatistics(models.Model):
+    """A series' statistics, kept at ingest: over every region, or over one measuring region.
+
+    `measured_in` is "" for the statistics of every run wherever it was measured (runs whose
+    region is not recorded count only there), else the code of the region the runs were
+    measured in. When every run was measured in one region, the all-regions row names it in
+    `sole_region` and answers for that region too: per-region rows exist only for series
+    measured in several. Written only by services/statistics.py; `rebuild_stats` recomputes
+    them.
+    """
+
+    ALL_REGIONS = ""
+    SAMPLES_KEPT = 100
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="statistics")
+    measured_in = models.CharField(max_length=32, blank=True, default="")
+    sole_region = models.CharField(max_length=32, blank=True, default="")
+    runs = models.PositiveIntegerField()
+    results = models.PositiveIntegerField()
+    median = models.FloatField()
+    minimum = models.FloatField()
+    maximum = models.FloatField()
+    first_quartile = models.FloatField()
+    third_quartile = models.FloatField()
+    # {cpu model: runs}, most runs first; "unknown" for runs that did not say.
+    cpu_models = models.JSONField(default=dict)
+    # Region codes the runs were measured in, in order; null for runs with no region.
+    regions = models.JSONField(default=list)
+    # [[source, licence, runs], ...], most runs first.
+    sources = models.JSONField(default=list)
+    # [[value, cpu model], ...] in order of value: every result when there are at most
+    # SAMPLES_KEPT, else that many evenly spaced in rank from the minimum to the maximum.
+    samples = models.JSONField(default=list)
+    first_measured_at = models.DateField(null=True, blank=True)
+    last_measured_at = models.DateField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "series statistics"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "measured_in"], name="series_statistics_once_per_scope"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"series {self.series_id} [{self.measured_in or 'all regions'}]"
+
+
 class Result(models.Model):
     """One figure a run measured: a benchmark, its parameters and the value."""
 
@@ -243,6 +388,10 @@ class Result(models.Model):
     params = models.JSONField(default=dict, blank=True)
     value = models.FloatField()
     notes = models.TextField(blank=True, default="")
+    # Set at ingest (services/statistics.py); the statistics read results through it.
+    series = models.ForeignKey(
+        Series, on_delete=models.PROTECT, null=True, blank=True, related_name="results"
+    )
 
     class Meta:
         ordering = ["run_id", "id"]

@@ -14,3 +14,5 @@ urlpatterns = [
     path("agent.py", views.agent_script, name="agent-script"),
     path("agent/", views.agent, name="agent"),
 ]
+
+urlpatterns += [path("volumes/", views.volumes, name="volumes")]

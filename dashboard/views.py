@@ -5,64 +5,32 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from benchmarks import parsers, selectors
+from benchmarks import parsers
 from benchmarks.errors import DomainError
-from benchmarks.models import InstanceType, PurchaseOption, Region, Run
+from benchmarks.forms import PricePerformanceForm
+from benchmarks.models import InstanceType, Region, Run
+from benchmarks.selectors import comparison as comparison_selector
+from benchmarks.selectors import storage as storage_selector
 from benchmarks.services import runs as run_services
-from dashboard.forms import ComparisonForm, UploadForm
-
-
-def _chart_data(comparison: selectors.Comparison) -> dict:
-    table = comparison.table
-    return {
-        "benchmark": table.benchmark.key,
-        "unit": table.benchmark.unit,
-        "higher_is_better": table.benchmark.higher_is_better,
-        "rows": [
-            {
-                "label": row.instance_type + (f" ({row.variant})" if row.variant else ""),
-                "family": row.family,
-                "per_dollar": row.per_dollar,
-                "sustained_per_dollar": row.sustained_per_dollar,
-                "samples": row.samples,
-                "median": row.median,
-                "cpu_models": row.cpu_models,
-                "usd_per_hour": row.usd_per_hour,
-            }
-            for row in table.results
-        ],
-    }
+from dashboard.forms import UploadForm
+from dashboard.storage_forms import VolumesForm
 
 
 def comparison(request):
     """`/`: throughput per dollar for one benchmark, Fargate, t2, c7g, c7a and c7i by default."""
-    form = ComparisonForm(request.GET)
-    context = {"form": form, "regions": selectors.priced_regions()}
-    status = 200
-    if form.is_valid():
-        try:
-            result = selectors.comparison(
-                region_code=form.cleaned_data["region"] or "us-east-1",
-                benchmark_key=form.cleaned_data["benchmark"] or None,
-                purchase_option=form.cleaned_data["purchase_option"] or PurchaseOption.ON_DEMAND,
-                at=form.cleaned_data["at"],
-                params=form.cleaned_params(),
-                families=form.cleaned_families(),
-                baseline=form.cleaned_data["baseline"] or None,
-            )
-        except DomainError as error:
-            context["error"] = error.message
-            status = 400
-        else:
-            context["comparison"] = result
-            if result is not None:
-                context["chart_data"] = _chart_data(result)
-    else:
-        context["error"] = "; ".join(
-            f"{name}: {' '.join(messages)}" for name, messages in form.errors.items()
-        )
-        status = 400
-    context["purchase_options"] = PurchaseOption.choices
+    form = PricePerformanceForm(request.GET, optional=("benchmark", "region"))
+    valid = form.is_valid()
+    result = comparison_selector.comparison(form.query())
+    if result.error:
+        name, message = result.error
+        form.add_error(name if name in form.fields else None, message)
+    context = {
+        "form": form,
+        "comparison": result,
+        "table": result.table,
+        "errors": form.error_dict() if form.errors else {},
+    }
+    status = 200 if valid and not result.error else 400
     return render(request, "dashboard/comparison.html", context, status=status)
 
 
@@ -106,6 +74,23 @@ def run_detail(request, run_id: int):
         pk=run_id,
     )
     return render(request, "dashboard/run.html", {"run": run})
+
+
+def volumes(request):
+    """`/volumes/`: EBS volumes priced side by side, and the IOPS they deliver under a load."""
+    regions = storage_selector.volume_priced_regions()
+    form = VolumesForm(request.GET, default_region=regions[0] if regions else "us-east-1")
+    context, status = {"form": form, "regions": regions}, 200
+    if not form.is_valid():
+        context["error"], status = form.error_text(), 400
+    else:
+        try:
+            comparison = storage_selector.volume_comparison(**form.selector_arguments())
+        except DomainError as error:
+            context["error"], status = error.message, error.status_code
+        else:
+            context.update(comparison=comparison, chart_data=comparison.chart_data())
+    return render(request, "dashboard/volumes.html", context, status=status)
 
 
 AGENT_FILE = settings.BASE_DIR / "agent" / "pricebench_agent.py"

@@ -3,17 +3,30 @@
 Each tool has one module exposing `looks_like(text) -> bool` and `parse(text) -> ParsedOutput`.
 `parse()` here decodes bytes, detects the format, and reads an `lscpu` section that precedes
 another tool's output (the layout of study S1's files).
+
+Some outputs do not record a parameter of their run (Spare Cores' openssl parsed.json and
+bw_mem the number of processes, a stress-ng log its --cpu-method). Their modules list it in
+`CALLER_SUPPLIED` and take it as a keyword of `parse`; the caller that knows it (the importer,
+from the machine's lscpu) passes it through `parse(..., processes=N, cpu_method=M)`.
 """
 
 from __future__ import annotations
 
 from benchmarks.parsers import (
+    bw_mem,
+    compression_text,
     fio,
+    geekbench,
     generic_csv,
     generic_json,
     iperf3,
+    llama_bench,
     lscpu,
     openssl,
+    passmark,
+    redis_benchmark,
+    static_web,
+    stressng,
     sysbench,
     wrk,
 )
@@ -21,16 +34,26 @@ from benchmarks.parsers.base import CpuInfo, ParsedOutput, ParsedResult, ParseEr
 
 __all__ = ["FORMATS", "CpuInfo", "ParseError", "ParsedOutput", "ParsedResult", "decode", "parse"]
 
-# Detection order: the most specific signatures first; csv last because almost anything with
-# commas looks like it.
+# Detection order: the most specific signatures first; the user's own json and csv tables
+# last, csv at the very end because almost anything with commas looks like it. Spare Cores'
+# folder names are the format names of their outputs; one module reads both stress-ng folders.
 PARSERS = {
-    "json": generic_json,
     "iperf3": iperf3,
     "fio": fio,
     "sysbench": sysbench,
     "wrk": wrk,
     "openssl": openssl,
     "lscpu": lscpu,
+    "redis": redis_benchmark,
+    "static_web": static_web,
+    "compression_text": compression_text,
+    "bw_mem": bw_mem,
+    "stressng": stressng,
+    "stressngsinglecore": stressng,
+    "llm": llama_bench,
+    "geekbench": geekbench,
+    "passmark": passmark,
+    "json": generic_json,
     "csv": generic_csv,
 }
 FORMATS: tuple[str, ...] = tuple(PARSERS)
@@ -71,8 +94,18 @@ def detect_format(text: str) -> str:
     )
 
 
-def parse(data: bytes | str, *, format: str = "auto") -> ParsedOutput:  # noqa: A002
-    """Parse one raw output; raises ParseError naming what is wrong and where."""
+def parse(
+    data: bytes | str,
+    *,
+    format: str = "auto",  # noqa: A002
+    processes: int | None = None,
+    cpu_method: str | None = None,
+) -> ParsedOutput:
+    """Parse one raw output; raises ParseError naming what is wrong and where.
+
+    `processes` and `cpu_method` are what some outputs do not record (see CALLER_SUPPLIED);
+    given for a format that records or does not use them, they are ignored with a warning.
+    """
     text = decode(data)
     if format not in ("auto", *FORMATS):
         raise ParseError(f"unknown format {format!r}; choose one of auto, {', '.join(FORMATS)}")
@@ -86,7 +119,18 @@ def parse(data: bytes | str, *, format: str = "auto") -> ParsedOutput:  # noqa: 
             cpu = None
 
     name = detect_format(text) if format == "auto" else format
-    output = PARSERS[name].parse(text)
+    module = PARSERS[name]
+    given = {"processes": processes, "cpu_method": cpu_method}
+    given = {key: value for key, value in given.items() if value is not None}
+    accepted = getattr(module, "CALLER_SUPPLIED", ())
+    output = module.parse(text, **{key: value for key, value in given.items() if key in accepted})
+    # One module may read several formats (stressng, stressngsinglecore): name the one asked.
+    output.format = name
+    unused = [key for key in given if key not in accepted]
+    if unused:
+        output.warnings.append(
+            f"{' and '.join(unused)} given, but {name} output does not take it; ignored"
+        )
     if cpu is not None:
         output.cpu = cpu
         output.cpu_model = output.cpu_model or cpu.model_name

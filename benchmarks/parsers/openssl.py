@@ -21,17 +21,26 @@ Benchmark keys, always `openssl:` and lower case:
 `processes` is the number of `-multi` children (1 without `-multi`); values are totals over
 all of them. `-multi -evp` tables name the row `evp`: the key stays `openssl:evp` (with a
 warning) unless the children's lines name the algorithm.
+
+Also reads Spare Cores' own parse of such a run (`parsed.json`): a JSON list of
+`{"algo", "block_size", "speed"}`, speed in bytes per second summed over all processes. It
+gives the same keys and params as the raw output of the same run; it does not record how
+many processes ran (`-multi N`), so the caller passes `processes` (Spare Cores run one per
+vCPU); without it `processes` is left out and a warning says so.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
+from benchmarks.parsers.jsondoc import DocumentLines, load_document
 
 FORMAT = "openssl"
+CALLER_SUPPLIED = ("processes",)
 
 _SIGNATURE = re.compile(
     r"^\s*OpenSSL \d+\.\d+\.\d+|^version: \d|^type(?:\s+\d+ bytes)+\s*$|^(?:Got: )?\+(?:H|F\d*):"
@@ -107,17 +116,79 @@ _CURVE_LISTS = (
 
 
 def looks_like(text: str) -> bool:
-    """True when the text carries a mark only `openssl speed` prints."""
-    return _SIGNATURE.search(text) is not None
+    """True when the text carries a mark only `openssl speed` prints, or is Spare Cores'
+    parsed.json of such a run."""
+    return _SIGNATURE.search(text) is not None or _is_spare_cores_json(text)
 
 
-def parse(text: str) -> ParsedOutput:
-    """Read `openssl speed` output (tables or -mr records, with or without -multi)."""
+def parse(text: str, *, processes: int | None = None) -> ParsedOutput:
+    """Read `openssl speed` output (tables or -mr records, with or without -multi), or Spare
+    Cores' parsed.json of it; `processes` is the `-multi` count, for parsed.json."""
+    if processes is not None and processes < 1:
+        raise ValueError(f"processes must be a positive whole number, not {processes!r}")
+    text = text.removeprefix("\ufeff")
+    if text.lstrip().startswith("["):
+        return _parse_spare_cores_json(text, processes)
     reader = _Reader()
-    lines = text.removeprefix("\ufeff").split("\n")
+    lines = text.split("\n")
     for number, line in enumerate(lines, start=1):
         reader.read(number, line.strip())
-    return reader.finish(last_line=len(lines))
+    output = reader.finish(last_line=len(lines))
+    shown = {result.params["processes"] for result in output.results}
+    if processes is not None and shown != {processes}:
+        output.warnings.append(
+            f"the output shows {' and '.join(map(str, sorted(shown)))} processes; "
+            f"the processes given ({processes}) were not used"
+        )
+    return output
+
+
+def _is_spare_cores_json(text: str) -> bool:
+    head = text.lstrip()[:400]
+    return head.startswith("[") and all(f'"{name}"' in head for name in _JSON_FIELDS)
+
+
+_JSON_FIELDS = ("algo", "block_size", "speed")
+
+
+def _parse_spare_cores_json(text: str, processes: int | None) -> ParsedOutput:
+    document, _first_line, end = load_document(text, openers="[")
+    lines = DocumentLines(text, openers="[")
+    if text[end:].strip():
+        raise ParseError("unexpected text after the JSON document", line=lines.at(end))
+    if not isinstance(document, list) or not document:
+        raise ParseError("expected a list of {algo, block_size, speed} records", line=lines.of(()))
+    output = ParsedOutput(format=FORMAT)
+    for index, record in enumerate(document):
+        if not isinstance(record, dict) or not all(name in record for name in _JSON_FIELDS):
+            raise ParseError(
+                f"record {index} is not an {{algo, block_size, speed}} object",
+                line=lines.of((index,)),
+            )
+        algo, block_size, speed = (record[name] for name in _JSON_FIELDS)
+        if not isinstance(algo, str) or not algo.strip():
+            raise ParseError(f"record {index}: algo is not a name", line=lines.of((index, "algo")))
+        if not isinstance(block_size, int) or isinstance(block_size, bool) or block_size < 1:
+            raise ParseError(
+                f"record {index}: block_size is not a positive whole number: {block_size!r}",
+                line=lines.of((index, "block_size")),
+            )
+        if not isinstance(speed, int | float) or isinstance(speed, bool) or not _finite(speed):
+            raise ParseError(
+                f"record {index}: speed is not a number that is not negative: {speed!r}",
+                line=lines.of((index, "speed")),
+            )
+        (figure,) = _symmetric_figures(algo, [block_size], [float(speed)])
+        params: dict[str, int] = {"block_size": block_size}
+        if processes is not None:
+            params["processes"] = processes
+        output.results.append(ParsedResult(figure.benchmark, params, figure.value, figure.unit))
+    if processes is None:
+        output.warnings.append(
+            "Spare Cores' parsed.json does not record how many processes ran (openssl speed "
+            "-multi N); processes is left out: pass it (Spare Cores run one per vCPU)"
+        )
+    return output
 
 
 @dataclass(frozen=True)
@@ -573,6 +644,10 @@ def _symmetric_figures(name: str, block_sizes: list[int], values: list[float]) -
         _Figure(benchmark, "block_size", size, value, "B/s")
         for size, value in zip(block_sizes, values, strict=True)
     ]
+
+
+def _finite(value: float) -> bool:
+    return math.isfinite(value) and value >= 0
 
 
 def _asymmetric_key(family: str, bits: int, curve: str | None) -> str:

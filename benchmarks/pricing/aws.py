@@ -13,9 +13,16 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-from benchmarks.pricing.products import EC2, ECS
+from benchmarks.pricing.products import (
+    EBS_PROVISIONED_FAMILIES,
+    EBS_STORAGE_FAMILY,
+    EC2,
+    ECS,
+)
 
 __all__ = ["EC2", "ECS"]
+
+EBS_PRODUCT_FAMILIES = (EBS_STORAGE_FAMILY, *EBS_PROVISIONED_FAMILIES)
 
 # The Price List API answers from three regions only.
 PRICING_ENDPOINTS = ("us-east-1", "eu-central-1", "ap-south-1")
@@ -91,6 +98,15 @@ def fargate_filters(region: str) -> list[dict[str, str]]:
     differ by region).
     """
     return _term_filters({"regionCode": region})
+
+
+def ebs_filters(region: str) -> list[list[dict[str, str]]]:
+    """get_products filters for EBS volume rates in a region, one query per product family
+    (storage per GB, provisioned IOPS, gp3's provisioned throughput): a few dozen items."""
+    return [
+        _term_filters({"regionCode": region, "productFamily": family})
+        for family in EBS_PRODUCT_FAMILIES
+    ]
 
 
 def fetch_price_list(client, *, service_code: str, filters: list[dict]) -> Iterator[dict]:

@@ -30,6 +30,7 @@ from benchmarks.pricing.products import (
     EC2,
     ECS,
     ProductMatch,
+    dimension_price,
     make_record,
     match_product,
     on_demand_price,
@@ -38,8 +39,8 @@ from benchmarks.pricing.records import (
     FargateRateRecord,
     PriceRecord,
     ReadStats,
+    VolumePriceRecord,
     parse_day,
-    parse_usd,
 )
 
 # (bytes read, bytes to read, what is being read): called after every block read. A JSON file
@@ -62,7 +63,9 @@ CSV_ATTRIBUTES = {
     "Location": "location",
     "Location Type": "locationType",
     "usageType": "usagetype",
+    "Volume API Name": "volumeApiName",
 }
+PriceRecords = Iterator[PriceRecord | FargateRateRecord | VolumePriceRecord]
 
 
 @dataclass(frozen=True)
@@ -103,13 +106,14 @@ class OfferFile:
                 f" pricebench reads {EC2} (instance prices) and {ECS} (Fargate rates)"
             )
 
-    def records(self) -> Iterator[PriceRecord | FargateRateRecord]:
-        """Linux on-demand EC2 prices or Fargate rates, as the file is read."""
+    def records(self) -> PriceRecords:
+        """Linux on-demand EC2 prices and EBS volume rates, or Fargate rates, as the file is
+        read."""
         if self.format == "json":
             return self._json_records()
         return self._csv_records()
 
-    def _json_records(self) -> Iterator[PriceRecord | FargateRateRecord]:
+    def _json_records(self) -> PriceRecords:
         # Where the terms begin, so that the products pass can stop there and the terms pass
         # start there: on AWS's layout each pass then reads only its own section.
         terms_at = (
@@ -133,7 +137,9 @@ class OfferFile:
             for sku, terms in _json_events(file, "terms.OnDemand", self.path):
                 match = matches.pop(sku, None)
                 if match is not None:
-                    priced = on_demand_price(terms, where=f"{self.path.name}: SKU {sku}")
+                    priced = on_demand_price(
+                        terms, where=f"{self.path.name}: SKU {sku}", match=match
+                    )
                     if priced is not None:
                         self.stats.matched += 1
                         yield make_record(match, *priced, source)
@@ -151,13 +157,17 @@ class OfferFile:
         with _JsonSection(self.path, self.progress, "products", end=end, tail=tail) as file:
             for sku, product in _json_events(file, "products", self.path):
                 read += 1
-                match = match_product(self.info.offer_code, product.get("attributes") or {})
+                match = match_product(
+                    self.info.offer_code,
+                    product.get("attributes") or {},
+                    product.get("productFamily") or "",
+                )
                 if match is not None:
                     matches[sku] = match
         self.stats.read = read
         return matches
 
-    def _csv_records(self) -> Iterator[PriceRecord | FargateRateRecord]:
+    def _csv_records(self) -> PriceRecords:
         offer_code, source, name = self.info.offer_code, self.info.source, self.path.name
         with _CountingFile(self.path, self.progress, "rows") as raw:
             lines = io.BufferedReader(raw, READ_BLOCK)
@@ -176,6 +186,7 @@ class OfferFile:
                 columns["EffectiveDate"],
             )
             starting, ending = columns.get("StartingRange"), columns.get("EndingRange")
+            unit, family = columns.get("Unit"), columns.get("Product Family")
             attribute_columns = [
                 (attribute, columns[column])
                 for column, attribute in CSV_ATTRIBUTES.items()
@@ -203,17 +214,21 @@ class OfferFile:
                 if row[term_type] != "OnDemand" or row[currency] != "USD":
                     continue
                 attributes = {attribute: row[index] for attribute, index in attribute_columns}
-                match = match_product(offer_code, attributes)
+                match = match_product(
+                    offer_code, attributes, row[family] if family is not None else ""
+                )
                 if match is None:
                     continue
-                # Tiered prices (free first hours, volume steps) are not hourly prices.
-                if starting is not None and row[starting] not in ("0", ""):
-                    continue
-                if ending is not None and row[ending] not in ("Inf", ""):
-                    continue
                 where = f"{name}: line {number}"
-                price = parse_usd(row[price_column], where=where)
-                if price == 0:
+                price = dimension_price(
+                    match,
+                    usd=row[price_column],
+                    unit=row[unit] if unit is not None else None,
+                    begin=row[starting] if starting is not None else None,
+                    end=row[ending] if ending is not None else None,
+                    where=where,
+                )
+                if price is None:
                     continue
                 self.stats.matched += 1
                 yield make_record(match, price, parse_day(row[effective], where=where), source)

@@ -1,4 +1,5 @@
-"""Price List API `get_products` responses -> on-demand EC2 prices and Fargate rates."""
+"""Price List API `get_products` responses -> on-demand EC2 prices, EBS volume rates and Fargate
+rates."""
 
 from __future__ import annotations
 
@@ -8,7 +9,13 @@ from pathlib import Path
 
 from benchmarks.errors import DomainError
 from benchmarks.pricing.products import make_record, match_product, on_demand_price
-from benchmarks.pricing.records import FargateRateRecord, PriceRecord, ReadStats, load_json_file
+from benchmarks.pricing.records import (
+    FargateRateRecord,
+    PriceRecord,
+    ReadStats,
+    VolumePriceRecord,
+    load_json_file,
+)
 
 
 def decode_price_list(pages: Iterable[dict]) -> Iterator[dict]:
@@ -30,8 +37,9 @@ def decode_price_list(pages: Iterable[dict]) -> Iterator[dict]:
 
 def read_price_list(
     pages: Iterable[dict], *, source: str, stats: ReadStats | None = None
-) -> Iterator[PriceRecord | FargateRateRecord]:
-    """Linux on-demand EC2 prices (AmazonEC2 items) and Fargate rates (AmazonECS items).
+) -> Iterator[PriceRecord | FargateRateRecord | VolumePriceRecord]:
+    """Linux on-demand EC2 prices and EBS volume rates (AmazonEC2 items) and Fargate rates
+    (AmazonECS items).
 
     `source` says where the pages come from; each record's source adds the item's service,
     offer version and publication date.
@@ -44,11 +52,11 @@ def read_price_list(
         attributes = product.get("attributes") or {}
         service = item.get("serviceCode") or attributes.get("servicecode") or ""
         stats.services.add(service)
-        match = match_product(service, attributes)
+        match = match_product(service, attributes, product.get("productFamily") or "")
         if match is None:
             continue
         terms = (item.get("terms") or {}).get("OnDemand") or {}
-        priced = on_demand_price(terms, where=f"SKU {product.get('sku', '?')}")
+        priced = on_demand_price(terms, where=f"SKU {product.get('sku', '?')}", match=match)
         if priced is None:
             continue
         version = (service, item.get("version"), item.get("publicationDate"))

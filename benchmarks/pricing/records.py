@@ -48,6 +48,58 @@ class FargateRateRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class VolumePriceRecord:
+    """A monthly EBS volume rate, in force from `effective_from`.
+
+    Per GB-month (storage), per provisioned IOPS-month (iops) or per provisioned MiB/s-month
+    (throughput); io2's IOPS are priced in tiers (1, 2, 3), everything else is tier 1.
+    """
+
+    region: str
+    volume_type: str  # gp2, gp3, io1, io2, st1, sc1
+    component: str  # storage, iops, throughput
+    usd_per_unit_month: Decimal
+    effective_from: datetime.date
+    source: str
+    tier: int = 1
+    effective_to: datetime.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseInstancePriceRecord:
+    """An hourly on-demand price of an RDS or Aurora DB instance class, from `effective_from`.
+
+    Engine, deployment option, licence model and edition keep AWS's words ("Aurora MySQL",
+    "Multi-AZ", "No license required"); none is stored yet.
+    """
+
+    instance_class: str  # db.r3.large
+    region: str
+    engine: str  # MySQL, Aurora MySQL, PostgreSQL, Aurora PostgreSQL, MariaDB, Oracle, ...
+    deployment_option: str  # Single-AZ or Multi-AZ
+    license_model: str
+    usd_per_hour: Decimal
+    effective_from: datetime.date
+    source: str
+    edition: str = ""  # Oracle and SQL Server only: Standard, Enterprise, ...
+    # Aurora I/O-Optimized: a dearer instance whose storage I/O is not billed.
+    io_optimized: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AuroraStorageRateRecord:
+    """An Aurora cluster's storage or I/O rate, in force from `effective_from`."""
+
+    region: str
+    engine: str  # Aurora MySQL, Aurora PostgreSQL, or AWS's "Any" for both
+    component: str  # storage, io_optimized_storage (per GB-month), io (per million requests)
+    usd_per_unit: Decimal
+    unit: str  # "GB-month" or "million I/O requests"
+    effective_from: datetime.date
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class InstanceSpecRecord:
     """What an EC2 instance type is made of, from describe_instance_types or the snapshot."""
 

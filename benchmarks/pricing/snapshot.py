@@ -2,10 +2,12 @@
 
 - prices.csv: EC2 prices (on-demand, and spot per availability zone);
 - fargate_rates.csv: Fargate rates per vCPU-hour and GB-hour;
+- volume_prices.csv: EBS volume rates per GB-month, IOPS-month or MiB/s-month;
 - instance_types.csv: EC2 instance specifications.
 
-scripts/build_demo_prices.py writes them from ../shared/data/pricing/; empty cells are
-unknown values (effective_to: still in force).
+scripts/build_demo_prices.py writes prices.csv, fargate_rates.csv and instance_types.csv from
+../shared/data/pricing/; volume_prices.csv holds the figures study S4 published (the shared data
+has no EBS prices). Empty cells are unknown values (effective_to: still in force).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from benchmarks.pricing.records import (
     FargateRateRecord,
     InstanceSpecRecord,
     PriceRecord,
+    VolumePriceRecord,
     parse_day,
     parse_usd,
 )
@@ -42,6 +45,16 @@ FARGATE_RATE_COLUMNS = [
     "operating_system",
     "component",
     "usd_per_unit_hour",
+    "effective_from",
+    "effective_to",
+    "source",
+]
+VOLUME_PRICE_COLUMNS = [
+    "region",
+    "volume_type",
+    "component",
+    "tier",
+    "usd_per_unit_month",
     "effective_from",
     "effective_to",
     "source",
@@ -84,6 +97,21 @@ def read_fargate_rates(path: Path) -> Iterator[FargateRateRecord]:
             operating_system=row["operating_system"],
             component=row["component"],
             usd_per_unit_hour=parse_usd(row["usd_per_unit_hour"], where=where),
+            effective_from=parse_day(row["effective_from"], where=where),
+            effective_to=_optional(row["effective_to"], parse_day, where),
+            source=row["source"],
+        )
+
+
+def read_volume_prices(path: Path) -> Iterator[VolumePriceRecord]:
+    """volume_prices.csv -> EBS volume rate records."""
+    for where, row in _rows(path, VOLUME_PRICE_COLUMNS):
+        yield VolumePriceRecord(
+            region=row["region"],
+            volume_type=row["volume_type"],
+            component=row["component"],
+            tier=_number(row["tier"], int, where),
+            usd_per_unit_month=parse_usd(row["usd_per_unit_month"], where=where),
             effective_from=parse_day(row["effective_from"], where=where),
             effective_to=_optional(row["effective_to"], parse_day, where),
             source=row["source"],

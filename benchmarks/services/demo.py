@@ -10,6 +10,7 @@ from django.db import transaction
 from benchmarks.models import Run
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
+from benchmarks.services import statistics
 from benchmarks.services.prices import ImportSummary
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
@@ -82,4 +83,7 @@ def load_demo() -> DemoSummary:
         source=SPARECORES_SOURCE,
         licence=SPARECORES_LICENCE,
     )
+    # A database loaded before statistics were kept gets them now.
+    if statistics.needs_rebuild():
+        statistics.rebuild_statistics()
     return summary

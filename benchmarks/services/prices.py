@@ -1,4 +1,5 @@
-"""Writes of AWS prices: EC2 prices, Fargate rates and instance specifications, with history.
+"""Writes of AWS prices: EC2 prices, Fargate rates, EBS volume rates and instance
+specifications, with history.
 
 Nothing is overwritten. A price is a period, in force from `effective_from` to `effective_to`
 (the last day in force; empty while in force):
@@ -34,6 +35,7 @@ from benchmarks.models import (
     PriceRefresh,
     PurchaseOption,
     Region,
+    VolumePrice,
 )
 from benchmarks.pricing import aws, snapshot
 from benchmarks.pricing.instance_types import read_instance_types
@@ -45,6 +47,7 @@ from benchmarks.pricing.records import (
     InstanceSpecRecord,
     PriceRecord,
     ReadStats,
+    VolumePriceRecord,
     load_json_file,
 )
 from benchmarks.pricing.spot import read_spot_price_history
@@ -53,7 +56,7 @@ ONE_DAY = datetime.timedelta(days=1)
 # The models keep eight decimal places; compare prices as they will be stored.
 PRICE_PLACES = Decimal("0.00000001")
 ARCHITECTURES = ("x86_64", "arm64")
-API_SERVICES = ("ec2", "fargate", "spot", "specs")
+API_SERVICES = ("ec2", "fargate", "ebs", "spot", "specs")
 
 
 @dataclass
@@ -229,6 +232,47 @@ def _regions(codes: set[str], summary: ImportSummary) -> dict[str, Region]:
     return regions
 
 
+def _write_periods(
+    *,
+    model,
+    records: list,
+    regions: dict[str, Region],
+    summary: ImportSummary,
+    observe: Callable[[object], _Observation],
+    existing: Callable[[Region, list[_Observation]], Iterable],
+    key_of: Callable[[object], tuple],
+    value_field: str,
+    make: Callable[[Region, _Observation, datetime.date, datetime.date | None], object],
+    describe: Callable[[str, _Observation], str],
+) -> None:
+    """Fit checked records into their keys' periods, region by region, and save the changes.
+
+    Records of regions missing from `regions` are skipped; `observe` turns a record into its
+    key and value, `existing` gives a region's periods that the observations may touch.
+    """
+    by_region: dict[str, list[_Observation]] = defaultdict(list)
+    for record in records:
+        if record.region not in regions:
+            summary.skipped += 1
+            continue
+        by_region[record.region].append(observe(record))
+    for code, observations in sorted(by_region.items()):
+        region = regions[code]
+        observations = _one_per_day(
+            observations, summary, lambda seen, code=code: describe(code, seen)
+        )
+        history = _History(
+            existing=existing(region, observations),
+            key_of=key_of,
+            value_field=value_field,
+            make=lambda seen, start, end, region=region: make(region, seen, start, end),
+        )
+        _place_all(history, observations, summary)
+        history.save(model)
+    # Answers priced in these regions are stale from now on (their ETag and Last-Modified).
+    Region.objects.filter(code__in=by_region).update(prices_updated_at=timezone.now())
+
+
 # ---- EC2 prices ------------------------------------------------------------------------
 
 
@@ -281,58 +325,50 @@ def record_prices(*, records: Iterable[PriceRecord]) -> ImportSummary:
     for record in records:
         _check_price(record)
     regions = _regions({record.region for record in records}, summary)
-    known = [record for record in records if record.region in regions]
-    summary.skipped += len(records) - len(known)
-    instance_types = _instance_types({record.instance_type for record in known}, summary)
-
-    by_region: dict[str, list[_Observation]] = defaultdict(list)
-    for record in known:
-        by_region[record.region].append(
-            _Observation(
-                key=(
-                    instance_types[record.instance_type].pk,
-                    record.purchase_option,
-                    record.availability_zone,
-                ),
-                value=record.usd_per_hour.quantize(PRICE_PLACES),
-                effective_from=record.effective_from,
-                effective_to=record.effective_to,
-                source=record.source,
-                observed_at=record.observed_at,
-            )
-        )
+    instance_types = _instance_types(
+        {record.instance_type for record in records if record.region in regions}, summary
+    )
     names = {it.pk: it.name for it in instance_types.values()}
-    for code, observations in sorted(by_region.items()):
-        region = regions[code]
-        observations = _one_per_day(
-            observations, summary, lambda seen, code=code: f"{names[seen.key[0]]} in {code}"
-        )
-        existing = Price.objects.filter(
+    _write_periods(
+        model=Price,
+        records=records,
+        regions=regions,
+        summary=summary,
+        observe=lambda record: _Observation(
+            key=(
+                instance_types[record.instance_type].pk,
+                record.purchase_option,
+                record.availability_zone,
+            ),
+            value=record.usd_per_hour.quantize(PRICE_PLACES),
+            effective_from=record.effective_from,
+            effective_to=record.effective_to,
+            source=record.source,
+            observed_at=record.observed_at,
+        ),
+        existing=lambda region, observations: Price.objects.filter(
             region=region,
             instance_type_id__in={seen.key[0] for seen in observations},
             purchase_option__in={seen.key[1] for seen in observations},
-        )
-        history = _History(
-            existing=existing,
-            key_of=lambda price: (
-                price.instance_type_id,
-                price.purchase_option,
-                price.availability_zone,
-            ),
-            value_field="usd_per_hour",
-            make=lambda seen, start, end, region=region: Price(
-                instance_type_id=seen.key[0],
-                region=region,
-                purchase_option=seen.key[1],
-                availability_zone=seen.key[2],
-                usd_per_hour=seen.value,
-                effective_from=start,
-                effective_to=end,
-                source=seen.source,
-            ),
-        )
-        _place_all(history, observations, summary)
-        history.save(Price)
+        ),
+        key_of=lambda price: (
+            price.instance_type_id,
+            price.purchase_option,
+            price.availability_zone,
+        ),
+        value_field="usd_per_hour",
+        make=lambda region, seen, start, end: Price(
+            instance_type_id=seen.key[0],
+            region=region,
+            purchase_option=seen.key[1],
+            availability_zone=seen.key[2],
+            usd_per_hour=seen.value,
+            effective_from=start,
+            effective_to=end,
+            source=seen.source,
+        ),
+        describe=lambda code, seen: f"{names[seen.key[0]]} in {code}",
+    )
     return summary
 
 
@@ -367,45 +403,96 @@ def record_fargate_rates(*, records: Iterable[FargateRateRecord]) -> ImportSumma
     summary.matched = len(records)
     for record in records:
         _check_rate(record)
-    regions = _regions({record.region for record in records}, summary)
-    by_region: dict[str, list[_Observation]] = defaultdict(list)
+    _write_periods(
+        model=FargateRate,
+        records=records,
+        regions=_regions({record.region for record in records}, summary),
+        summary=summary,
+        observe=lambda record: _Observation(
+            key=(record.architecture, record.operating_system, record.component),
+            value=record.usd_per_unit_hour.quantize(PRICE_PLACES),
+            effective_from=record.effective_from,
+            effective_to=record.effective_to,
+            source=record.source,
+        ),
+        existing=lambda region, observations: FargateRate.objects.filter(region=region),
+        key_of=lambda rate: (rate.architecture, rate.operating_system, rate.component),
+        value_field="usd_per_unit_hour",
+        make=lambda region, seen, start, end: FargateRate(
+            region=region,
+            architecture=seen.key[0],
+            operating_system=seen.key[1],
+            component=seen.key[2],
+            usd_per_unit_hour=seen.value,
+            effective_from=start,
+            effective_to=end,
+            source=seen.source,
+        ),
+        describe=lambda code, seen: f"Fargate {' '.join(seen.key)} rate in {code}",
+    )
+    return summary
+
+
+# ---- EBS volume rates ------------------------------------------------------------------
+
+
+def _check_volume_price(record: VolumePriceRecord) -> None:
+    what = f"{record.volume_type or '?'} {record.component or '?'} rate in {record.region or '?'}"
+    if record.volume_type not in VolumePrice.VolumeType.values:
+        raise DomainError(
+            f"{what}: volume type {record.volume_type!r} is not one of "
+            + ", ".join(VolumePrice.VolumeType.values)
+        )
+    if record.component not in VolumePrice.Component.values:
+        raise DomainError(
+            f"{what}: component {record.component!r} is not one of "
+            + ", ".join(VolumePrice.Component.values)
+        )
+    if record.tier not in (1, 2, 3) or (record.tier != 1 and record.volume_type != "io2"):
+        raise DomainError(f"{what}: tier {record.tier} (only io2 IOPS have tiers 2 and 3)")
+    if record.usd_per_unit_month <= 0:
+        raise DomainError(f"{what}: rate {record.usd_per_unit_month} is not above zero")
+    if record.effective_to is not None and record.effective_to < record.effective_from:
+        raise DomainError(f"{what}: effective_to {record.effective_to} is before effective_from")
+
+
+@transaction.atomic
+def record_volume_prices(*, records: Iterable[VolumePriceRecord]) -> ImportSummary:
+    """Store EBS volume rates (per GB-month, IOPS-month, MiB/s-month) with their history."""
+    summary = ImportSummary()
+    records = list(records)
+    summary.matched = len(records)
     for record in records:
-        if record.region not in regions:
-            summary.skipped += 1
-            continue
-        by_region[record.region].append(
-            _Observation(
-                key=(record.architecture, record.operating_system, record.component),
-                value=record.usd_per_unit_hour.quantize(PRICE_PLACES),
-                effective_from=record.effective_from,
-                effective_to=record.effective_to,
-                source=record.source,
-            )
-        )
-    for code, observations in sorted(by_region.items()):
-        region = regions[code]
-        observations = _one_per_day(
-            observations,
-            summary,
-            lambda seen, code=code: f"Fargate {' '.join(seen.key)} rate in {code}",
-        )
-        history = _History(
-            existing=FargateRate.objects.filter(region=region),
-            key_of=lambda rate: (rate.architecture, rate.operating_system, rate.component),
-            value_field="usd_per_unit_hour",
-            make=lambda seen, start, end, region=region: FargateRate(
-                region=region,
-                architecture=seen.key[0],
-                operating_system=seen.key[1],
-                component=seen.key[2],
-                usd_per_unit_hour=seen.value,
-                effective_from=start,
-                effective_to=end,
-                source=seen.source,
-            ),
-        )
-        _place_all(history, observations, summary)
-        history.save(FargateRate)
+        _check_volume_price(record)
+    _write_periods(
+        model=VolumePrice,
+        records=records,
+        regions=_regions({record.region for record in records}, summary),
+        summary=summary,
+        observe=lambda record: _Observation(
+            key=(record.volume_type, record.component, record.tier),
+            value=record.usd_per_unit_month.quantize(PRICE_PLACES),
+            effective_from=record.effective_from,
+            effective_to=record.effective_to,
+            source=record.source,
+        ),
+        existing=lambda region, observations: VolumePrice.objects.filter(region=region),
+        key_of=lambda rate: (rate.volume_type, rate.component, rate.tier),
+        value_field="usd_per_unit_month",
+        make=lambda region, seen, start, end: VolumePrice(
+            region=region,
+            volume_type=seen.key[0],
+            component=seen.key[1],
+            tier=seen.key[2],
+            usd_per_unit_month=seen.value,
+            effective_from=start,
+            effective_to=end,
+            source=seen.source,
+        ),
+        describe=lambda code, seen: (
+            f"{seen.key[0]} {seen.key[1]} tier {seen.key[2]} rate in {code}"
+        ),
+    )
     return summary
 
 
@@ -481,6 +568,9 @@ def update_instance_specs(*, specs: Iterable[InstanceSpecRecord]) -> ImportSumma
     InstanceType.objects.bulk_create(created, batch_size=500)
     for instance_type, fields in updated:
         instance_type.save(update_fields=fields)
+    if created or updated:
+        # Specifications (vCPUs, burst baselines) enter every region's answers.
+        Region.objects.update(prices_updated_at=timezone.now())
     summary.instance_types_created = len(created)
     summary.specs_updated = len(updated)
     return summary
@@ -489,15 +579,24 @@ def update_instance_specs(*, specs: Iterable[InstanceSpecRecord]) -> ImportSumma
 # ---- sources ---------------------------------------------------------------------------
 
 
-def _record_any(records: Iterable[PriceRecord | FargateRateRecord]) -> ImportSummary:
-    prices, rates = [], []
+def _record_any(
+    records: Iterable[PriceRecord | FargateRateRecord | VolumePriceRecord],
+) -> ImportSummary:
+    prices, rates, volume_prices = [], [], []
     for record in records:
-        (rates if isinstance(record, FargateRateRecord) else prices).append(record)
+        if isinstance(record, FargateRateRecord):
+            rates.append(record)
+        elif isinstance(record, VolumePriceRecord):
+            volume_prices.append(record)
+        else:
+            prices.append(record)
     summary = ImportSummary()
     if prices:
         summary += record_prices(records=prices)
     if rates:
         summary += record_fargate_rates(records=rates)
+    if volume_prices:
+        summary += record_volume_prices(records=volume_prices)
     return summary
 
 
@@ -508,14 +607,17 @@ def _with_stats(summary: ImportSummary, stats: ReadStats, source: str) -> Import
 
 @transaction.atomic
 def import_snapshot(*, directory: Path = snapshot.DEMO_DIR) -> ImportSummary:
-    """Load the bundled snapshot (instance types, prices, Fargate rates); loading again stores
-    nothing."""
+    """Load the bundled snapshot (instance types, prices, Fargate rates, EBS volume rates);
+    loading again stores nothing."""
     summary = update_instance_specs(
         specs=snapshot.read_instance_types(directory / "instance_types.csv")
     )
     summary += record_prices(records=snapshot.read_prices(directory / "prices.csv"))
     summary += record_fargate_rates(
         records=snapshot.read_fargate_rates(directory / "fargate_rates.csv")
+    )
+    summary += record_volume_prices(
+        records=snapshot.read_volume_prices(directory / "volume_prices.csv")
     )
     summary.read = summary.matched
     summary.source = f"the bundled snapshot ({directory})"
@@ -524,7 +626,8 @@ def import_snapshot(*, directory: Path = snapshot.DEMO_DIR) -> ImportSummary:
 
 @transaction.atomic
 def import_offer_file(*, path: Path, progress: Progress | None = None) -> ImportSummary:
-    """An AWS bulk offer file (EC2 or ECS, JSON or CSV, any size), streamed."""
+    """An AWS bulk offer file (EC2 with its EBS volume rates, or ECS; JSON or CSV, any size),
+    streamed."""
     offer = OfferFile(path, progress=progress)
     summary = _record_any(offer.records())
     return _with_stats(summary, offer.stats, offer.info.source)
@@ -532,7 +635,8 @@ def import_offer_file(*, path: Path, progress: Progress | None = None) -> Import
 
 @transaction.atomic
 def import_price_list(*, pages: Iterable[dict], source: str) -> ImportSummary:
-    """get_products pages (AmazonEC2 or AmazonECS items, told apart by their service)."""
+    """get_products pages (AmazonEC2 or AmazonECS items, told apart by their service; EBS
+    volume rates among the AmazonEC2 items, told apart by their product family)."""
     stats = ReadStats()
     summary = _record_any(read_price_list(pages, source=source, stats=stats))
     unknown = stats.services - {aws.EC2, ECS}
@@ -608,24 +712,30 @@ def _known_region(region: str) -> None:
 def import_from_api(*, service: str, region: str, session=None) -> ImportSummary:
     """Fetch one kind of price for one region from AWS, then store it in one transaction.
 
-    `service`: "ec2" (on-demand prices), "fargate" (rates), "spot" (prices in force now, per
-    zone) or "specs" (describe_instance_types). AWS is asked before the transaction opens.
+    `service`: "ec2" (on-demand prices), "fargate" (rates), "ebs" (EBS volume rates), "spot"
+    (prices in force now, per zone) or "specs" (describe_instance_types). AWS is asked before
+    the transaction opens.
     """
     if service not in API_SERVICES:
         raise DomainError(f"service {service!r} is not one of {', '.join(API_SERVICES)}")
     _known_region(region)
     today = timezone.now().date()
-    if service in ("ec2", "fargate"):
+    if service in ("ec2", "fargate", "ebs"):
         endpoint = aws.pricing_endpoint_for(region)
         client = aws.pricing_client(region, session=session)
-        service_code, filters = (
-            (aws.EC2, aws.ec2_on_demand_filters(region))
-            if service == "ec2"
-            else (ECS, aws.fargate_filters(region))
-        )
-        pages = aws.collect(
-            aws.fetch_price_list(client, service_code=service_code, filters=filters)
-        )
+        if service == "ec2":
+            queries = [(aws.EC2, aws.ec2_on_demand_filters(region))]
+        elif service == "fargate":
+            queries = [(ECS, aws.fargate_filters(region))]
+        else:
+            queries = [(aws.EC2, filters) for filters in aws.ebs_filters(region)]
+        pages = [
+            page
+            for service_code, filters in queries
+            for page in aws.collect(
+                aws.fetch_price_list(client, service_code=service_code, filters=filters)
+            )
+        ]
         source = f"AWS Price List API, get_products on {endpoint}, fetched {today}"
         return import_price_list(pages=pages, source=source)
     client = aws.ec2_client(region, session=session)

@@ -15,7 +15,8 @@ from benchmarks import parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, Result, Run
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
-from benchmarks.selectors import get_instance_type, get_region
+from benchmarks.selectors.lookups import get_instance_type, get_region
+from benchmarks.services import statistics
 
 TABULAR_FORMATS = ("csv", "json")
 
@@ -124,8 +125,10 @@ def _benchmark_for(result: ParsedResult, cache: dict[str, Benchmark]) -> Benchma
     return benchmark
 
 
-def _store_results(run: Run, results: list[ParsedResult], cache: dict[str, Benchmark]) -> None:
-    Result.objects.bulk_create(
+def _result_rows(
+    run: Run, results: list[ParsedResult], cache: dict[str, Benchmark]
+) -> list[Result]:
+    return [
         Result(
             run=run,
             benchmark=_benchmark_for(result, cache),
@@ -134,10 +137,16 @@ def _store_results(run: Run, results: list[ParsedResult], cache: dict[str, Bench
             notes=result.notes or "",
         )
         for result in results
-    )
+    ]
 
 
-def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) -> None:
+def _store(rows: list[Result]) -> None:
+    """Store results in their series, all of an upload at once."""
+    statistics.attach_series(rows)
+    Result.objects.bulk_create(rows, batch_size=5000)
+
+
+def _tabular_rows(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) -> list[Result]:
     """A table names its machines per row: one child run per machine, variant, date, CPU."""
     groups: dict[tuple, list[ParsedResult]] = defaultdict(list)
     for result in parsed.results:
@@ -153,6 +162,7 @@ def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) 
         if key[0] is None or key[1] is None:
             raise ParseError(f"{result.benchmark}: a row needs an instance_type and a region")
         groups[key].append(result)
+    rows: list[Result] = []
     for key, results in groups.items():
         type_name, region_code, variant, measured_at, cpu_model, source, licence = key
         try:
@@ -174,7 +184,8 @@ def _store_tabular(run: Run, parsed: ParsedOutput, cache: dict[str, Benchmark]) 
             uploaded_by=run.uploaded_by,
             finished_at=timezone.now(),
         )
-        _store_results(child, results, cache)
+        rows.extend(_result_rows(child, results, cache))
+    return rows
 
 
 @transaction.atomic
@@ -198,14 +209,15 @@ def ingest_run(*, run_id: int) -> Run:
             if not parsed.results:
                 raise ParseError("the output holds no benchmark results")
             if parsed.format in TABULAR_FORMATS:
-                _store_tabular(run, parsed, cache)
+                rows = _tabular_rows(run, parsed, cache)
             else:
                 if run.instance_type_id is None:
                     raise ParseError(
                         f"{parsed.format} output does not name its machine: "
                         "upload it with an instance_type and a region"
                     )
-                _store_results(run, parsed.results, cache)
+                rows = _result_rows(run, parsed.results, cache)
+            _store(rows)
     except ParseError as error:
         run.status = Run.Status.FAILED
         run.error = str(error)
@@ -219,7 +231,32 @@ def ingest_run(*, run_id: int) -> Run:
     run.status = Run.Status.DONE
     run.finished_at = timezone.now()
     run.save()
+    statistics.refresh_series(statistics.series_of_run(run.pk))
     return run
+
+
+@transaction.atomic
+def delete_run(*, run: Run) -> None:
+    """Delete a run (and a table's child runs) with its results; its statistics follow."""
+    touched = set(statistics.series_of_run(run.pk).values_list("series_id", flat=True))
+    run.delete()
+    statistics.refresh_series(touched, removed=True)
+
+
+@transaction.atomic
+def reparse_run(*, run_id: int) -> Run:
+    """Parse a run's raw output again (after a parser fix): its old results and statistics go."""
+    run = Run.objects.select_for_update(of=("self",)).get(pk=run_id)
+    touched = set(statistics.series_of_run(run.pk).values_list("series_id", flat=True))
+    run.children.all().delete()
+    run.results.all().delete()
+    statistics.refresh_series(touched, removed=True)
+    run.status = Run.Status.PENDING
+    run.error = ""
+    run.warnings = []
+    run.finished_at = None
+    run.save(update_fields=["status", "error", "warnings", "finished_at"])
+    return ingest_run(run_id=run.pk)
 
 
 def upload_run(*, file, **submission: Any) -> tuple[Run, bool]:

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,69 @@ def test_a_missing_file_exits_1(tmp_path):
     done = parse_output(str(tmp_path / "nope.txt"))
     assert done.returncode == 1
     assert "cannot read" in done.stderr and done.stdout == ""
+
+
+def archive_member(name: str) -> bytes:
+    """One file of Spare Cores' inspector archive, read in place."""
+    with tarfile.open(SHARED_DATA / "sparecores-inspector" / "aws.tar.xz", "r:xz") as archive:
+        for member in archive:
+            if member.name == name:
+                return archive.extractfile(member).read()
+    raise KeyError(name)
+
+
+def test_it_reads_a_spare_cores_redis_table_by_its_format_name(tmp_path):
+    path = tmp_path / "stdout"
+    path.write_bytes(archive_member("aws/c7g.large/redis/stdout"))
+
+    done = parse_output(str(path), "--format", "redis")
+
+    assert done.returncode == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert body["format"] == "redis"
+    assert body["results"][0] == {
+        "benchmark": "redis:set",
+        "params": {"threads": 1, "pipeline": 1},
+        "value": 135900.0,
+        "unit": "op/s",
+        "higher_is_better": True,
+    }
+    assert body["results"][1]["benchmark"] == "redis:set-latency"
+    assert body["results"][1]["value"] == pytest.approx(0.00074)
+
+
+def test_processes_complete_a_parsed_json_as_the_raw_output_has_them():
+    done = parse_output(
+        str(SHARED_DATA / "sparecores-aws" / "c7g.large" / "openssl_parsed.json"),
+        "--processes",
+        "2",
+    )
+
+    assert done.returncode == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert body["format"] == "openssl"
+    assert body["warnings"] == []
+    assert {json.dumps(r["params"], sort_keys=True) for r in body["results"]} == {
+        json.dumps({"block_size": size, "processes": 2}, sort_keys=True)
+        for size in (16, 64, 256, 1024, 8192, 16384)
+    }
+
+
+def test_a_stress_ng_log_takes_its_cpu_method_from_the_command_line(tmp_path):
+    path = tmp_path / "stdout"
+    path.write_bytes(archive_member("aws/c7g.large/stressngsinglecore/stdout"))
+
+    done = parse_output(str(path), "--format", "stressngsinglecore", "--cpu-method", "div16")
+
+    assert done.returncode == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert body["format"] == "stressngsinglecore"
+    assert body["results"] == [
+        {
+            "benchmark": "stress-ng:cpu",
+            "params": {"method": "div16", "workers": 1},
+            "value": 1532.29,
+            "unit": "bogo-op/s",
+            "higher_is_better": True,
+        }
+    ]

@@ -53,7 +53,11 @@ def write_json(path, items, *, terms_first=False, indent=2, offer_code="AmazonEC
             for item in items
             if "OnDemand" in item["terms"]
         },
-        "Reserved": {item["product"]["sku"]: item["terms"]["Reserved"] for item in items},
+        "Reserved": {
+            item["product"]["sku"]: item["terms"]["Reserved"]
+            for item in items
+            if "Reserved" in item["terms"]
+        },
     }
     head = {
         "formatVersion": "v1.0",
@@ -79,6 +83,7 @@ CSV_COLUMNS = {
     "operation": "operation",
     "CapacityStatus": "capacitystatus",
     "Pre Installed S/W": "preInstalledSw",
+    "Volume API Name": "volumeApiName",
 }
 CSV_HEADER = [
     "SKU",

@@ -1,5 +1,6 @@
 """`python manage.py parse_output FILE`: parse one raw output and print it as JSON."""
 
+import argparse
 import json
 from pathlib import Path
 
@@ -14,6 +15,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
         parser.add_argument("--format", default="auto", choices=["auto", *parsers.FORMATS])
+        parser.add_argument(
+            "--processes",
+            type=_positive_whole_number,
+            help="processes the run used, for outputs that do not record it "
+            "(Spare Cores' openssl parsed.json, bw_mem)",
+        )
+        parser.add_argument(
+            "--cpu-method",
+            help="stress-ng's --cpu-method, which its log does not print (Spare Cores: div16)",
+        )
 
     def handle(self, *args, **options):
         path: Path = options["file"]
@@ -22,7 +33,12 @@ class Command(BaseCommand):
         except OSError as error:
             self._fail(f"{path}: cannot read: {error.strerror}")
         try:
-            parsed = parsers.parse(data, format=options["format"])
+            parsed = parsers.parse(
+                data,
+                format=options["format"],
+                processes=options["processes"],
+                cpu_method=options["cpu_method"],
+            )
         except parsers.ParseError as error:
             self._fail(f"{path}: {error}")
         self.stdout.write(json.dumps(parsed.as_json(), indent=2))
@@ -31,3 +47,9 @@ class Command(BaseCommand):
         # CONTRACT.md: status 1 and one line on stderr, nothing on stdout.
         self.stderr.write(message)
         raise SystemExit(1)
+
+
+def _positive_whole_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
+    return int(text)

@@ -1,0 +1,59 @@
+"""CSV answers: the rows of a list or of price-performance, one line each."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from rest_framework.renderers import BaseRenderer
+
+# A cell starting with one of these is a formula to a spreadsheet: it is written quoted
+# behind an apostrophe so that opening an export never runs it.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """A value as a CSV cell: numbers as they are, text never read as a formula."""
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value).lower()
+    if isinstance(value, int | float):
+        return value
+    if isinstance(value, dict):
+        value = "; ".join(f"{key} ({count})" for key, count in value.items())
+    elif isinstance(value, list):
+        value = "; ".join("" if item is None else str(item) for item in value)
+    text = str(value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def rows_of(data: Any) -> list[dict]:
+    """The rows an answer carries: its `results`, a list, or the object itself."""
+    if isinstance(data, dict) and isinstance(data.get("results"), list):
+        return data["results"]
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict):
+        # An error answer ({field: [messages]}) or one object.
+        return [{key: value for key, value in data.items()}]
+    return [{"value": data}]
+
+
+class CSVRenderer(BaseRenderer):
+    """`?format=csv`: the answer's rows with a header of every column met, in order."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        rows = rows_of(data)
+        columns: dict[str, None] = {}
+        for row in rows:
+            columns.update(dict.fromkeys(row))
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(list(columns))
+        for row in rows:
+            writer.writerow([safe_cell(row.get(column)) for column in columns])
+        return out.getvalue().encode("utf-8")

@@ -1,0 +1,106 @@
+"""The query object of price-performance: one form validates it for the API and the page."""
+
+from __future__ import annotations
+
+from django import forms
+
+from benchmarks.models import PurchaseOption
+from benchmarks.selectors.price_performance import PricePerformanceQuery
+
+# Query parameters that belong to the API's machinery, never to a benchmark.
+RESERVED = frozenset({"format", "limit", "offset", "page_size", "csrfmiddlewaretoken"})
+MAX_PARAMS = 20
+
+
+def _comma_list(value: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in value.split(",") if item.strip())
+
+
+class PricePerformanceForm(forms.Form):
+    """`benchmark`, `region` and the options of a price-performance question.
+
+    Every other query parameter is one of the benchmark's own (`block_size=8192`); whether the
+    benchmark has it is the selector's check, which knows the benchmark.
+    """
+
+    benchmark = forms.CharField(max_length=120, help_text="Benchmark key, e.g. openssl:sha256")
+    region = forms.CharField(max_length=32, help_text="Region whose prices apply, e.g. us-east-1")
+    purchase_option = forms.ChoiceField(
+        choices=PurchaseOption.choices,
+        required=False,
+        help_text="on_demand (default), spot, ...",
+        error_messages={"invalid_choice": "%(value)s is not a valid choice."},
+    )
+    at = forms.DateField(
+        required=False,
+        input_formats=["%Y-%m-%d"],
+        help_text="Prices in force that day, YYYY-MM-DD (default today)",
+        error_messages={"invalid": "Date has wrong format. Use YYYY-MM-DD."},
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    instance_types = forms.CharField(
+        required=False, max_length=10_000, help_text="Comma-separated instance types"
+    )
+    families = forms.CharField(
+        required=False, max_length=2_000, help_text="Comma-separated families, e.g. fargate,c7g"
+    )
+    baseline = forms.CharField(
+        required=False, max_length=200, help_text="INSTANCE_TYPE or INSTANCE_TYPE:VARIANT"
+    )
+    measured_in = forms.CharField(
+        required=False,
+        max_length=32,
+        help_text="Only results measured in this region (default: measured anywhere)",
+    )
+    include = forms.ChoiceField(
+        choices=[("", "statistics only"), ("values", "values")],
+        required=False,
+        help_text="values: add each row's single values (capped; values_cut says when cut)",
+        error_messages={"invalid_choice": "%(value)s is not a valid choice."},
+    )
+
+    def __init__(self, data, *args, optional: tuple[str, ...] = (), **kwargs):
+        super().__init__(data, *args, **kwargs)
+        for name in optional:
+            self.fields[name].required = False
+        self.param_names = [
+            name for name in data if name not in self.fields and name not in RESERVED
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        if len(self.param_names) > MAX_PARAMS:
+            raise forms.ValidationError(f"at most {MAX_PARAMS} benchmark parameters")
+        params = {}
+        for name in self.param_names:
+            value = self.data.get(name, "")
+            if len(name) > 100 or len(value) > 200:
+                self.add_error(None, f"parameter {name[:100]!r} is too long")
+            elif value != "":
+                params[name] = value
+        cleaned["params"] = params
+        return cleaned
+
+    def query(self, **defaults: str) -> PricePerformanceQuery:
+        """The validated question; `defaults` fill what the caller left optional."""
+        # An invalid form still gives the page a question: its valid fields, defaults else.
+        data = self.cleaned_data
+        return PricePerformanceQuery(
+            benchmark=data.get("benchmark") or defaults.get("benchmark", ""),
+            region=data.get("region") or defaults.get("region", ""),
+            purchase_option=data.get("purchase_option") or PurchaseOption.ON_DEMAND,
+            at=data.get("at"),
+            params=data.get("params", {}),
+            instance_types=_comma_list(data.get("instance_types", "")),
+            families=_comma_list(data.get("families", "")),
+            baseline=data.get("baseline") or None,
+            measured_in=data.get("measured_in") or None,
+            include_values=data.get("include") == "values",
+        )
+
+    def error_dict(self) -> dict[str, list[str]]:
+        """The errors as the API answers them: {field: [message, ...]}."""
+        return {
+            ("detail" if name == "__all__" else name): [error["message"] for error in errors]
+            for name, errors in self.errors.get_json_data().items()
+        }

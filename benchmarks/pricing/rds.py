@@ -1,0 +1,146 @@
+"""AmazonRDS Price List items -> DB instance prices and Aurora's storage and I/O rates.
+
+Pure readers for the database study (S5); pricebench stores none of these yet.
+
+- DB instances: product family "Database Instance", priced per hour; usage type
+  `InstanceUsage:db.r3.large` (Single-AZ), `Multi-AZUsage:db.r3.large` (Multi-AZ) or
+  `InstanceUsageIOOptimized:db.r6g.large` (Aurora I/O-Optimized), prefixed with the region's
+  code outside us-east-1 (`APN1-`). Multi-AZ DB clusters ("Multi-AZ (readable standbys)"), RDS
+  Custom, Outposts and Local Zones are other products.
+- Aurora storage: "Database Storage" (or "Storage"), `Aurora:StorageUsage` or
+  `Aurora:IO-OptimizedStorageUsage`, per GB-month; Aurora I/O: "System Operation",
+  `Aurora:StorageIOUsage`, priced per I/O request ("IOs"), kept per million requests.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
+
+from benchmarks.pricing.price_list import decode_price_list, describe_version
+from benchmarks.pricing.products import on_demand_dimension
+from benchmarks.pricing.records import (
+    AuroraStorageRateRecord,
+    DatabaseInstancePriceRecord,
+    ReadStats,
+    region_of,
+)
+
+RDS = "AmazonRDS"
+
+DB_INSTANCE_CLASS = re.compile(r"^db\.[a-z0-9-]+\.[a-z0-9-]+$")
+DB_INSTANCE_USAGE_TYPE = re.compile(
+    r"^(?:[A-Z0-9]+-)?(?P<deployment>InstanceUsage|Multi-AZUsage)(?P<io_optimized>IOOptimized)?:"
+    r"(?P<instance_class>db\.[a-z0-9.-]+)$"
+)
+DEPLOYMENT_OF_USAGE = {"InstanceUsage": "Single-AZ", "Multi-AZUsage": "Multi-AZ"}
+AURORA_USAGE_TYPE = re.compile(
+    r"^(?:[A-Z0-9]+-)?Aurora:(?P<usage>StorageUsage|IO-OptimizedStorageUsage|StorageIOUsage)$"
+)
+# usage -> (component, product families, AWS's unit (lower case), factor, pricebench's unit)
+AURORA_RATES = {
+    "StorageUsage": ("storage", ("Database Storage", "Storage"), "gb-mo", 1, "GB-month"),
+    "IO-OptimizedStorageUsage": (
+        "io_optimized_storage",
+        ("Database Storage", "Storage"),
+        "gb-mo",
+        1,
+        "GB-month",
+    ),
+    "StorageIOUsage": (
+        "io",
+        ("System Operation",),
+        "ios",
+        1_000_000,
+        "million I/O requests",
+    ),
+}
+
+
+def database_instance_price(
+    product_family: str, attributes: dict, price: Decimal, unit: str, **record
+) -> DatabaseInstancePriceRecord | None:
+    """The DB instance an RDS product prices by the hour, else None."""
+    if product_family != "Database Instance" or unit.lower() != "hrs":
+        return None
+    found = DB_INSTANCE_USAGE_TYPE.match(attributes.get("usagetype") or "")
+    instance_class = attributes.get("instanceType") or ""
+    if found is None or found["instance_class"] != instance_class:
+        return None
+    if not DB_INSTANCE_CLASS.match(instance_class):
+        return None
+    deployment = DEPLOYMENT_OF_USAGE[found["deployment"]]
+    if attributes.get("deploymentOption") != deployment:
+        return None
+    engine = attributes.get("databaseEngine") or ""
+    if not engine or engine == "Any" or "Custom" in (attributes.get("deploymentModel") or ""):
+        return None
+    region = region_of(attributes)
+    if region is None:
+        return None
+    return DatabaseInstancePriceRecord(
+        instance_class=instance_class,
+        region=region,
+        engine=engine,
+        deployment_option=deployment,
+        license_model=attributes.get("licenseModel") or "",
+        edition=attributes.get("databaseEdition") or "",
+        io_optimized=found["io_optimized"] is not None,
+        usd_per_hour=price,
+        **record,
+    )
+
+
+def aurora_storage_rate(
+    product_family: str, attributes: dict, price: Decimal, unit: str, **record
+) -> AuroraStorageRateRecord | None:
+    """Aurora's storage (per GB-month) or I/O (per million requests) rate, else None."""
+    found = AURORA_USAGE_TYPE.match(attributes.get("usagetype") or "")
+    if found is None:
+        return None
+    component, families, aws_unit, factor, our_unit = AURORA_RATES[found["usage"]]
+    if product_family not in families or unit.lower() != aws_unit:
+        return None
+    region = region_of(attributes)
+    if region is None:
+        return None
+    return AuroraStorageRateRecord(
+        region=region,
+        engine=attributes.get("databaseEngine") or "Any",
+        component=component,
+        usd_per_unit=price * factor,
+        unit=our_unit,
+        **record,
+    )
+
+
+def read_rds_price_list(
+    pages: Iterable[dict], *, source: str, stats: ReadStats | None = None
+) -> Iterator[DatabaseInstancePriceRecord | AuroraStorageRateRecord]:
+    """On-demand DB instance prices and Aurora storage and I/O rates from AmazonRDS items;
+    items of other services are read and left."""
+    stats = stats if stats is not None else ReadStats()
+    for item in decode_price_list(pages):
+        stats.read += 1
+        product = item["product"]
+        attributes = product.get("attributes") or {}
+        service = item.get("serviceCode") or attributes.get("servicecode") or ""
+        stats.services.add(service)
+        if service != RDS:
+            continue
+        terms = (item.get("terms") or {}).get("OnDemand") or {}
+        priced = on_demand_dimension(terms, where=f"SKU {product.get('sku', '?')}")
+        if priced is None:
+            continue
+        price, unit, day = priced
+        version = describe_version(service, item.get("version"), item.get("publicationDate"))
+        family = product.get("productFamily") or ""
+        record = database_instance_price(
+            family, attributes, price, unit, effective_from=day, source=f"{source} ({version})"
+        ) or aurora_storage_rate(
+            family, attributes, price, unit, effective_from=day, source=f"{source} ({version})"
+        )
+        if record is not None:
+            stats.matched += 1
+            yield record

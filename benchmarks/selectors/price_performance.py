@@ -1,0 +1,420 @@
+"""Price-performance: what a dollar buys on each instance type, from the kept statistics.
+
+One question (`PricePerformanceQuery`) answered in at most six queries whatever the number of
+results or types: the benchmark, the region, the series' statistics, and three for prices.
+Results measured anywhere count (a benchmark measures the machine); the prices are the
+region's. Results measured with different parameters are never mixed in one row.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from benchmarks.errors import AmbiguousParameter, DomainError
+from benchmarks.models import (
+    Benchmark,
+    InstanceType,
+    PurchaseOption,
+    Region,
+    SeriesStatistics,
+    in_family,
+)
+from benchmarks.reference import AWS_REGIONS
+from benchmarks.selectors import prices
+from benchmarks.selectors.lookups import get_benchmark, get_region
+
+REGION_CODES = frozenset(region.code for region in AWS_REGIONS)
+
+
+@dataclass(frozen=True)
+class PricePerformanceQuery:
+    """One question the page and the API ask, validated by `benchmarks.forms`."""
+
+    benchmark: str
+    region: str
+    purchase_option: str = PurchaseOption.ON_DEMAND
+    at: datetime.date | None = None
+    # The benchmark's own parameters, by name, as the query gave them.
+    params: dict[str, str] = field(default_factory=dict)
+    instance_types: tuple[str, ...] = ()
+    families: tuple[str, ...] = ()
+    baseline: str | None = None
+    # Only results measured in this region; None: wherever they were measured.
+    measured_in: str | None = None
+    include_values: bool = False
+
+
+@dataclass
+class PricePerformanceRow:
+    """One instance type and variant: its kept statistics, its price and what a dollar buys."""
+
+    instance_type: str
+    variant: str | None
+    kind: str
+    family: str
+    vcpus: float | None
+    runs: int
+    results: int
+    median: float
+    min: float
+    max: float
+    first_quartile: float
+    third_quartile: float
+    cpu_models: dict[str, int]
+    measured_in: list[str | None]
+    sources: list[list]
+    # [[value, cpu model], ...]: every value, or an evenly spaced sample when values_cut.
+    samples: list[list]
+    usd_per_hour: float | None
+    price_note: str | None
+    per_dollar: float | None
+    # Burstable types: the sustained share of each vCPU, and the work per dollar once the
+    # CPU credits are spent (the median was measured while bursting).
+    baseline_share: float | None = None
+    sustained_per_dollar: float | None = None
+    relative_throughput: float | None = None
+    relative_cost: float | None = None
+    relative_per_dollar: float | None = None
+
+    @property
+    def key(self) -> str:
+        """How `baseline=` names this row: `c7a.xlarge` or `c7a.xlarge:base`."""
+        return f"{self.instance_type}:{self.variant}" if self.variant else self.instance_type
+
+    @property
+    def values_cut(self) -> bool:
+        return self.results > len(self.samples)
+
+
+@dataclass(frozen=True)
+class Unpriced:
+    """A type with results but no price in the region for the purchase option."""
+
+    instance_type: str
+    variant: str | None
+    family: str
+    reason: str
+    runs: int
+    median: float
+
+
+@dataclass
+class PricePerformanceTable:
+    """The answer of `GET /api/v1/price-performance/` and of the comparison page's table."""
+
+    benchmark: Benchmark
+    region: Region
+    purchase_option: str
+    at: datetime.date
+    params: dict[str, Any]
+    baseline: str | None
+    measured_in: str | None
+    include_values: bool = False
+    results: list[PricePerformanceRow] = field(default_factory=list)
+    unpriced: list[Unpriced] = field(default_factory=list)
+    # What the page changed in a question it could not answer as asked (lenient mode).
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def has_burstable(self) -> bool:
+        return any(row.sustained_per_dollar is not None for row in self.results)
+
+
+def coerce_param(raw: str) -> Any:
+    """A query's text as the value results store: an int, a float, or the text itself."""
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            continue
+    return raw
+
+
+def per_dollar(benchmark: Benchmark, median: float, usd_per_hour: float | None) -> float | None:
+    """Units of work per dollar (higher is better), or jobs per dollar (durations)."""
+    if not usd_per_hour:
+        return None
+    if benchmark.higher_is_better:
+        value = median * 3600 / usd_per_hour
+    elif median <= 0:
+        return None
+    else:
+        value = 3600 / (median * usd_per_hour)
+    return value if math.isfinite(value) else None
+
+
+def _ratio(value: float) -> float:
+    """Ratios to the baseline, to three decimals (three significant digits when smaller)."""
+    if value == 0 or not math.isfinite(value):
+        return value
+    return round(value, max(3, 2 - math.floor(math.log10(abs(value)))))
+
+
+def _sustained(
+    instance_type: InstanceType,
+    benchmark: Benchmark,
+    median: float,
+    usd: float | None,
+    processes: Any,
+) -> dict[str, float | None]:
+    """Work per dollar of a burstable type once its CPU credits are spent."""
+    if not instance_type.burstable or instance_type.baseline_share is None:
+        return {}
+    share = float(instance_type.baseline_share)
+    # The baseline is a share of every vCPU, pooled: fewer busy processes than vCPUs each
+    # get more of it, up to a whole vCPU. Without a process count, assume every vCPU is busy.
+    vcpus = float(instance_type.vcpus or 1)
+    busy = min(float(processes), vcpus) if isinstance(processes, int) and processes else vcpus
+    fraction = min(1.0, share * vcpus / busy)
+    sustained = median * fraction if benchmark.higher_is_better else median / fraction
+    return {
+        "baseline_share": share,
+        "sustained_per_dollar": per_dollar(benchmark, sustained, usd),
+    }
+
+
+def _statistics(
+    benchmark: Benchmark, query: PricePerformanceQuery, params: dict[str, Any], samples: bool
+) -> list[SeriesStatistics]:
+    """The kept statistics of every series the question covers (one query)."""
+    if query.measured_in:
+        # Per-region rows exist only for series measured in several regions.
+        scope = Q(measured_in=query.measured_in) | Q(
+            measured_in=SeriesStatistics.ALL_REGIONS, sole_region=query.measured_in
+        )
+    else:
+        scope = Q(measured_in=SeriesStatistics.ALL_REGIONS)
+    rows = SeriesStatistics.objects.filter(
+        scope,
+        series__benchmark=benchmark,
+        **{f"series__params__{name}": value for name, value in params.items()},
+    ).select_related("series__instance_type")
+    if query.instance_types:
+        rows = rows.filter(series__instance_type__name__in=query.instance_types)
+    if query.families:
+        wanted = Q()
+        for family in query.families:
+            wanted |= in_family(family)
+        rows = rows.filter(
+            series__instance_type__in=InstanceType.objects.filter(wanted).values("pk")
+        )
+    if not samples:
+        rows = rows.defer("samples", "sources")
+    return list(rows.order_by("series__instance_type__name", "series__variant", "series_id"))
+
+
+def _open_parameters(rows: list[SeriesStatistics]) -> list[tuple[str, tuple, set]]:
+    """(parameter, machine, values) for each parameter with several values in one row."""
+    groups: dict[tuple, list[SeriesStatistics]] = defaultdict(list)
+    for row in rows:
+        groups[(row.series.instance_type.name, row.series.variant)].append(row)
+    ambiguous = []
+    for machine, members in groups.items():
+        if len(members) < 2:
+            continue
+        seen: dict[str, set] = defaultdict(set)
+        for member in members:
+            for name, value in member.series.params.items():
+                seen[name].add(_hashable(value))
+        for name, values in sorted(seen.items()):
+            if len(values) > 1:
+                ambiguous.append((name, machine, values))
+    return ambiguous
+
+
+def _hashable(value: Any) -> Any:
+    return str(value) if isinstance(value, dict | list) else value
+
+
+def _pin_or_refuse(
+    rows: list[SeriesStatistics], params: dict[str, Any], lenient: bool, notes: list[str]
+) -> list[SeriesStatistics]:
+    """Refuse to mix parameters in a row; the page instead picks the best-covered value."""
+    while True:
+        ambiguous = _open_parameters(rows)
+        if not ambiguous:
+            return rows
+        name, (type_name, _), values = ambiguous[0]
+        if not lenient:
+            shown = ", ".join(str(v) for v in sorted(values, key=str))
+            raise AmbiguousParameter(
+                f"results for {type_name} were measured with several values of "
+                f"{name} ({shown}); choose one with {name}=",
+                name=name,
+            )
+        coverage: dict[Any, set] = defaultdict(set)
+        for row in rows:
+            if name in row.series.params:
+                coverage[_hashable(row.series.params[name])].add(row.series.instance_type_id)
+        best = max(coverage, key=lambda value: (len(coverage[value]), str(value)))
+        params[name] = best
+        notes.append(f"{name} set to {best}, the value most instance types were measured with")
+        rows = [row for row in rows if _hashable(row.series.params.get(name)) == best]
+
+
+def _check_params(
+    benchmark: Benchmark, given: dict[str, str], lenient: bool, notes: list[str]
+) -> dict[str, Any]:
+    """The query's parameters as stored values; unknown names are refused (or dropped)."""
+    params = {}
+    for name, raw in given.items():
+        if name not in benchmark.params:
+            if lenient:
+                notes.append(f"{name}={raw} does not apply to {benchmark.key} and was dropped")
+                continue
+            listed = ", ".join(benchmark.params) or "none"
+            raise DomainError(
+                f"unknown parameter {name!r} for {benchmark.key} (its parameters: {listed})",
+                field=name,
+            )
+        params[name] = coerce_param(str(raw))
+    return params
+
+
+@dataclass(frozen=True)
+class Subject:
+    """The benchmark and the region a question names, looked up once."""
+
+    benchmark: Benchmark
+    region: Region
+
+    @property
+    def changed_at(self) -> datetime.datetime | None:
+        """When the data behind the answer last changed: the results or the region's prices."""
+        stamps = [self.benchmark.stats_updated_at, self.region.prices_updated_at]
+        return max((stamp for stamp in stamps if stamp), default=None)
+
+
+def subject_of(query: PricePerformanceQuery) -> Subject:
+    """The question's benchmark and region (two queries), or a DomainError naming the field."""
+    if query.measured_in and query.measured_in not in REGION_CODES:
+        raise DomainError(f"unknown region {query.measured_in!r}", field="measured_in")
+    return Subject(benchmark=get_benchmark(query.benchmark), region=get_region(query.region))
+
+
+def price_performance_table(
+    query: PricePerformanceQuery,
+    *,
+    subject: Subject | None = None,
+    lenient: bool = False,
+    samples: bool = False,
+) -> PricePerformanceTable:
+    """Per instance type and variant: statistics, price in the region, and per-dollar figures.
+
+    `lenient` (the page): parameters that do not apply are dropped and open parameters pinned
+    to their best-covered value, each with a note, instead of a 400. `samples` also reads the
+    kept samples and sources (the page's charts); `include_values` implies it.
+    """
+    at = query.at or timezone.localdate()
+    subject = subject or subject_of(query)
+    benchmark, region = subject.benchmark, subject.region
+    notes: list[str] = []
+    params = _check_params(benchmark, query.params, lenient, notes)
+    rows = _statistics(benchmark, query, params, samples or query.include_values)
+    rows = _pin_or_refuse(rows, params, lenient, notes)
+
+    instance_types = {row.series.instance_type_id: row.series.instance_type for row in rows}
+    quotes = prices.hourly_prices(
+        instance_types=instance_types.values(),
+        region=region,
+        purchase_option=query.purchase_option,
+        day=at,
+    )
+    table = PricePerformanceTable(
+        benchmark=benchmark,
+        region=region,
+        purchase_option=query.purchase_option,
+        at=at,
+        params=params,
+        baseline=query.baseline,
+        measured_in=query.measured_in,
+        include_values=query.include_values,
+        notes=notes,
+    )
+    for row in rows:
+        instance_type = row.series.instance_type
+        quote = quotes[instance_type.pk]
+        if quote.usd_per_hour is None:
+            table.unpriced.append(
+                Unpriced(
+                    instance_type=instance_type.name,
+                    variant=row.series.variant or None,
+                    family=instance_type.family,
+                    reason=quote.note or "no price known",
+                    runs=row.runs,
+                    median=row.median,
+                )
+            )
+            continue
+        usd = float(quote.usd_per_hour)
+        table.results.append(
+            PricePerformanceRow(
+                instance_type=instance_type.name,
+                variant=row.series.variant or None,
+                kind=instance_type.kind,
+                family=instance_type.family,
+                vcpus=float(instance_type.vcpus) if instance_type.vcpus is not None else None,
+                runs=row.runs,
+                results=row.results,
+                median=row.median,
+                min=row.minimum,
+                max=row.maximum,
+                first_quartile=row.first_quartile,
+                third_quartile=row.third_quartile,
+                cpu_models=row.cpu_models,
+                measured_in=row.regions,
+                sources=row.sources if samples or query.include_values else [],
+                samples=row.samples if samples or query.include_values else [],
+                usd_per_hour=usd,
+                price_note=quote.note,
+                per_dollar=per_dollar(benchmark, row.median, usd),
+                **_sustained(
+                    instance_type, benchmark, row.median, usd, row.series.params.get("processes")
+                ),
+            )
+        )
+    table.results.sort(
+        key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type)
+    )
+    if query.baseline:
+        _apply_baseline(table.results, query.baseline, benchmark)
+    return table
+
+
+def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: Benchmark) -> None:
+    name, _, variant = baseline.partition(":")
+    candidates = [row for row in rows if row.instance_type == name]
+    if variant:
+        candidates = [row for row in candidates if row.variant == variant]
+    elif len(candidates) > 1:
+        plain = [row for row in candidates if row.variant is None]
+        if len(plain) != 1:
+            variants = ", ".join(sorted(str(row.variant) for row in candidates))
+            raise DomainError(
+                f"baseline {name} has several variants ({variants}); name one as {name}:VARIANT",
+                field="baseline",
+            )
+        candidates = plain
+    if not candidates:
+        raise DomainError(
+            f"baseline {baseline} has no priced results for {benchmark.key} with these "
+            "parameters in this region",
+            field="baseline",
+        )
+    base = candidates[0]
+    for row in rows:
+        if benchmark.higher_is_better:
+            row.relative_throughput = _ratio(row.median / base.median) if base.median else None
+        else:
+            row.relative_throughput = _ratio(base.median / row.median) if row.median else None
+        if row.usd_per_hour is not None and base.usd_per_hour:
+            row.relative_cost = _ratio(row.usd_per_hour / base.usd_per_hour)
+        if row.per_dollar is not None and base.per_dollar:
+            row.relative_per_dollar = _ratio(row.per_dollar / base.per_dollar)

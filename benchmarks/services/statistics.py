@@ -1,0 +1,449 @@
+"""The statistics kept at ingest: what the pages and the API read instead of the results.
+
+Every result belongs to a series (benchmark, instance type, variant, parameters). Whenever a
+run's results arrive, go or are parsed again, the series they touch are recomputed from their
+results, in the caller's transaction and in a fixed number of queries whatever the number of
+series: lock the series, read their values, delete their statistics, insert the new ones,
+and merge each touched benchmark's summary (its parameters' values and its families).
+
+Concurrent ingests of the same series wait for each other on the series' row locks (taken in
+id order, then the benchmarks' in id order, so that two transactions never deadlock), and
+each reads the values the other committed.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from benchmarks.models import (
+    Benchmark,
+    Result,
+    Run,
+    Series,
+    SeriesStatistics,
+    family_of,
+)
+
+ALL_REGIONS = SeriesStatistics.ALL_REGIONS
+UNKNOWN_CPU = "unknown"
+# rebuild_stats reads this many series' values at a time.
+REBUILD_BATCH = 2000
+
+
+def params_key(params: dict[str, Any]) -> str:
+    """The canonical text of a parameter set: one series per benchmark, machine and key."""
+    return json.dumps(params, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def param_order(value: Any) -> tuple:
+    """Numbers first, in numeric order, then everything else as text."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return (0, value, "")
+    return (1, 0, str(value))
+
+
+# ---- attaching results to series ------------------------------------------------------
+
+
+def attach_series(results: list[Result]) -> None:
+    """Set the series of unsaved results (their runs set), creating the missing series.
+
+    Three queries at most, whatever the number of results and machines.
+    """
+    wanted: dict[tuple[int, str, int, str], dict[str, Any]] = {}
+    keys = []
+    for result in results:
+        key = (
+            result.run.instance_type_id,
+            result.run.variant,
+            result.benchmark_id,
+            params_key(result.params),
+        )
+        wanted.setdefault(key, result.params)
+        keys.append(key)
+    found = _series_ids(wanted)
+    missing = [key for key in wanted if key not in found]
+    if missing:
+        _insert(
+            Series,
+            ("instance_type_id", "variant", "benchmark_id", "params_key", "params"),
+            [(*key, wanted[key]) for key in missing],
+            ignore_conflicts=True,  # another transaction may create the same series
+        )
+        found.update(_series_ids({key: wanted[key] for key in missing}))
+    for result, key in zip(results, keys, strict=True):
+        result.series_id = found[key]
+
+
+def _series_ids(wanted: dict[tuple, Any]) -> dict[tuple, int]:
+    # The machines' series of these benchmarks: a query far cheaper to build than one that
+    # lists every parameter key, and rarely more rows than wanted.
+    rows = Series.objects.filter(
+        instance_type_id__in={key[0] for key in wanted},
+        variant__in={key[1] for key in wanted},
+        benchmark_id__in={key[2] for key in wanted},
+    ).values_list("instance_type_id", "variant", "benchmark_id", "params_key", "pk")
+    return {tuple(key): pk for *key, pk in rows if tuple(key) in wanted}
+
+
+# ---- computing statistics --------------------------------------------------------------
+
+
+@dataclass
+class _Sample:
+    value: float
+    run_id: int
+    region: str | None
+    cpu_model: str
+    source: str
+    licence: str
+    measured_at: Any
+
+
+# The columns of a statistics row, in the order `_row` gives them.
+STATISTICS_COLUMNS = (
+    "series_id",
+    "measured_in",
+    "sole_region",
+    "runs",
+    "results",
+    "median",
+    "minimum",
+    "maximum",
+    "first_quartile",
+    "third_quartile",
+    "cpu_models",
+    "regions",
+    "sources",
+    "samples",
+    "first_measured_at",
+    "last_measured_at",
+    "updated_at",
+)
+
+
+def _row(series_id: int, measured_in: str, samples: list[_Sample], now) -> tuple:
+    """One statistics row as a tuple of STATISTICS_COLUMNS."""
+    if len(samples) == 1:
+        return _single_row(series_id, measured_in, samples[0], now)
+    ordered = sorted(samples, key=lambda sample: (sample.value, sample.run_id))
+    values = [sample.value for sample in ordered]
+    runs: dict[int, _Sample] = {}
+    for sample in ordered:
+        runs.setdefault(sample.run_id, sample)
+    quartiles = (
+        statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else values * 3
+    )
+    cpu_models = Counter(run.cpu_model or UNKNOWN_CPU for run in runs.values())
+    sources = Counter((run.source, run.licence) for run in runs.values())
+    dates = sorted(run.measured_at for run in runs.values() if run.measured_at)
+    regions = sorted({run.region for run in runs.values()}, key=lambda code: (code is None, code))
+    # The all-regions row of a series measured in one region also answers for that region.
+    sole_region = regions[0] if measured_in == ALL_REGIONS and len(regions) == 1 else None
+    return (
+        series_id,
+        measured_in,
+        sole_region or "",
+        len(runs),
+        len(values),
+        statistics.median(values),
+        values[0],
+        values[-1],
+        quartiles[0],
+        quartiles[2],
+        dict(sorted(cpu_models.items(), key=lambda item: (-item[1], item[0]))),
+        regions,
+        [
+            [source, licence, count]
+            for (source, licence), count in sorted(
+                sources.items(), key=lambda item: (-item[1], item[0])
+            )
+        ],
+        [[sample.value, sample.cpu_model or UNKNOWN_CPU] for sample in _spaced(ordered)],
+        dates[0] if dates else None,
+        dates[-1] if dates else None,
+        now,
+    )
+
+
+def _single_row(series_id: int, measured_in: str, sample: _Sample, now) -> tuple:
+    """`_row` of a series of one result (most series of fresh data), without sorting."""
+    value, cpu_model = sample.value, sample.cpu_model or UNKNOWN_CPU
+    return (
+        series_id,
+        measured_in,
+        (sample.region or "") if measured_in == ALL_REGIONS else "",
+        1,
+        1,
+        value,
+        value,
+        value,
+        value,
+        value,
+        {cpu_model: 1},
+        [sample.region],
+        [[sample.source, sample.licence, 1]],
+        [[value, cpu_model]],
+        sample.measured_at,
+        sample.measured_at,
+        now,
+    )
+
+
+def _spaced(ordered: list[_Sample]) -> list[_Sample]:
+    """At most SAMPLES_KEPT samples, evenly spaced in rank, the first and last included."""
+    kept = SeriesStatistics.SAMPLES_KEPT
+    if len(ordered) <= kept:
+        return ordered
+    step = (len(ordered) - 1) / (kept - 1)
+    return [ordered[round(index * step)] for index in range(kept)]
+
+
+def _samples(series_ids: Collection[int]) -> Iterator[tuple[int, _Sample]]:
+    rows = (
+        Result.objects.filter(series_id__in=series_ids, run__status=Run.Status.DONE)
+        .values_list(
+            "series_id",
+            "value",
+            "run_id",
+            "run__region__code",
+            "run__cpu_model",
+            "run__source",
+            "run__licence",
+            "run__measured_at",
+        )
+        .order_by()
+    )
+    for series_id, value, run_id, region, cpu_model, source, licence, measured_at in rows.iterator(
+        chunk_size=10_000
+    ):
+        yield series_id, _Sample(value, run_id, region, cpu_model, source, licence, measured_at)
+
+
+def compute_statistics(series_ids: Collection[int]) -> list[tuple]:
+    """The statistics rows of these series, from their done runs' results (one query).
+
+    An all-regions row per series, and a row per region only for series measured in
+    several regions (the all-regions row of the others names their one region).
+    """
+    by_series: dict[int, list[_Sample]] = defaultdict(list)
+    for series_id, sample in _samples(series_ids):
+        by_series[series_id].append(sample)
+    now = timezone.now()
+    rows = []
+    for series_id in sorted(by_series):
+        samples = by_series[series_id]
+        rows.append(_row(series_id, ALL_REGIONS, samples, now))
+        regions: dict[str | None, list[_Sample]] = defaultdict(list)
+        for sample in samples:
+            regions[sample.region].append(sample)
+        if len(regions) > 1:
+            for region in sorted(code for code in regions if code):
+                rows.append(_row(series_id, region, regions[region], now))
+    return rows
+
+
+def _insert(
+    model, columns: tuple[str, ...], rows: list[tuple], *, ignore_conflicts: bool = False
+) -> None:
+    """Insert rows of plain values with one executemany per 5,000.
+
+    The ORM's per-field work made bulk_create of series and statistics most of an ingest's
+    time; here each value is adapted once, the way the ORM adapts it for the column's type.
+    """
+    if not rows:
+        return
+    ops = connection.ops
+    fields = [model._meta.get_field(column.removesuffix("_id")) for column in columns]
+    adapters = []
+    for index, model_field in enumerate(fields):
+        kind = model_field.get_internal_type()
+        if kind == "JSONField":
+            adapters.append((index, lambda value: ops.adapt_json_value(value, None)))
+        elif kind == "DateField":
+            adapters.append((index, ops.adapt_datefield_value))
+        elif kind == "DateTimeField":
+            adapters.append((index, ops.adapt_datetimefield_value))
+
+    def adapt(row: tuple) -> tuple:
+        values = list(row)
+        for index, adapter in adapters:
+            values[index] = adapter(values[index])
+        return tuple(values)
+
+    quote = ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({}){}".format(
+        quote(model._meta.db_table),
+        ", ".join(quote(column) for column in columns),
+        ", ".join(["%s"] * len(columns)),
+        " ON CONFLICT DO NOTHING" if ignore_conflicts else "",
+    )
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), 5000):
+            cursor.executemany(sql, [adapt(row) for row in rows[start : start + 5000]])
+
+
+# ---- keeping them ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = False) -> None:
+    """Recompute the statistics of these series and their benchmarks' summaries.
+
+    `series_ids` may be a query of ids (`series_of_runs`), which spares building queries
+    that list tens of thousands of ids. `removed` says results may have gone (a deleted or
+    re-parsed run): the benchmarks' summaries are then recomputed instead of merged, and
+    series left empty are deleted.
+    """
+    ids = series_ids if isinstance(series_ids, QuerySet) else sorted(set(series_ids))
+    if not ids:
+        return
+    locked = list(
+        Series.objects.select_for_update(of=("self",))
+        .filter(pk__in=ids)
+        .order_by("pk")
+        .values_list("pk", "benchmark_id", "params", "instance_type__kind", "instance_type__name")
+    )
+    fresh = compute_statistics(ids)
+    SeriesStatistics.objects.filter(series_id__in=ids).delete()
+    _insert(SeriesStatistics, STATISTICS_COLUMNS, fresh)
+    if removed:
+        kept = {row[0] for row in fresh}
+        empty = [pk for pk, *_ in locked if pk not in kept]
+        if empty:
+            Series.objects.filter(pk__in=empty).delete()
+        _recompute_summaries({benchmark_id for _, benchmark_id, *_ in locked})
+    else:
+        _merge_summaries([series for series in locked])
+
+
+def _summary_of(series: Iterable[tuple[int, dict, str, str]]) -> dict[int, tuple[dict, set]]:
+    """(benchmark id, params, instance type kind, name) -> {benchmark id: (values, families)}."""
+    summaries: dict[int, tuple[dict[str, set], set[str]]] = defaultdict(
+        lambda: (defaultdict(set), set())
+    )
+    for benchmark_id, params, kind, name in series:
+        values, families = summaries[benchmark_id]
+        for param, value in params.items():
+            values[param].add(_hashable(value))
+        families.add(family_of(kind, name))
+    return summaries
+
+
+def _hashable(value: Any) -> Any:
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict | list) else value
+
+
+def _ordered_params(values: dict[str, set]) -> dict[str, list]:
+    return {name: sorted(values[name], key=param_order) for name in sorted(values)}
+
+
+def _merge_summaries(series: list[tuple]) -> None:
+    """New results only add parameter values and families: merge them into the summaries."""
+    summaries = _summary_of(rest for _pk, *rest in series)
+    benchmarks = list(Benchmark.objects.select_for_update().filter(pk__in=summaries).order_by("pk"))
+    now = timezone.now()
+    for benchmark in benchmarks:
+        values, families = summaries[benchmark.pk]
+        for name, known in benchmark.params.items():
+            values[name].update(_hashable(value) for value in known)
+        benchmark.params = _ordered_params(values)
+        benchmark.families = sorted(families | set(benchmark.families))
+        benchmark.stats_updated_at = now
+    Benchmark.objects.bulk_update(benchmarks, ["params", "families", "stats_updated_at"])
+
+
+def _recompute_summaries(benchmark_ids: Collection[int]) -> None:
+    """The summaries of these benchmarks from their series that still have results."""
+    benchmarks = list(
+        Benchmark.objects.select_for_update().filter(pk__in=benchmark_ids).order_by("pk")
+    )
+    summaries = _summary_of(
+        Series.objects.filter(
+            benchmark_id__in=benchmark_ids, statistics__measured_in=ALL_REGIONS
+        ).values_list("benchmark_id", "params", "instance_type__kind", "instance_type__name")
+    )
+    now = timezone.now()
+    for benchmark in benchmarks:
+        values, families = summaries.get(benchmark.pk, ({}, set()))
+        benchmark.params = _ordered_params(values)
+        benchmark.families = sorted(families)
+        benchmark.stats_updated_at = now
+    Benchmark.objects.bulk_update(benchmarks, ["params", "families", "stats_updated_at"])
+
+
+def series_of_run(run_id: int) -> QuerySet:
+    """A query of the series that the results of a run (and of its child runs) belong to."""
+    return (
+        Result.objects.filter(Q(run_id=run_id) | Q(run__parent_id=run_id))
+        .exclude(series=None)
+        .values("series_id")
+    )
+
+
+# ---- rebuilding everything ------------------------------------------------------------
+
+
+@transaction.atomic
+def rebuild_statistics() -> dict[str, int]:
+    """Recompute every series, statistic and summary from the stored results.
+
+    Gives every result of a done run its series, recomputes all statistics in batches,
+    deletes series without results, and recomputes every benchmark's summary. On a consistent
+    database this changes no answer.
+    """
+    attached = _attach_unattached()
+    series_ids = list(Series.objects.order_by("pk").values_list("pk", flat=True))
+    SeriesStatistics.objects.all().delete()
+    computed = 0
+    for start in range(0, len(series_ids), REBUILD_BATCH):
+        batch = series_ids[start : start + REBUILD_BATCH]
+        fresh = compute_statistics(batch)
+        _insert(SeriesStatistics, STATISTICS_COLUMNS, fresh)
+        computed += len(fresh)
+    empty, _ = Series.objects.filter(results=None).delete()
+    _recompute_summaries(list(Benchmark.objects.values_list("pk", flat=True)))
+    return {"results_attached": attached, "statistics": computed, "empty_series_deleted": empty}
+
+
+def _attach_unattached() -> int:
+    """Results stored before statistics were kept (or by hand) get their series."""
+    pending = (
+        Result.objects.filter(series=None, run__status=Run.Status.DONE)
+        .exclude(run__instance_type=None)
+        .select_related("run")
+        .order_by("pk")
+    )
+    attached = 0
+    batch: list[Result] = []
+    for result in pending.iterator(chunk_size=5000):
+        batch.append(result)
+        if len(batch) == 5000:
+            attached += _attach_batch(batch)
+            batch = []
+    return attached + _attach_batch(batch)
+
+
+def _attach_batch(results: list[Result]) -> int:
+    if results:
+        attach_series(results)
+        Result.objects.bulk_update(results, ["series"], batch_size=1000)
+    return len(results)
+
+
+def needs_rebuild() -> bool:
+    """Whether some done run's results have no series yet (a database from before statistics)."""
+    return (
+        Result.objects.filter(series=None, run__status=Run.Status.DONE)
+        .exclude(run__instance_type=None)
+        .exists()
+    )

@@ -1,0 +1,85 @@
+"""The volume page's form: a region, a day, up to four volumes and a constant load."""
+
+from django import forms
+
+from benchmarks.errors import DomainError
+from benchmarks.storage import gp2, volumes
+
+ROWS = 4
+# Study S4's comparison: io1 100 GB with 1,000 IOPS against gp2 400 GB, and the 100 GB gp2
+# volume it measured.
+DEFAULT_ROWS = [("io1", 100, 1000, None), ("gp2", 400, None, None), ("gp2", 100, None, None)]
+ROW_FIELDS = ("volume_type", "size_gb", "iops", "throughput")
+
+
+class VolumesForm(forms.Form):
+    """Volumes to price side by side; each row is checked as the API checks `volume-cost/`."""
+
+    region = forms.CharField(required=False)
+    at = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    load_iops = forms.IntegerField(
+        required=False, min_value=1, max_value=256_000, initial=gp2.DEFAULT_LOAD_IOPS
+    )
+    hours = forms.IntegerField(required=False, min_value=1, max_value=24 * 30, initial=4)
+
+    def __init__(self, data, *args, default_region: str = "us-east-1", **kwargs):
+        if not any(f"{name}_1" in data for name in ROW_FIELDS):
+            data = data.copy()
+            for number, row in enumerate(DEFAULT_ROWS, start=1):
+                for name, value in zip(ROW_FIELDS, row, strict=True):
+                    if value is not None:
+                        data[f"{name}_{number}"] = str(value)
+        super().__init__(data, *args, **kwargs)
+        self.default_region = default_region
+        choices = [("", "none"), *((name, name) for name in volumes.VOLUME_TYPES)]
+        for number in range(1, ROWS + 1):
+            self.fields[f"volume_type_{number}"] = forms.ChoiceField(
+                choices=choices, required=False
+            )
+            for name in ROW_FIELDS[1:]:
+                self.fields[f"{name}_{number}"] = forms.IntegerField(required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        specs = []
+        for number in range(1, ROWS + 1):
+            volume_type = cleaned.get(f"volume_type_{number}")
+            if not volume_type:
+                continue
+            size_gb = cleaned.get(f"size_gb_{number}")
+            if size_gb is None:
+                self.add_error(f"size_gb_{number}", "a volume needs its size in GB")
+                continue
+            iops, throughput = cleaned.get(f"iops_{number}"), cleaned.get(f"throughput_{number}")
+            try:
+                volumes.volume(volume_type, size_gb, iops=iops, throughput=throughput)
+            except DomainError as error:
+                self.add_error(f"{error.field}_{number}", error.message)
+                continue
+            specs.append((volume_type, size_gb, iops, throughput))
+        if not specs and not self.errors:
+            raise forms.ValidationError("choose at least one volume type")
+        cleaned["specs"] = specs
+        return cleaned
+
+    def rows(self) -> list[list[forms.BoundField]]:
+        """The bound fields of each volume row, for the template."""
+        return [[self[f"{name}_{number}"] for name in ROW_FIELDS] for number in range(1, ROWS + 1)]
+
+    def selector_arguments(self) -> dict:
+        """The keyword arguments of `benchmarks.selectors.storage.volume_comparison`."""
+        data = self.cleaned_data
+        return {
+            "region_code": data["region"] or self.default_region,
+            "specs": data["specs"],
+            "at": data["at"],
+            "load_iops": data["load_iops"] or gp2.DEFAULT_LOAD_IOPS,
+            "seconds": (data["hours"] or 4) * 3600,
+        }
+
+    def error_text(self) -> str:
+        """Every error in one line, each named by its field."""
+        return "; ".join(
+            f"{name}: {' '.join(messages)}" if name != "__all__" else " ".join(messages)
+            for name, messages in self.errors.items()
+        )
