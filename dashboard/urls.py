@@ -11,6 +11,8 @@ urlpatterns = [
     path("runs/<int:run_id>/", views.run_detail, name="run"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
+    path("agent.py", views.agent_script, name="agent-script"),
+    path("agent/", views.agent, name="agent"),
 ]
 
 urlpatterns += [path("volumes/", views.volumes, name="volumes")]

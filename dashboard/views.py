@@ -1,6 +1,8 @@
 """The chart pages: validate the query, call a selector, render."""
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from benchmarks import parsers
@@ -89,3 +91,16 @@ def volumes(request):
         else:
             context.update(comparison=comparison, chart_data=comparison.chart_data())
     return render(request, "dashboard/volumes.html", context, status=status)
+
+
+AGENT_FILE = settings.BASE_DIR / "agent" / "pricebench_agent.py"
+
+
+def agent_script(request):
+    """`/agent.py`: the benchmark agent, byte for byte as kept in the repository."""
+    return FileResponse(AGENT_FILE.open("rb"), content_type="text/x-python; charset=utf-8")
+
+
+def agent(request):
+    """`/agent/`: how to run the agent on EC2 and Fargate, and what it sends."""
+    return render(request, "dashboard/agent.html", {"server": request.build_absolute_uri("/")[:-1]})

@@ -13,6 +13,12 @@ command -v redis-server >/dev/null || missing+=(redis-server)
 command -v chromium >/dev/null || missing+=(chromium)
 # Validates docker-compose.yml without a Docker engine.
 command -v docker-compose >/dev/null || missing+=(docker-compose)
+# The benchmark agent's tests run the real tools it drives.
+command -v openssl >/dev/null || missing+=(openssl)
+command -v lscpu >/dev/null || missing+=(util-linux)
+command -v iperf3 >/dev/null || missing+=(iperf3)
+command -v sysbench >/dev/null || missing+=(sysbench)
+command -v fio >/dev/null || missing+=(fio)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing from Debian: ${missing[*]}"
   as_root apt-get update -qq
