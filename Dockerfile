@@ -15,4 +15,5 @@ RUN SECRET_KEY=build python manage.py collectstatic --noinput
 RUN useradd --system --home /app pricebench && mkdir -p var && chown pricebench var
 USER pricebench
 EXPOSE 8000
-CMD ["gunicorn", "dashboard.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# Workers, timeout and max requests: gunicorn.conf.py (GUNICORN_* variables, see the README).
+CMD ["gunicorn", "dashboard.wsgi"]

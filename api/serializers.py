@@ -167,16 +167,15 @@ class PricePerformanceRowSerializer(serializers.Serializer):
 
     instance_type = serializers.CharField()
     variant = serializers.CharField(allow_null=True)
-    kind = serializers.CharField()
-    family = serializers.CharField()
+    family = serializers.CharField(help_text="c7g for c7g.xlarge; fargate for Fargate tasks")
     vcpus = serializers.FloatField(allow_null=True)
     runs = serializers.IntegerField()
     results = serializers.IntegerField(help_text="Single values behind the statistics")
     median = serializers.FloatField()
     min = serializers.FloatField()
     max = serializers.FloatField()
-    first_quartile = serializers.FloatField()
-    third_quartile = serializers.FloatField()
+    first_quartile = serializers.FloatField(required=False, help_text="With include=quartiles")
+    third_quartile = serializers.FloatField(required=False, help_text="With include=quartiles")
     cpu_models = serializers.DictField(child=serializers.IntegerField())
     measured_in = serializers.ListField(
         child=serializers.CharField(allow_null=True),
@@ -195,9 +194,13 @@ class PricePerformanceRowSerializer(serializers.Serializer):
 
     BURSTABLE = ("baseline_share", "sustained_per_dollar")
     RELATIVE = ("relative_throughput", "relative_cost", "relative_per_dollar")
+    QUARTILES = ("first_quartile", "third_quartile")
 
     def to_representation(self, row):
         data = super().to_representation(row)
+        if not self.context.get("include_quartiles"):
+            for name in self.QUARTILES:
+                data.pop(name)
         if row.baseline_share is None:
             for name in self.BURSTABLE:
                 data.pop(name)
@@ -236,5 +239,9 @@ class PricePerformanceSerializer(serializers.Serializer):
 
     @extend_schema_field(PricePerformanceRowSerializer(many=True))
     def get_results(self, table):
-        context = {"baseline": table.baseline, "include_values": table.include_values}
+        context = {
+            "baseline": table.baseline,
+            "include_values": table.include_values,
+            "include_quartiles": table.include_quartiles,
+        }
         return PricePerformanceRowSerializer(table.results, many=True, context=context).data

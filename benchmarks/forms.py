@@ -10,6 +10,7 @@ from benchmarks.selectors.price_performance import PricePerformanceQuery
 # Query parameters that belong to the API's machinery, never to a benchmark.
 RESERVED = frozenset({"format", "limit", "offset", "page_size", "csrfmiddlewaretoken"})
 MAX_PARAMS = 20
+INCLUDES = ("values", "quartiles")
 
 
 def _comma_list(value: str) -> tuple[str, ...]:
@@ -52,11 +53,13 @@ class PricePerformanceForm(forms.Form):
         max_length=32,
         help_text="Only results measured in this region (default: measured anywhere)",
     )
-    include = forms.ChoiceField(
-        choices=[("", "statistics only"), ("values", "values")],
+    include = forms.CharField(
         required=False,
-        help_text="values: add each row's single values (capped; values_cut says when cut)",
-        error_messages={"invalid_choice": "%(value)s is not a valid choice."},
+        max_length=100,
+        help_text=(
+            "Comma-separated extras: values (each row's single values, capped; values_cut "
+            "says when cut), quartiles"
+        ),
     )
 
     def __init__(self, data, *args, optional: tuple[str, ...] = (), **kwargs):
@@ -66,6 +69,15 @@ class PricePerformanceForm(forms.Form):
         self.param_names = [
             name for name in data if name not in self.fields and name not in RESERVED
         ]
+
+    def clean_include(self) -> tuple[str, ...]:
+        extras = _comma_list(self.cleaned_data["include"])
+        unknown = sorted(set(extras) - set(INCLUDES))
+        if unknown:
+            raise forms.ValidationError(
+                f"{', '.join(unknown)}: not a valid choice; choose from {', '.join(INCLUDES)}"
+            )
+        return extras
 
     def clean(self):
         cleaned = super().clean()
@@ -81,7 +93,7 @@ class PricePerformanceForm(forms.Form):
         cleaned["params"] = params
         return cleaned
 
-    def query(self, **defaults: str) -> PricePerformanceQuery:
+    def query(self, **defaults) -> PricePerformanceQuery:
         """The validated question; `defaults` fill what the caller left optional."""
         # An invalid form still gives the page a question: its valid fields, defaults else.
         data = self.cleaned_data
@@ -92,10 +104,14 @@ class PricePerformanceForm(forms.Form):
             at=data.get("at"),
             params=data.get("params", {}),
             instance_types=_comma_list(data.get("instance_types", "")),
-            families=_comma_list(data.get("families", "")),
+            # The page compares its default families unless asked; `families=` means all.
+            families=_comma_list(data.get("families", ""))
+            if "families" in self.data
+            else defaults.get("families", ()),
             baseline=data.get("baseline") or None,
             measured_in=data.get("measured_in") or None,
-            include_values=data.get("include") == "values",
+            include_values="values" in data.get("include", ()),
+            include_quartiles="quartiles" in data.get("include", ()),
         )
 
     def error_dict(self) -> dict[str, list[str]]:

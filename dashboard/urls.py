@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("agent.py", views.agent_script, name="agent-script"),
     path("agent/", views.agent, name="agent"),
+    path("volumes/", views.volumes, name="volumes"),
+    path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
 ]
-
-urlpatterns += [path("volumes/", views.volumes, name="volumes")]

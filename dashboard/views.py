@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse
+from django.http import FileResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from benchmarks import parsers
@@ -12,15 +12,31 @@ from benchmarks.models import InstanceType, Region, Run
 from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import storage as storage_selector
 from benchmarks.services import runs as run_services
+from dashboard import health
 from dashboard.forms import UploadForm
 from dashboard.storage_forms import VolumesForm
+
+
+def healthz(request):
+    """`/healthz`: the process answers; touches no database."""
+    return JsonResponse({"status": "ok"})
+
+
+def readyz(request):
+    """`/readyz`: database and broker reachable, and the age of the last price refresh."""
+    ready, report = health.readiness()
+    return JsonResponse(
+        {"status": "ready" if ready else "unavailable", **report}, status=200 if ready else 503
+    )
 
 
 def comparison(request):
     """`/`: throughput per dollar for one benchmark, Fargate, t2, c7g, c7a and c7i by default."""
     form = PricePerformanceForm(request.GET, optional=("benchmark", "region"))
     valid = form.is_valid()
-    result = comparison_selector.comparison(form.query())
+    result = comparison_selector.comparison(
+        form.query(families=comparison_selector.DEFAULT_FAMILIES)
+    )
     if result.error:
         name, message = result.error
         form.add_error(name if name in form.fields else None, message)

@@ -70,16 +70,17 @@ def default_benchmark(benchmarks: list[Benchmark], families: tuple[str, ...]) ->
 def comparison(query: PricePerformanceQuery) -> Comparison:
     """The chart page's data; an empty benchmark or region means the page's defaults.
 
+    No families means every family (the view passes DEFAULT_FAMILIES when none were asked).
+
     Parameters that do not apply to the benchmark are dropped and open ones pinned to their
     best-covered value, each with a note in the table, so that any choice renders.
     """
     benchmarks = [b for b in Benchmark.objects.order_by("key") if b.families]
     regions = prices.priced_regions()
-    families = query.families or DEFAULT_FAMILIES
-    chosen = query.benchmark or getattr(default_benchmark(benchmarks, families), "key", "")
-    query = replace(
-        query, benchmark=chosen, region=query.region or DEFAULT_REGION, families=families
-    )
+    families = query.families
+    wanted = families or DEFAULT_FAMILIES
+    chosen = query.benchmark or getattr(default_benchmark(benchmarks, wanted), "key", "")
+    query = replace(query, benchmark=chosen, region=query.region or DEFAULT_REGION)
     result = Comparison(benchmarks=benchmarks, regions=regions, query=query)
     if not chosen:
         return result

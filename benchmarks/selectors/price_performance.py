@@ -49,6 +49,7 @@ class PricePerformanceQuery:
     # Only results measured in this region; None: wherever they were measured.
     measured_in: str | None = None
     include_values: bool = False
+    include_quartiles: bool = False
 
 
 @dataclass
@@ -117,6 +118,7 @@ class PricePerformanceTable:
     baseline: str | None
     measured_in: str | None
     include_values: bool = False
+    include_quartiles: bool = False
     results: list[PricePerformanceRow] = field(default_factory=list)
     unpriced: list[Unpriced] = field(default_factory=list)
     # What the page changed in a question it could not answer as asked (lenient mode).
@@ -336,6 +338,7 @@ def price_performance_table(
         baseline=query.baseline,
         measured_in=query.measured_in,
         include_values=query.include_values,
+        include_quartiles=query.include_quartiles,
         notes=notes,
     )
     for row in rows:

@@ -7,7 +7,7 @@ import pytest
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
-from benchmarks.selectors.comparison import comparison
+from benchmarks.selectors.comparison import DEFAULT_FAMILIES, comparison
 from benchmarks.selectors.price_performance import PricePerformanceQuery, price_performance_table
 from benchmarks.services import statistics
 
@@ -217,7 +217,9 @@ def test_the_comparison_pins_open_parameters_to_the_best_covered_value():
         run_with(name, [1.0], params={"block_size": 16})
         run_with(name, [2.0], params={"block_size": 8192})
     run_with("c5.large", [3.0], params={"block_size": 64})
-    result = comparison(PricePerformanceQuery(benchmark="", region="us-east-1"))
+    result = comparison(
+        PricePerformanceQuery(benchmark="", region="us-east-1", families=DEFAULT_FAMILIES)
+    )
     assert result.table.params == {"block_size": 8192}
     assert {row.family for row in result.table.results} == {"c7g", "c7a", "t2"}
     assert result.families_missing == ["fargate", "c7i"]

@@ -1,0 +1,23 @@
+"""gunicorn's settings for pricebench (read from the working directory by gunicorn itself).
+
+Each comes from the environment with a default sized for a small host; the README explains
+them.
+"""
+
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# Requests are short (kept statistics, a fixed number of queries): a process per core plus
+# one keeps the CPU busy without queueing.
+workers = int(os.environ.get("GUNICORN_WORKERS", str((os.cpu_count() or 1) + 1)))
+# No answer needs more than a few seconds; a request that hangs is killed rather than left
+# to hold a worker.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"))
+# Workers are replaced after this many requests (with jitter, so not all at once), which
+# bounds the memory any slow leak can take.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
+max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "100"))
+# Uploads are capped by PRICEBENCH_MAX_UPLOAD_BYTES; request lines and headers stay small.
+limit_request_line = 8190
+accesslog = "-"

@@ -1,0 +1,195 @@
+"""Price-performance from kept statistics: fixed queries, any region's prices, lean answers."""
+
+import csv
+import datetime
+import io
+import json
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from benchmarks.models import InstanceType, Price, Region, Run
+from benchmarks.services import runs as run_services
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/price-performance/"
+START = datetime.date(2024, 1, 1)
+
+
+def fleet(count: int, *, measured_in: str = "us-east-1", runs_each: int = 1) -> list[str]:
+    """`count` instance types priced in us-east-1 and Tokyo, each with `runs_each` results of
+    `tool:x` measured in `measured_in`, stored through the upload service."""
+    names = [f"zz{index // 100}.n{index % 100}" for index in range(count)]
+    InstanceType.objects.bulk_create(
+        [InstanceType(name=name, vcpus=2) for name in names], ignore_conflicts=True
+    )
+    types = {it.name: it for it in InstanceType.objects.filter(name__in=names)}
+    regions = {region.code: region for region in Region.objects.all()}
+    Price.objects.bulk_create(
+        Price(
+            instance_type=types[name],
+            region=regions[code],
+            purchase_option="on_demand",
+            usd_per_hour=Decimal("0.1") * factor,
+            effective_from=START,
+            source="test",
+        )
+        for name in names
+        for code, factor in (("us-east-1", 1), ("ap-northeast-1", 2))
+    )
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["benchmark", "instance_type", "region", "value", "unit", "cpu_model"])
+    for repeat in range(runs_each):
+        for index, name in enumerate(names):
+            writer.writerow(["tool:x", name, measured_in, 1000 + index + repeat, "op/s", "CPU A"])
+    run, _ = run_services.record_run(content=out.getvalue().encode(), format="csv")
+    assert run.status == Run.Status.DONE, run.error
+    return names
+
+
+def queries_of(client, url, params) -> tuple[int, object]:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url, params)
+    assert response.status_code == 200, response.content[:500]
+    return len(captured), response
+
+
+@pytest.mark.parametrize("count", [10, 1000])
+def test_the_api_answers_in_six_queries_whatever_the_number_of_types(count):
+    fleet(count)
+    used, response = queries_of(APIClient(), URL, {"benchmark": "tool:x", "region": "us-east-1"})
+    assert len(response.json()["results"]) == count
+    assert used <= 6, used
+
+
+@pytest.mark.parametrize("count", [10, 1000])
+def test_the_comparison_page_renders_in_ten_queries_whatever_the_number_of_types(client, count):
+    fleet(count)
+    used, response = queries_of(
+        client, "/", {"benchmark": "tool:x", "region": "us-east-1", "families": ""}
+    )
+    assert response.content.count(b"<tr data-instance-type=") == count
+    assert used <= 10, used
+
+
+def test_results_measured_anywhere_are_priced_with_the_regions_prices():
+    fleet(3, measured_in="us-east-1")
+    client = APIClient()
+    tokyo = client.get(URL, {"benchmark": "tool:x", "region": "ap-northeast-1"}).json()
+    assert tokyo["region"] == "ap-northeast-1"
+    assert [row["usd_per_hour"] for row in tokyo["results"]] == [0.2, 0.2, 0.2]
+    assert {tuple(row["measured_in"]) for row in tokyo["results"]} == {("us-east-1",)}
+    narrowed = client.get(
+        URL, {"benchmark": "tool:x", "region": "ap-northeast-1", "measured_in": "us-east-1"}
+    ).json()
+    assert len(narrowed["results"]) == 3
+    elsewhere = client.get(
+        URL, {"benchmark": "tool:x", "region": "ap-northeast-1", "measured_in": "eu-west-1"}
+    ).json()
+    assert elsewhere["results"] == []
+
+
+def test_measured_in_keeps_only_the_runs_of_that_region():
+    [name] = fleet(1, measured_in="us-east-1")
+    out = "benchmark,instance_type,region,value,unit\n" + f"tool:x,{name},eu-west-1,9000,op/s\n"
+    run_services.record_run(content=out.encode(), format="csv")
+    client = APIClient()
+    everywhere = client.get(URL, {"benchmark": "tool:x", "region": "us-east-1"}).json()
+    [row] = everywhere["results"]
+    assert (row["runs"], row["measured_in"]) == (2, ["eu-west-1", "us-east-1"])
+    ireland = client.get(
+        URL, {"benchmark": "tool:x", "region": "us-east-1", "measured_in": "eu-west-1"}
+    ).json()
+    [row] = ireland["results"]
+    assert (row["runs"], row["median"], row["measured_in"]) == (1, 9000.0, ["eu-west-1"])
+
+
+def test_types_without_a_price_in_the_region_are_listed_as_unpriced_with_the_reason():
+    fleet(2)
+    InstanceType.objects.create(name="zz9.lonely", vcpus=1)
+    out = "benchmark,instance_type,region,value,unit\ntool:x,zz9.lonely,us-east-1,5,op/s\n"
+    run_services.record_run(content=out.encode(), format="csv")
+    body = APIClient().get(URL, {"benchmark": "tool:x", "region": "ap-northeast-1"}).json()
+    assert "zz9.lonely" not in {row["instance_type"] for row in body["results"]}
+    [unpriced] = body["unpriced"]
+    assert unpriced["instance_type"] == "zz9.lonely"
+    assert "no on_demand price known for zz9.lonely in ap-northeast-1" in unpriced["reason"]
+
+
+def test_single_values_only_on_request_and_capped_with_a_flag():
+    fleet(1, runs_each=150)
+    client = APIClient()
+    plain = client.get(URL, {"benchmark": "tool:x", "region": "us-east-1"}).json()
+    assert "values" not in plain["results"][0]
+    [row] = client.get(
+        URL, {"benchmark": "tool:x", "region": "us-east-1", "include": "values"}
+    ).json()["results"]
+    assert row["results"] == 150 and row["values_cut"] is True
+    assert len(row["values"]) == 100
+    assert (row["values"][0], row["values"][-1]) == (row["min"], row["max"])
+    assert row["values"] == sorted(row["values"])
+    assert "first_quartile" not in row
+    [row] = client.get(
+        URL, {"benchmark": "tool:x", "region": "us-east-1", "include": "quartiles,values"}
+    ).json()["results"]
+    assert row["min"] <= row["first_quartile"] <= row["median"] <= row["third_quartile"]
+    refused = client.get(URL, {"benchmark": "tool:x", "region": "us-east-1", "include": "all"})
+    assert refused.status_code == 400 and "include" in refused.json()
+
+
+def test_a_thousand_row_answer_stays_under_300_kb():
+    fleet(1000)
+    response = APIClient().get(URL, {"benchmark": "tool:x", "region": "us-east-1"})
+    assert len(response.content) < 300_000, len(response.content)
+    assert len(response.json()["results"]) == 1000
+
+
+def test_an_unchanged_answer_revalidates_with_304_and_a_new_run_changes_it():
+    [name] = fleet(1)
+    client = APIClient()
+    query = {"benchmark": "tool:x", "region": "us-east-1"}
+    first = client.get(URL, query)
+    assert first["ETag"] and first["Last-Modified"]
+    again = client.get(URL, query, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    out = f"benchmark,instance_type,region,value,unit\ntool:x,{name},us-east-1,7,op/s\n"
+    run_services.record_run(content=out.encode(), format="csv")
+    changed = client.get(URL, query, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200
+    assert changed["ETag"] != first["ETag"]
+
+
+def test_price_performance_as_csv_has_the_rows_of_the_json_answer():
+    fleet(3)
+    client = APIClient()
+    query = {"benchmark": "tool:x", "region": "us-east-1"}
+    rows = client.get(URL, query).json()["results"]
+    response = client.get(URL, {**query, "format": "csv"})
+    assert response["Content-Type"].startswith("text/csv")
+    table = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [row["instance_type"] for row in table] == [row["instance_type"] for row in rows]
+    assert [float(row["per_dollar"]) for row in table] == [row["per_dollar"] for row in rows]
+
+
+def test_the_page_and_the_api_refuse_the_same_bad_field():
+    fleet(1)
+    api = APIClient().get(URL, {"benchmark": "tool:x", "region": "us-east-1", "at": "tomorrow"})
+    assert api.status_code == 400 and "at" in api.json()
+
+
+def test_the_page_shows_a_bad_field_beside_its_control_and_still_renders(client):
+    fleet(2)
+    page = client.get(
+        "/", {"benchmark": "tool:x", "region": "us-east-1", "at": "tomorrow", "families": ""}
+    )
+    assert page.status_code == 400
+    text = page.content.decode()
+    assert "Date has wrong format" in text
+    assert text.count("<tr data-instance-type=") == 2
+    data = json.loads(text.split('id="chart-data" type="application/json">')[1].split("<")[0])
+    assert len(data["rows"]) == 2
