@@ -1,10 +1,16 @@
-"""Conditional GET for answers computed from kept data: ETag, Last-Modified and 304."""
+"""Answers computed from kept data: ETag, Last-Modified, 304, and a cache of rendered answers.
+
+The ETag names the query, the renderer, the data's last change and the day, so an answer
+cached under it is exactly as fresh as a recomputation: a new run or price changes the key.
+"""
 
 from __future__ import annotations
 
 import datetime
 import hashlib
 
+from django.core.cache import caches
+from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
@@ -41,4 +47,24 @@ def stamp(response, *, etag: str, last_modified: float | None):
     if last_modified:
         response["Last-Modified"] = http_date(last_modified)
     response["Cache-Control"] = "no-cache"
+    return response
+
+
+def cached(etag: str) -> HttpResponse | None:
+    """The rendered answer kept under this ETag, if any."""
+    kept = caches["answers"].get(etag)
+    if kept is None:
+        return None
+    content, content_type = kept
+    return HttpResponse(content, content_type=content_type)
+
+
+def keep(response, *, etag: str):
+    """Keep a successful answer under its ETag once rendered."""
+
+    def store(rendered):
+        if rendered.status_code == 200:
+            caches["answers"].set(etag, (rendered.content, rendered["Content-Type"]))
+
+    response.add_post_render_callback(store)
     return response

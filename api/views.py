@@ -144,9 +144,13 @@ class PricePerformanceView(APIView):
         query = form.query()
         subject = price_performance.subject_of(query)
         etag, last_modified = conditional.validators(request, changed_at=subject.changed_at)
-        cached = conditional.not_modified(request, etag=etag, last_modified=last_modified)
-        if cached is not None:
-            return cached
-        table = price_performance.price_performance_table(query, subject=subject)
-        response = Response(serializers.PricePerformanceSerializer(table).data)
+        current = conditional.not_modified(request, etag=etag, last_modified=last_modified)
+        if current is not None:
+            return current
+        response = conditional.cached(etag)
+        if response is None:
+            table = price_performance.price_performance_table(query, subject=subject)
+            response = conditional.keep(
+                Response(serializers.PricePerformanceSerializer(table).data), etag=etag
+            )
         return conditional.stamp(response, etag=etag, last_modified=last_modified)

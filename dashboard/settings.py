@@ -119,6 +119,17 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Rendered price-performance answers, per process, keyed by their ETag (api/conditional.py).
+    "answers": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "answers",
+        "TIMEOUT": 24 * 3600,
+        "OPTIONS": {"MAX_ENTRIES": envint("PRICEBENCH_ANSWER_CACHE_ENTRIES", 256)},
+    },
+}
+
 # Celery: Redis when CELERY_BROKER_URL is set; otherwise tasks run in-process.
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL

@@ -10,6 +10,14 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
+@pytest.fixture(autouse=True)
+def _empty_answer_cache():
+    """Each test starts without rendered answers another test's database produced."""
+    from django.core.cache import caches
+
+    caches["answers"].clear()
+
+
 @pytest.fixture
 def shared_data() -> Path:
     assert SHARED_DATA.is_dir(), f"{SHARED_DATA} is missing: tests read ../shared/data in place"

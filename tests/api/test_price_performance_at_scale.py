@@ -164,6 +164,20 @@ def test_an_unchanged_answer_revalidates_with_304_and_a_new_run_changes_it():
     assert changed["ETag"] != first["ETag"]
 
 
+def test_a_repeated_question_is_answered_from_the_cache_until_the_data_changes():
+    [name] = fleet(1)
+    client = APIClient()
+    query = {"benchmark": "tool:x", "region": "us-east-1"}
+    first = client.get(URL, query).content
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(URL, query).content == first
+    assert len(captured) == 2  # the benchmark's and the region's stamps
+    out = f"benchmark,instance_type,region,value,unit\ntool:x,{name},us-east-1,7,op/s\n"
+    run_services.record_run(content=out.encode(), format="csv")
+    [row] = client.get(URL, query).json()["results"]
+    assert row["runs"] == 2
+
+
 def test_price_performance_as_csv_has_the_rows_of_the_json_answer():
     fleet(3)
     client = APIClient()
