@@ -1,4 +1,4 @@
-"""CSV answers: the rows of a list or of price-performance, one line each."""
+"""Renderers: JSON through orjson, and CSV (the rows of a list or of price-performance)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,26 @@ import csv
 import io
 from typing import Any
 
-from rest_framework.renderers import BaseRenderer
+import orjson
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.utils.encoders import JSONEncoder
 
 # A cell starting with one of these is a formula to a spreadsheet: it is written quoted
 # behind an apostrophe so that opening an export never runs it.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class FastJSONRenderer(JSONRenderer):
+    """DRF's JSON answer, encoded by orjson: a 1,000-row answer in a few milliseconds.
+
+    Types orjson does not know (Decimal, lazy strings) go through DRF's own encoder; NaN and
+    infinities, which JSON cannot carry, come out as null.
+    """
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if data is None:
+            return b""
+        return orjson.dumps(data, default=JSONEncoder().default)
 
 
 def safe_cell(value: Any) -> Any:

@@ -100,7 +100,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 100,
     "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
+        "api.renderers.FastJSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
         "api.renderers.CSVRenderer",
     ],

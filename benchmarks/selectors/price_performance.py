@@ -12,9 +12,10 @@ import datetime
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from decimal import Decimal
+from typing import Any, NamedTuple
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from benchmarks.errors import AmbiguousParameter, DomainError
@@ -24,6 +25,7 @@ from benchmarks.models import (
     PurchaseOption,
     Region,
     SeriesStatistics,
+    family_of,
     in_family,
 )
 from benchmarks.reference import AWS_REGIONS
@@ -160,7 +162,7 @@ def _ratio(value: float) -> float:
 
 
 def _sustained(
-    instance_type: InstanceType,
+    instance_type: Machine,
     benchmark: Benchmark,
     median: float,
     usd: float | None,
@@ -182,10 +184,50 @@ def _sustained(
     }
 
 
-def _statistics(
-    benchmark: Benchmark, query: PricePerformanceQuery, params: dict[str, Any], samples: bool
-) -> list[SeriesStatistics]:
-    """The kept statistics of every series the question covers (one query)."""
+class Machine(NamedTuple):
+    """What pricing and the burst model need of an instance type (read with its series)."""
+
+    pk: int
+    name: str
+    kind: str
+    vcpus: Decimal | None
+    memory_gib: Decimal | None
+    architecture: str
+    burstable: bool
+    baseline_share: Decimal | None
+
+    @property
+    def family(self) -> str:
+        return family_of(self.kind, self.name)
+
+
+class Kept(NamedTuple):
+    """One series' kept statistics in the question's scope, as read (no model instances)."""
+
+    machine: Machine
+    variant: str
+    params: dict
+    runs: int
+    results: int
+    median: float
+    minimum: float
+    maximum: float
+    first_quartile: float
+    third_quartile: float
+    cpu_models: dict
+    regions: list
+    sources: list
+    samples: list
+
+
+_MACHINE = [f"series__instance_type__{name}" for name in Machine._fields]
+_KEPT = ["series__variant", "series__params", *Kept._fields[3:12]]
+
+
+def _statistics_query(
+    benchmark: Benchmark, query: PricePerformanceQuery, params: dict[str, Any]
+) -> QuerySet:
+    """The kept statistics of every series the question covers."""
     if query.measured_in:
         # Per-region rows exist only for series measured in several regions.
         scope = Q(measured_in=query.measured_in) | Q(
@@ -197,7 +239,7 @@ def _statistics(
         scope,
         series__benchmark=benchmark,
         **{f"series__params__{name}": value for name, value in params.items()},
-    ).select_related("series__instance_type")
+    )
     if query.instance_types:
         rows = rows.filter(series__instance_type__name__in=query.instance_types)
     if query.families:
@@ -207,23 +249,33 @@ def _statistics(
         rows = rows.filter(
             series__instance_type__in=InstanceType.objects.filter(wanted).values("pk")
         )
-    if not samples:
-        rows = rows.defer("samples", "sources")
-    return list(rows.order_by("series__instance_type__name", "series__variant", "series_id"))
+    return rows
 
 
-def _open_parameters(rows: list[SeriesStatistics]) -> list[tuple[str, tuple, set]]:
+def _read(rows: QuerySet, samples: bool) -> list[Kept]:
+    """The statistics as plain tuples (one query)."""
+    extras = ["sources", "samples"] if samples else []
+    width = len(_MACHINE)
+    found = rows.order_by(
+        "series__instance_type__name", "series__variant", "series_id"
+    ).values_list(*_MACHINE, *_KEPT, *extras)
+    return [
+        Kept(Machine(*row[:width]), *row[width:], *(() if samples else ([], []))) for row in found
+    ]
+
+
+def _open_parameters(rows: list[Kept]) -> list[tuple[str, tuple, set]]:
     """(parameter, machine, values) for each parameter with several values in one row."""
-    groups: dict[tuple, list[SeriesStatistics]] = defaultdict(list)
+    groups: dict[tuple, list[Kept]] = defaultdict(list)
     for row in rows:
-        groups[(row.series.instance_type.name, row.series.variant)].append(row)
+        groups[(row.machine.name, row.variant)].append(row)
     ambiguous = []
     for machine, members in groups.items():
         if len(members) < 2:
             continue
         seen: dict[str, set] = defaultdict(set)
         for member in members:
-            for name, value in member.series.params.items():
+            for name, value in member.params.items():
                 seen[name].add(_hashable(value))
         for name, values in sorted(seen.items()):
             if len(values) > 1:
@@ -236,8 +288,8 @@ def _hashable(value: Any) -> Any:
 
 
 def _pin_or_refuse(
-    rows: list[SeriesStatistics], params: dict[str, Any], lenient: bool, notes: list[str]
-) -> list[SeriesStatistics]:
+    rows: list[Kept], params: dict[str, Any], lenient: bool, notes: list[str]
+) -> list[Kept]:
     """Refuse to mix parameters in a row; the page instead picks the best-covered value."""
     while True:
         ambiguous = _open_parameters(rows)
@@ -253,12 +305,12 @@ def _pin_or_refuse(
             )
         coverage: dict[Any, set] = defaultdict(set)
         for row in rows:
-            if name in row.series.params:
-                coverage[_hashable(row.series.params[name])].add(row.series.instance_type_id)
+            if name in row.params:
+                coverage[_hashable(row.params[name])].add(row.machine.pk)
         best = max(coverage, key=lambda value: (len(coverage[value]), str(value)))
         params[name] = best
         notes.append(f"{name} set to {best}, the value most instance types were measured with")
-        rows = [row for row in rows if _hashable(row.series.params.get(name)) == best]
+        rows = [row for row in rows if _hashable(row.params.get(name)) == best]
 
 
 def _check_params(
@@ -319,12 +371,13 @@ def price_performance_table(
     benchmark, region = subject.benchmark, subject.region
     notes: list[str] = []
     params = _check_params(benchmark, query.params, lenient, notes)
-    rows = _statistics(benchmark, query, params, samples or query.include_values)
-    rows = _pin_or_refuse(rows, params, lenient, notes)
-
-    instance_types = {row.series.instance_type_id: row.series.instance_type for row in rows}
+    statistics = _statistics_query(benchmark, query, params)
+    rows = _pin_or_refuse(
+        _read(statistics, samples or query.include_values), params, lenient, notes
+    )
     quotes = prices.hourly_prices(
-        instance_types=instance_types.values(),
+        instance_types={row.machine for row in rows},
+        among=statistics.values("series__instance_type_id"),
         region=region,
         purchase_option=query.purchase_option,
         day=at,
@@ -342,13 +395,13 @@ def price_performance_table(
         notes=notes,
     )
     for row in rows:
-        instance_type = row.series.instance_type
+        instance_type = row.machine
         quote = quotes[instance_type.pk]
         if quote.usd_per_hour is None:
             table.unpriced.append(
                 Unpriced(
                     instance_type=instance_type.name,
-                    variant=row.series.variant or None,
+                    variant=row.variant or None,
                     family=instance_type.family,
                     reason=quote.note or "no price known",
                     runs=row.runs,
@@ -360,7 +413,7 @@ def price_performance_table(
         table.results.append(
             PricePerformanceRow(
                 instance_type=instance_type.name,
-                variant=row.series.variant or None,
+                variant=row.variant or None,
                 kind=instance_type.kind,
                 family=instance_type.family,
                 vcpus=float(instance_type.vcpus) if instance_type.vcpus is not None else None,
@@ -373,13 +426,13 @@ def price_performance_table(
                 third_quartile=row.third_quartile,
                 cpu_models=row.cpu_models,
                 measured_in=row.regions,
-                sources=row.sources if samples or query.include_values else [],
-                samples=row.samples if samples or query.include_values else [],
+                sources=row.sources,
+                samples=row.samples,
                 usd_per_hour=usd,
                 price_note=quote.note,
                 per_dollar=per_dollar(benchmark, row.median, usd),
                 **_sustained(
-                    instance_type, benchmark, row.median, usd, row.series.params.get("processes")
+                    instance_type, benchmark, row.median, usd, row.params.get("processes")
                 ),
             )
         )

@@ -141,7 +141,11 @@ def _pick(row: dict, amount: str, day: datetime.date) -> PeriodPick:
 
 
 def _ec2_quotes(
-    instance_types: list[InstanceType], region: Region, purchase_option: str, day: datetime.date
+    instance_types: list[InstanceType],
+    region: Region,
+    purchase_option: str,
+    day: datetime.date,
+    among: QuerySet | None,
 ) -> dict[int, PriceQuote]:
     """Two queries: the prices in force, then the nearest ones for types that have none."""
     ids = [instance_type.pk for instance_type in instance_types]
@@ -219,17 +223,19 @@ def hourly_prices(
     region: Region,
     purchase_option: str,
     day: datetime.date,
+    among: QuerySet | None = None,
 ) -> dict[int, PriceQuote]:
     """Price quotes by instance type id: EC2 from its prices, Fargate from its rates.
 
-    Three queries at most, whatever the number of types.
+    Three queries at most, whatever the number of types. `among` may give the types' ids as
+    a query (a superset is fine).
     """
     ec2, fargate = [], []
     for instance_type in instance_types:
         is_fargate = instance_type.kind == InstanceType.Kind.FARGATE
         (fargate if is_fargate else ec2).append(instance_type)
     return {
-        **_ec2_quotes(ec2, region, purchase_option, day),
+        **_ec2_quotes(ec2, region, purchase_option, day, among),
         **_fargate_quotes(fargate, region, purchase_option, day),
     }
 

@@ -142,6 +142,18 @@ def test_single_values_only_on_request_and_capped_with_a_flag():
     assert refused.status_code == 400 and "include" in refused.json()
 
 
+def test_every_key_of_a_row_is_described_in_the_schema():
+    from api.serializers import PricePerformanceRowSerializer
+
+    fleet(1)
+    [row] = APIClient().get(
+        URL,
+        {"benchmark": "tool:x", "region": "us-east-1", "include": "values,quartiles",
+         "baseline": "zz0.n0"},
+    ).json()["results"]  # fmt: skip
+    assert set(row) <= set(PricePerformanceRowSerializer().fields), row
+
+
 def test_a_thousand_row_answer_stays_under_300_kb():
     fleet(1000)
     response = APIClient().get(URL, {"benchmark": "tool:x", "region": "us-east-1"})
