@@ -121,6 +121,8 @@ SPECTACULAR_SETTINGS = {
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Benchmarks and regions with their last-change stamps, per process (benchmarks/freshness.py).
+    "lookups": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lookups"},
     # Rendered price-performance answers, per process, keyed by their ETag (api/conditional.py).
     "answers": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -162,6 +164,9 @@ CELERY_BEAT_SCHEDULE = {
 
 # Regions whose prices the schedule refreshes.
 PRICEBENCH_REGIONS = envlist("PRICEBENCH_REGIONS", ["us-east-1", "ap-northeast-1"])
+# Seconds a web process trusts its lookups of a benchmark's and a region's last change:
+# answers are at most this old in another process than the one that wrote (0: always read).
+PRICEBENCH_FRESHNESS_SECONDS = envint("PRICEBENCH_FRESHNESS_SECONDS", 2)
 # Largest accepted upload, in bytes.
 PRICEBENCH_MAX_UPLOAD_BYTES = envint("PRICEBENCH_MAX_UPLOAD_BYTES", 20 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = PRICEBENCH_MAX_UPLOAD_BYTES + 1024 * 1024

@@ -16,6 +16,7 @@ def _empty_answer_cache():
     from django.core.cache import caches
 
     caches["answers"].clear()
+    caches["lookups"].clear()
 
 
 @pytest.fixture

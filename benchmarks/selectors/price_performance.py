@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Subquery
 from django.utils import timezone
 
+from benchmarks import freshness
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.models import (
     Benchmark,
@@ -347,10 +348,38 @@ class Subject:
 
 
 def subject_of(query: PricePerformanceQuery) -> Subject:
-    """The question's benchmark and region (two queries), or a DomainError naming the field."""
+    """The question's benchmark and region, or a DomainError naming the field.
+
+    One query, remembered for a few seconds (benchmarks.freshness): a cached answer then
+    costs none.
+    """
     if query.measured_in and query.measured_in not in REGION_CODES:
         raise DomainError(f"unknown region {query.measured_in!r}", field="measured_in")
-    return Subject(benchmark=get_benchmark(query.benchmark), region=get_region(query.region))
+    return freshness.remembered(
+        f"subject:{query.benchmark}|{query.region}",
+        lambda: _read_subject(query.benchmark, query.region),
+    )
+
+
+_REGION_FIELDS = ("pk", "code", "name", "pricing_location", "prices_updated_at")
+
+
+def _read_subject(benchmark_key: str, region_code: str) -> Subject:
+    region_rows = Region.objects.filter(code=region_code)
+    benchmark = (
+        Benchmark.objects.filter(key=benchmark_key)
+        .annotate(
+            **{f"region_{name}": Subquery(region_rows.values(name)[:1]) for name in _REGION_FIELDS}
+        )
+        .order_by()
+        .first()
+    )
+    if benchmark is None:
+        get_benchmark(benchmark_key)  # raises, naming the closest keys
+    if benchmark.region_pk is None:
+        get_region(region_code)  # raises, naming the closest codes
+    region = Region(**{name: getattr(benchmark, f"region_{name}") for name in _REGION_FIELDS})
+    return Subject(benchmark=benchmark, region=region)
 
 
 def price_performance_table(

@@ -27,6 +27,7 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
+from benchmarks import freshness
 from benchmarks.errors import DomainError
 from benchmarks.models import (
     FargateRate,
@@ -271,6 +272,7 @@ def _write_periods(
         history.save(model)
     # Answers priced in these regions are stale from now on (their ETag and Last-Modified).
     Region.objects.filter(code__in=by_region).update(prices_updated_at=timezone.now())
+    freshness.data_changed()
 
 
 # ---- EC2 prices ------------------------------------------------------------------------
@@ -571,6 +573,7 @@ def update_instance_specs(*, specs: Iterable[InstanceSpecRecord]) -> ImportSumma
     if created or updated:
         # Specifications (vCPUs, burst baselines) enter every region's answers.
         Region.objects.update(prices_updated_at=timezone.now())
+        freshness.data_changed()
     summary.instance_types_created = len(created)
     summary.specs_updated = len(updated)
     return summary

@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from benchmarks import freshness
 from benchmarks.models import (
     Benchmark,
     Result,
@@ -307,6 +308,7 @@ def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = Fals
     ids = series_ids if isinstance(series_ids, QuerySet) else sorted(set(series_ids))
     if not ids:
         return
+    freshness.data_changed()
     locked = list(
         Series.objects.select_for_update(of=("self",))
         .filter(pk__in=ids)
