@@ -10,6 +10,7 @@ import contextlib
 import io
 import os
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -19,6 +20,9 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+
+# A bench stopped with SIGTERM still stops its servers (the `finally` clauses run).
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
