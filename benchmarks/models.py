@@ -287,10 +287,19 @@ class Run(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the run was last handed to the broker, and how many times: the sweep hands a run
+    # left pending again (services/runs.py `requeue_stale_runs`), and gives up after a few.
+    queued_at = models.DateTimeField(null=True, blank=True)
+    queue_attempts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["instance_type", "region", "variant"])]
+        indexes = [
+            models.Index(fields=["instance_type", "region", "variant"]),
+            models.Index(
+                fields=["queued_at"], condition=Q(status="pending"), name="run_pending_queued"
+            ),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(status__in=["pending", "done", "failed"]), name="run_status_known"

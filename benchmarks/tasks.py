@@ -1,5 +1,7 @@
 """Celery tasks: thin wrappers that load by id and call one service."""
 
+import datetime
+
 from botocore.exceptions import (
     ConnectionClosedError,
     ConnectTimeoutError,
@@ -7,6 +9,7 @@ from botocore.exceptions import (
     ReadTimeoutError,
 )
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
@@ -19,15 +22,33 @@ from benchmarks.services import runs as run_services
 @shared_task(
     acks_late=True,
     reject_on_worker_lost=True,
-    # Transient database trouble (a restart, a dropped connection) is retried.
+    # Transient database trouble (a restart, a dropped connection) is retried; past the
+    # retries, the sweep below hands the run out again.
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=2,
     retry_backoff_max=60,
     max_retries=8,
+    soft_time_limit=settings.PRICEBENCH_INGEST_SECONDS,
+    time_limit=settings.PRICEBENCH_INGEST_SECONDS + 30,
 )
 def ingest_run(run_id: int) -> str:
     """Parse and store one uploaded run; safe to deliver twice (the service is idempotent)."""
-    return run_services.ingest_run(run_id=run_id).status
+    try:
+        return run_services.ingest_run(run_id=run_id).status
+    except SoftTimeLimitExceeded:
+        return run_services.fail_run(
+            run_id=run_id,
+            reason=f"parsing took longer than {settings.PRICEBENCH_INGEST_SECONDS} s",
+        ).status
+
+
+@shared_task
+def requeue_stale_runs() -> dict[str, int]:
+    """Every minute: runs left pending (broker down at upload, worker lost) are queued again."""
+    return run_services.requeue_stale_runs(
+        older_than=datetime.timedelta(seconds=settings.PRICEBENCH_REQUEUE_AFTER_SECONDS),
+        max_attempts=settings.PRICEBENCH_MAX_QUEUE_ATTEMPTS,
+    )
 
 
 # ---- AWS prices: Celery beat runs the two refreshes (CELERY_BEAT_SCHEDULE) -------------

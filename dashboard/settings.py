@@ -48,6 +48,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "dashboard.middleware.DatabaseUnavailableMiddleware",
 ]
 
 LOGIN_URL = "admin:login"
@@ -160,7 +161,20 @@ CELERY_BEAT_SCHEDULE = {
         "task": "benchmarks.tasks.refresh_instance_specs",
         "schedule": crontab(minute=29, hour=4, day_of_week="mon"),
     },
+    "requeue-stale-runs": {
+        "task": "benchmarks.tasks.requeue_stale_runs",
+        "schedule": 60.0,
+    },
 }
+# A worker child is replaced once it holds this many KB (a huge upload cannot keep it big).
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("CELERY_WORKER_MAX_MEMORY_PER_CHILD", 512 * 1024)
+
+# Uploads: how long a parse may take, when a run left pending is queued again, and after how
+# many such attempts it fails.
+PRICEBENCH_INGEST_SECONDS = envint("PRICEBENCH_INGEST_SECONDS", 300)
+PRICEBENCH_MAX_RESULTS_PER_UPLOAD = envint("PRICEBENCH_MAX_RESULTS_PER_UPLOAD", 100_000)
+PRICEBENCH_REQUEUE_AFTER_SECONDS = envint("PRICEBENCH_REQUEUE_AFTER_SECONDS", 120)
+PRICEBENCH_MAX_QUEUE_ATTEMPTS = envint("PRICEBENCH_MAX_QUEUE_ATTEMPTS", 5)
 
 # Regions whose prices the schedule refreshes.
 PRICEBENCH_REGIONS = envlist("PRICEBENCH_REGIONS", ["us-east-1", "ap-northeast-1"])

@@ -12,6 +12,10 @@ from the machine's lscpu) passes it through `parse(..., processes=N, cpu_method=
 
 from __future__ import annotations
 
+import contextlib
+import math
+from collections.abc import Iterator
+
 from benchmarks.parsers import (
     bw_mem,
     compression_text,
@@ -79,14 +83,43 @@ def decode(data: bytes | str) -> str:
     return text
 
 
+# No machine measures more than this of anything per second (an exabyte per second): a
+# larger value is a mistake or an attack, and per-dollar figures would overflow from it.
+MAX_VALUE = 1e18
+
+
+@contextlib.contextmanager
+def _bounded_nesting() -> Iterator[None]:
+    """JSON nested deeper than Python's recursion limit is refused, not a crash."""
+    try:
+        yield
+    except RecursionError:
+        raise ParseError(
+            "the document is nested too deeply (more than about 900 levels of [ or {)"
+        ) from None
+
+
+def check_values(results: list[ParsedResult]) -> None:
+    """Refuse values no machine can reach: not a number, infinite, negative or absurdly large."""
+    for result in results:
+        value = result.value
+        if not math.isfinite(value) or value < 0 or value > MAX_VALUE:
+            where = f" {result.params}" if result.params else ""
+            raise ParseError(
+                f"{result.benchmark}{where}: {value!r} is not a measurement (values must be "
+                f"finite, at least 0 and at most {MAX_VALUE:g})"
+            )
+
+
 def detect_format(text: str) -> str:
     """The first format whose signature the text carries (after any leading lscpu section)."""
     cpu, rest = lscpu.split_leading(text)
     if cpu is not None and rest.strip():
         text = rest
     for name, parser in PARSERS.items():
-        if parser.looks_like(text):
-            return name
+        with _bounded_nesting():
+            if parser.looks_like(text):
+                return name
     raise ParseError(
         "could not recognise the tool that produced this output "
         f"(tried {', '.join(FORMATS)}); pass the format explicitly",
@@ -123,7 +156,11 @@ def parse(
     given = {"processes": processes, "cpu_method": cpu_method}
     given = {key: value for key, value in given.items() if value is not None}
     accepted = getattr(module, "CALLER_SUPPLIED", ())
-    output = module.parse(text, **{key: value for key, value in given.items() if key in accepted})
+    with _bounded_nesting():
+        output = module.parse(
+            text, **{key: value for key, value in given.items() if key in accepted}
+        )
+    check_values(output.results)
     # One module may read several formats (stressng, stressngsinglecore): name the one asked.
     output.format = name
     unused = [key for key in given if key not in accepted]

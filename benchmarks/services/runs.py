@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import logging
 from collections import defaultdict
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from benchmarks import parsers
@@ -18,11 +20,93 @@ from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
 from benchmarks.selectors.lookups import get_instance_type, get_region
 from benchmarks.services import statistics
 
+logger = logging.getLogger(__name__)
+
 TABULAR_FORMATS = ("csv", "json")
 
 
 def _upload_key(content_hash: str, instance_type: str, region: str, variant: str) -> str:
     return f"{content_hash}:{instance_type}:{region}:{variant}"
+
+
+# Longest free texts a run's source and a result's notes may carry.
+MAX_SOURCE = 2_000
+MAX_NOTES = 10_000
+
+
+def _limit(model, name: str) -> int:
+    return model._meta.get_field(name).max_length
+
+
+def _check_length(what: str, value: str | None, limit: int, *, field: str | None = None) -> None:
+    if value and len(value) > limit:
+        raise DomainError(
+            f"{what} is {len(value):,} characters long; at most {limit:,}: {value[:40]!r}...",
+            field=field,
+        )
+
+
+def check_submission_texts(*, variant: str, source: str, licence: str) -> None:
+    """An upload's own text fields fit their columns (checked before anything is stored)."""
+    _check_length("variant", variant, _limit(Run, "variant"), field="variant")
+    _check_length("licence", licence, _limit(Run, "licence"), field="licence")
+    _check_length("source", source, MAX_SOURCE, field="source")
+
+
+def check_results(results: list[ParsedResult]) -> None:
+    """Every result fits what stores it: key, unit, texts, parameters, a date not ahead.
+
+    Used at upload for tables (a 400 naming the problem) and at ingest for every output.
+    """
+    latest = timezone.localdate() + datetime.timedelta(days=1)
+    for result in results:
+        what = f"{result.benchmark[:60]!r}"
+        _check_length(f"benchmark {what}", result.benchmark, _limit(Benchmark, "key"))
+        _check_length(f"the unit of {what}", result.unit, _limit(Benchmark, "unit"))
+        _check_length(f"the variant of {what}", result.variant, _limit(Run, "variant"))
+        _check_length(f"the cpu_model of {what}", result.cpu_model, _limit(Run, "cpu_model"))
+        _check_length(f"the licence of {what}", result.licence, _limit(Run, "licence"))
+        _check_length(f"the source of {what}", result.source, MAX_SOURCE)
+        _check_length(f"the notes of {what}", result.notes, MAX_NOTES)
+        _check_length(
+            f"the parameters of {what}",
+            statistics.params_key(result.params),
+            _limit(statistics.Series, "params_key"),
+        )
+        if result.measured_at and datetime.date.fromisoformat(result.measured_at) > latest:
+            raise DomainError(f"{what} was measured_at {result.measured_at}, a day still to come")
+
+
+def _check_table(text: str, format: str) -> None:  # noqa: A002
+    """A table is read at upload, so that a bad row is a 400 naming it, not a failed run."""
+    limit = settings.PRICEBENCH_MAX_RESULTS_PER_UPLOAD
+    lines = text.count("\n")
+    if format == "csv" and lines > limit + 1:  # counted before reading a row
+        raise DomainError(
+            f"the table has {lines:,} lines; at most {limit:,} results per upload",
+            field="file",
+            status_code=413,
+        )
+    try:
+        parsed = parsers.parse(text, format=format)
+    except ParseError as error:
+        raise DomainError(str(error), field="file") from None
+    if len(parsed.results) > limit:
+        raise DomainError(
+            f"the table has {len(parsed.results):,} results; at most {limit:,} per upload",
+            field="file",
+            status_code=413,
+        )
+    try:
+        check_results(parsed.results)
+        _by_name(InstanceType, "name", _named(parsed, "instance_type"), get_instance_type)
+        _by_name(Region, "code", _named(parsed, "region"), get_region)
+    except DomainError as error:
+        raise DomainError(f"in the table: {error.message}", field="file") from None
+
+
+def _named(parsed: ParsedOutput, attribute: str) -> set[str]:
+    return {getattr(result, attribute) for result in parsed.results} - {None}
 
 
 def check_upload_size(size: int) -> None:
@@ -57,6 +141,7 @@ def submit_run(
     DomainError and writes nothing.
     """
     check_upload_size(len(content))
+    check_submission_texts(variant=variant, source=source, licence=licence)
     if format not in ("auto", *parsers.FORMATS):
         raise DomainError(
             f"unknown format {format!r}; choose one of auto, {', '.join(parsers.FORMATS)}",
@@ -82,6 +167,8 @@ def submit_run(
             f"{detected} output does not name its machine: give instance_type and region",
             field="instance_type",
         )
+    if detected in TABULAR_FORMATS:
+        _check_table(text, detected)
 
     content_hash = hashlib.sha256(content).hexdigest()
     key = _upload_key(
@@ -93,20 +180,26 @@ def submit_run(
     existing = Run.objects.filter(upload_key=key).first()
     if existing is not None:
         return existing, False
-    run = Run.objects.create(
-        instance_type=instance_type,
-        region=region,
-        variant=variant,
-        measured_at=measured_at,
-        format=detected,
-        filename=filename[:255],
-        raw_output=text,
-        content_hash=content_hash,
-        upload_key=key,
-        source=source,
-        licence=licence,
-        uploaded_by=uploaded_by,
-    )
+    try:
+        # The same upload sent twice at once: the unique key lets one insert win; the other
+        # waits for it and answers with its run.
+        with transaction.atomic():
+            run = Run.objects.create(
+                instance_type=instance_type,
+                region=region,
+                variant=variant,
+                measured_at=measured_at,
+                format=detected,
+                filename=filename[:255],
+                raw_output=text,
+                content_hash=content_hash,
+                upload_key=key,
+                source=source,
+                licence=licence,
+                uploaded_by=uploaded_by,
+            )
+    except IntegrityError:
+        return Run.objects.get(upload_key=key), False
     return run, True
 
 
@@ -200,14 +293,27 @@ def _tabular_rows(run: Run, parsed: ParsedOutput, benchmarks: dict[str, Benchmar
 
 
 def _by_name(model, field: str, names: set[str], lookup) -> dict:
-    """Rows by name in one query; an unknown name fails with the lookup's suggestions."""
+    """Rows by name in one query; an unknown name raises the lookup's DomainError, which
+    suggests the closest names."""
     found = {getattr(row, field): row for row in model.objects.filter(**{f"{field}__in": names})}
     for name in sorted(names - found.keys()):
-        try:
-            lookup(name)
-        except DomainError as error:
-            raise ParseError(error.message) from None
+        lookup(name)
     return found
+
+
+def _fail(run: Run, reason: str) -> Run:
+    run.status = Run.Status.FAILED
+    run.error = reason
+    run.finished_at = timezone.now()
+    run.save(update_fields=["status", "error", "finished_at"])
+    return run
+
+
+@transaction.atomic
+def fail_run(*, run_id: int, reason: str) -> Run:
+    """Mark a pending run failed with its reason (a parse that ran out of time)."""
+    run = Run.objects.select_for_update(of=("self",)).get(pk=run_id)
+    return _fail(run, reason) if run.status == Run.Status.PENDING else run
 
 
 @transaction.atomic
@@ -229,6 +335,10 @@ def ingest_run(*, run_id: int) -> Run:
             parsed = parsers.parse(run.raw_output, format=run.format or "auto")
             if not parsed.results:
                 raise ParseError("the output holds no benchmark results")
+            try:
+                check_results(parsed.results)
+            except DomainError as error:
+                raise ParseError(error.message) from None
             benchmarks = _benchmarks(parsed.results)
             if parsed.format in TABULAR_FORMATS:
                 rows = _tabular_rows(run, parsed, benchmarks)
@@ -241,11 +351,12 @@ def ingest_run(*, run_id: int) -> Run:
                 rows = _result_rows(run, parsed.results, benchmarks)
             run_ids = _store(rows)
     except ParseError as error:
-        run.status = Run.Status.FAILED
-        run.error = str(error)
-        run.finished_at = timezone.now()
-        run.save(update_fields=["status", "error", "finished_at"])
-        return run
+        return _fail(run, str(error))
+    except (OperationalError, InterfaceError):
+        raise  # the database is away: the task retries, the sweep hands the run out again
+    except Exception as error:  # noqa: BLE001 (a parser's bug must not leave the run pending)
+        logger.exception("parsing run %s failed unexpectedly", run.pk)
+        return _fail(run, f"the {run.format or 'output'} parser failed: {type(error).__name__}")
     run.format = parsed.format
     run.tool_version = parsed.tool_version or ""
     run.cpu_model = parsed.cpu_model or run.cpu_model
@@ -292,15 +403,61 @@ def reparse_run(*, run_id: int) -> Run:
 def upload_run(*, file, **submission: Any) -> tuple[Run, bool]:
     """An uploaded file (API or page): checked, stored as pending, parsed by a Celery worker.
 
-    `file` is a Django UploadedFile; its size is checked before it is read.
+    `file` is a Django UploadedFile; its size is checked before it is read. Sending again
+    what is still pending hands it to the broker again.
+    """
+    check_upload_size(file.size)
+    run, created = submit_run(content=file.read(), filename=file.name or "", **submission)
+    if run.status == Run.Status.PENDING:
+        transaction.on_commit(lambda: queue_ingest(run_id=run.pk))
+    return run, created
+
+
+def queue_ingest(*, run_id: int) -> bool:
+    """Hand a pending run to the broker; False when the broker is away (the sweep retries).
+
+    The run is stored before it is queued, so an upload answered 202 is never lost: when
+    the broker cannot take it now, `requeue_stale_runs` hands it out once it can.
     """
     from benchmarks.tasks import ingest_run as ingest_task  # tasks import this module
 
-    check_upload_size(file.size)
-    run, created = submit_run(content=file.read(), filename=file.name or "", **submission)
-    if created:
-        transaction.on_commit(lambda: ingest_task.delay(run.pk))
-    return run, created
+    Run.objects.filter(pk=run_id, status=Run.Status.PENDING).update(
+        queued_at=timezone.now(), queue_attempts=F("queue_attempts") + 1
+    )
+    try:
+        ingest_task.delay(run_id)
+    except Exception as error:  # noqa: BLE001 (kombu and redis raise many kinds)
+        logger.warning("run %s not queued (%s); the sweep will queue it", run_id, error)
+        return False
+    return True
+
+
+def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> dict[str, int]:
+    """Hand out again the runs left pending (broker or worker lost them); fail the hopeless.
+
+    Each run is claimed with a conditional UPDATE, so two sweeps never queue it twice; a run
+    queued `max_attempts` times without finishing fails with that reason.
+    """
+    now = timezone.now()
+    stale = Run.objects.filter(status=Run.Status.PENDING).filter(
+        Q(queued_at__lt=now - older_than) | Q(queued_at=None, created_at__lt=now - older_than)
+    )
+    failed = stale.filter(queue_attempts__gte=max_attempts).update(
+        status=Run.Status.FAILED,
+        error=f"not processed after {max_attempts} attempts (the worker kept failing or "
+        "was lost); upload it again",
+        finished_at=now,
+    )
+    queued = 0
+    for run_id, queued_at in stale.filter(queue_attempts__lt=max_attempts).values_list(
+        "pk", "queued_at"
+    )[:1000]:
+        claimed = Run.objects.filter(
+            pk=run_id, status=Run.Status.PENDING, queued_at=queued_at
+        ).update(queued_at=now)
+        if claimed and queue_ingest(run_id=run_id):
+            queued += 1
+    return {"queued": queued, "failed": failed}
 
 
 def record_run(**submission: Any) -> tuple[Run, bool]:

@@ -151,17 +151,12 @@ def test_a_100_mb_file_is_refused_under_the_default_limit(client):
         ),
     ],
 )
-def test_a_bad_table_fails_its_run_and_stores_no_result(
-    client, django_capture_on_commit_callbacks, table, words
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        response = post(client, table, "results.csv")
-    assert response.status_code == 202
-    run = Run.objects.get(pk=response.json()["id"])
-    assert run.status == "failed"
-    assert words in run.error
+def test_a_bad_table_is_refused_at_upload_naming_the_problem(client, table, words):
+    response = post(client, table, "results.csv")
+    assert response.status_code == 400
+    assert words in " ".join(response.json()["file"] + response.json().get("detail", []))
+    assert Run.objects.count() == 0
     assert Result.objects.count() == 0
-    assert run.children.count() == 0
 
 
 def test_the_wrong_tool_named_explicitly_fails_with_the_parsers_message(
