@@ -190,14 +190,15 @@ def add_results(names: list[str], runs_per_type: int, *, first_run: int = 0) -> 
         raw = connection.cursor().cursor
         run_columns = ("instance_type_id", "region_id", "variant", "cpu_model", "format",
                        "tool_version", "filename", "raw_output", "content_hash", "status",
-                       "error", "warnings", "source", "licence", "created_at")  # fmt: skip
+                       "error", "warnings", "source", "licence", "created_at",
+                       "queue_attempts")  # fmt: skip
         with raw.copy(f"COPY benchmarks_run ({', '.join(run_columns)}) FROM STDIN") as copy:
             for number in range(first_run, first_run + runs_per_type):
                 for index, name in enumerate(names):
                     copy.write_row(
                         (type_ids[name], region_ids[number % 2], "", CPU_MODELS[index % 3],
                          "csv", "", "", "", "", Run.Status.DONE, "", "[]", "bench", "",
-                         "2026-01-01T00:00:00Z")
+                         "2026-01-01T00:00:00Z", 0)
                     )  # fmt: skip
         raw.execute(
             "INSERT INTO benchmarks_result (run_id, benchmark_id, params, value, notes, "

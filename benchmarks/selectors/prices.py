@@ -155,7 +155,9 @@ def _ec2_quotes(
     options = {"day": day, "partition": ["instance_type_id"], "amount": "usd_per_hour"}
     if purchase_option == PurchaseOption.SPOT:
         options["zone"] = "availability_zone"
-    picks = pick_periods(prices.filter(in_force_on(day), instance_type_id__in=ids), **options)
+    # A query of the ids, when the caller has one, is far cheaper to send than a thousand ids.
+    wanted = ids if among is None else among
+    picks = pick_periods(prices.filter(in_force_on(day), instance_type_id__in=wanted), **options)
     missing = [pk for pk in ids if (pk,) not in picks]
     if missing:
         picks.update(pick_periods(prices.filter(instance_type_id__in=missing), **options))
