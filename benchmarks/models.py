@@ -423,7 +423,7 @@ def in_family(family: str) -> Q:
 
 
 def fargate_name(vcpus: Decimal, memory_gib: Decimal, architecture: str) -> str:
-    """`fargate-0.25vcpu-0.5gb`, with `-arm64` for Graviton tasks (CONTRACT.md)."""
+    """`fargate-0.25vcpu-0.5gb`, with `-arm64` for Graviton tasks (docs/formats.md)."""
 
     def plain(number: Decimal) -> str:
         text = format(Decimal(number).normalize(), "f")
