@@ -70,7 +70,7 @@ TRANSIENT_PRICE_ERRORS = (
 def refresh_on_demand_prices() -> list[str]:
     """Daily: on-demand EC2 prices and Fargate rates, one task per region in PRICEBENCH_REGIONS."""
     for region in settings.PRICEBENCH_REGIONS:
-        refresh_region_prices.delay(source=PriceRefresh.Source.ON_DEMAND, region=region)
+        refresh_region_prices.delay(kind=PriceRefresh.Kind.ON_DEMAND, region=region)
     return list(settings.PRICEBENCH_REGIONS)
 
 
@@ -78,7 +78,7 @@ def refresh_on_demand_prices() -> list[str]:
 def refresh_spot_prices() -> list[str]:
     """Hourly: spot prices per availability zone, one task per region in PRICEBENCH_REGIONS."""
     for region in settings.PRICEBENCH_REGIONS:
-        refresh_region_prices.delay(source=PriceRefresh.Source.SPOT, region=region)
+        refresh_region_prices.delay(kind=PriceRefresh.Kind.SPOT, region=region)
     return list(settings.PRICEBENCH_REGIONS)
 
 
@@ -86,7 +86,7 @@ def refresh_spot_prices() -> list[str]:
 def refresh_instance_specs() -> list[str]:
     """Weekly: instance specifications (vCPUs, cores, memory...) from describe_instance_types."""
     for region in settings.PRICEBENCH_REGIONS:
-        refresh_region_prices.delay(source=PriceRefresh.Source.SPECS, region=region)
+        refresh_region_prices.delay(kind=PriceRefresh.Kind.SPECS, region=region)
     return list(settings.PRICEBENCH_REGIONS)
 
 
@@ -99,7 +99,7 @@ def refresh_instance_specs() -> list[str]:
     retry_jitter=True,
     max_retries=5,
 )
-def refresh_region_prices(self, source: str, region: str) -> int:
+def refresh_region_prices(self, kind: str, region: str) -> int:
     """One region's refresh in one transaction; every attempt is recorded as a PriceRefresh."""
     attempt = self.request.retries + 1
-    return price_services.run_refresh(source=source, region=region, attempt=attempt).pk
+    return price_services.run_refresh(kind=kind, region=region, attempt=attempt).pk
