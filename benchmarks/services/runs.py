@@ -6,6 +6,7 @@ import datetime
 import hashlib
 import logging
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -400,14 +401,26 @@ def reparse_run(*, run_id: int) -> Run:
     return ingest_run(run_id=run.pk)
 
 
-def upload_run(*, file, **submission: Any) -> tuple[Run, bool]:
+def upload_run(*, file, fields: Mapping[str, Any], uploaded_by=None) -> tuple[Run, bool]:
     """An uploaded file (API or page): checked, stored as pending, parsed by a Celery worker.
 
-    `file` is a Django UploadedFile; its size is checked before it is read. Sending again
-    what is still pending hands it to the broker again.
+    `file` is a Django UploadedFile, refused by its size before it is read. `fields` is the
+    upload form's or serializer's cleaned data, named as docs/formats.md names them. Sending
+    again what is still pending hands it to the broker again.
     """
     check_upload_size(file.size)
-    run, created = submit_run(content=file.read(), filename=file.name or "", **submission)
+    run, created = submit_run(
+        content=file.read(),
+        filename=file.name or "",
+        instance_type_name=fields.get("instance_type") or None,
+        region_code=fields.get("region") or None,
+        variant=fields.get("variant") or "",
+        measured_at=fields.get("measured_at"),
+        format=fields.get("format") or "auto",
+        source=fields.get("source") or "",
+        licence=fields.get("licence") or "",
+        uploaded_by=uploaded_by,
+    )
     if run.status == Run.Status.PENDING:
         transaction.on_commit(lambda: queue_ingest(run_id=run.pk))
     return run, created
