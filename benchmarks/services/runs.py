@@ -440,9 +440,15 @@ def queue_ingest(*, run_id: int) -> bool:
     try:
         ingest_task.delay(run_id)
     except Exception as error:  # noqa: BLE001 (kombu and redis raise many kinds)
+        # Not queued: the next sweep hands it out at once instead of waiting for it to age.
+        Run.objects.filter(pk=run_id, status=Run.Status.PENDING).update(queued_at=None)
         logger.warning("run %s not queued (%s); the sweep will queue it", run_id, error)
         return False
     return True
+
+
+# How long an upload's own attempt to queue its run may take (kombu retries a lost broker).
+NEVER_QUEUED_GRACE = datetime.timedelta(seconds=30)
 
 
 def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> dict[str, int]:
@@ -452,8 +458,11 @@ def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> 
     queued `max_attempts` times without finishing fails with that reason.
     """
     now = timezone.now()
+    # Never queued (the broker refused it): as soon as its upload's own attempt is surely
+    # over. Queued: once it has waited `older_than` (a lost delivery, a lost worker).
     stale = Run.objects.filter(status=Run.Status.PENDING).filter(
-        Q(queued_at__lt=now - older_than) | Q(queued_at=None, created_at__lt=now - older_than)
+        Q(queued_at__lt=now - older_than)
+        | Q(queued_at=None, created_at__lt=now - NEVER_QUEUED_GRACE)
     )
     failed = stale.filter(queue_attempts__gte=max_attempts).update(
         status=Run.Status.FAILED,
