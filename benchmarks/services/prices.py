@@ -581,6 +581,7 @@ def update_instance_specs(*, specs: Iterable[InstanceSpecRecord]) -> ImportSumma
 def _record_any(
     records: Iterable[PriceRecord | FargateRateRecord | VolumePriceRecord],
 ) -> ImportSummary:
+    """Read every record first (a file may take minutes), then write them in one transaction."""
     prices, rates, volume_prices = [], [], []
     for record in records:
         if isinstance(record, FargateRateRecord):
@@ -589,6 +590,11 @@ def _record_any(
             volume_prices.append(record)
         else:
             prices.append(record)
+    return _write_all(prices, rates, volume_prices)
+
+
+@transaction.atomic
+def _write_all(prices: list, rates: list, volume_prices: list) -> ImportSummary:
     summary = ImportSummary()
     if prices:
         summary += record_prices(records=prices)

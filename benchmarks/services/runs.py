@@ -448,7 +448,7 @@ def queue_ingest(*, run_id: int) -> bool:
 
 
 # How long an upload's own attempt to queue its run may take (kombu retries a lost broker).
-NEVER_QUEUED_GRACE = datetime.timedelta(seconds=30)
+NEVER_QUEUED_GRACE = datetime.timedelta(seconds=10)
 
 
 def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> dict[str, int]:
