@@ -243,16 +243,28 @@ def report(name: str, uploads: Uploads, statuses: collections.Counter, seconds: 
 
 
 def scenario_redis(env, server, redis, token, count) -> None:
+    from django.db.models import Max
+    from django.utils import timezone
+
+    from benchmarks.models import Run
+
     uploads = Uploads(server.url, token, "redis", count)
     uploads.thread.start()
     wait_for(lambda: uploads.sent >= count // 3, 300, "a third of the uploads")
+    down_from = timezone.now()
     redis.stop()
     time.sleep(10)
     redis.start()
-    back = time.monotonic()
+    back, back_at = time.monotonic(), timezone.now()
     uploads.thread.join()
     statuses, seconds = settle(uploads.accepted(), back)
     report("Redis stopped for 10 s during the uploads", uploads, statuses, seconds)
+    during = Run.objects.filter(
+        pk__in=uploads.accepted(), created_at__gte=down_from, created_at__lte=back_at
+    )
+    last = during.aggregate(last=Max("finished_at"))["last"]
+    ended = f"{(last - back_at).total_seconds():.0f} s" if last else "-"
+    print(f"  {during.count()} runs uploaded while Redis was down; the last ended {ended} after")
 
 
 def scenario_worker(env, server, worker, token, count) -> None:
