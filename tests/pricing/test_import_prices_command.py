@@ -123,3 +123,22 @@ def test_aws_errors_are_one_line_too(monkeypatch, aws_session):
         stubber.add_client_error("describe_instance_types", "UnauthorizedOperation", "Nope", 403)
         with pytest.raises(CommandError, match="AWS: .*UnauthorizedOperation.*Nope"):
             run("--api", "--service", "specs", "--region", "us-east-1")
+
+
+def test_a_database_failure_half_way_says_so_and_stores_nothing(tmp_path, m5_item, monkeypatch):
+    from django.db import OperationalError
+
+    from benchmarks.services import prices as price_services
+
+    record_prices = price_services.record_prices
+
+    def written_then_gone(**kwargs):
+        record_prices(**kwargs)  # its own transaction is over: only the import's can undo it
+        raise OperationalError("server closed the connection unexpectedly\nmore detail")
+
+    monkeypatch.setattr(price_services, "record_prices", written_then_gone)
+    path = write_json(tmp_path / "offer.json", offer_items(m5_item))
+    with pytest.raises(CommandError, match=r"the database failed \(OperationalError: server "
+                       r"closed the connection unexpectedly\); nothing was stored"):  # fmt: skip
+        call_command("import_prices", "--offer-file", str(path))
+    assert not Price.objects.exists()

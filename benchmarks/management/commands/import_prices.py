@@ -5,6 +5,7 @@ from pathlib import Path
 
 from botocore.exceptions import BotoCoreError, ClientError
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
 from benchmarks.errors import DomainError
 from benchmarks.pricing.aws import AwsThrottled
@@ -116,6 +117,13 @@ class Command(BaseCommand):
             ) from None
         except (BotoCoreError, ClientError) as error:
             raise CommandError(f"AWS: {error}") from None
+        except DatabaseError as error:
+            # Each import is one transaction: whatever it had written is rolled back.
+            first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise CommandError(
+                f"the database failed ({type(error).__name__}: {first_line}); nothing was "
+                "stored, run the import again"
+            ) from None
         finally:
             if progress is not None:
                 progress.finish()
