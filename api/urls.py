@@ -4,7 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api import storage_views, views
+from api import network_views, storage_views, views
 
 app_name = "api"
 
@@ -47,4 +47,9 @@ urlpatterns += [
     path("volume-prices/", storage_views.VolumePriceList.as_view(), name="volumeprice-list"),
     path("volume-cost/", storage_views.VolumeCostView.as_view(), name="volume-cost"),
     path("gp2-burst/", storage_views.Gp2BurstView.as_view(), name="gp2-burst"),
+]
+
+# Network bandwidth (study S3).
+urlpatterns += [
+    path("network-scaling/", network_views.NetworkScalingView.as_view(), name="network-scaling"),
 ]

@@ -83,8 +83,12 @@ class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         upload = serializers.RunUploadSerializer(data=request.data)
         upload.is_valid(raise_exception=True)
         data = upload.validated_data
+        # Several `file` parts: iperf3 processes run at once, one measurement (docs/api.md).
+        files = request.data.getlist("file") if hasattr(request.data, "getlist") else []
+        files = files or [data["file"]]
         run, created = run_services.upload_run(
-            file=data["file"],
+            file=files[0],
+            more_files=files[1:],
             instance_type_name=data.get("instance_type") or None,
             region_code=data.get("region") or None,
             variant=data.get("variant", ""),

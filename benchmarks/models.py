@@ -60,6 +60,9 @@ class InstanceType(models.Model):
         blank=True,
         help_text="Sustained share of each vCPU a burstable type may use (t2.nano: 0.05).",
     )
+    # AWS's own words for the bandwidth ("Up to 25 Gigabit", "100 Gigabit"): the price
+    # list's `networkPerformance`, or describe_instance_types' NetworkPerformance.
+    network_performance = models.CharField(max_length=64, blank=True, default="")
     source = models.TextField(blank=True, help_text="Where the specifications come from.")
 
     class Meta:

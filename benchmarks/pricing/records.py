@@ -114,6 +114,7 @@ class InstanceSpecRecord:
     # Empty / None: the source does not say; an update keeps what is already known.
     cpu_family: str = ""
     baseline_share: Decimal | None = None
+    network_performance: str = ""  # "Up to 25 Gigabit"
 
 
 @dataclass

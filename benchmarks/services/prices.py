@@ -527,6 +527,8 @@ def _spec_changes(instance_type: InstanceType, spec: InstanceSpecRecord) -> dict
         wanted["threads_per_core"] = spec.threads_per_core
     if spec.baseline_share is not None:
         wanted["baseline_share"] = spec.baseline_share
+    if spec.network_performance:
+        wanted["network_performance"] = spec.network_performance
     # The API names the maker ("Intel"): it never replaces a fuller name ("Intel Xeon ...").
     if spec.cpu_family and not instance_type.cpu_family.startswith(spec.cpu_family):
         wanted["cpu_family"] = spec.cpu_family

@@ -16,7 +16,7 @@ from django.utils import timezone
 from benchmarks import parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, Result, Run
-from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
+from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError, iperf3
 from benchmarks.selectors.lookups import get_instance_type, get_region
 from benchmarks.services import statistics
 
@@ -400,14 +400,52 @@ def reparse_run(*, run_id: int) -> Run:
     return ingest_run(run_id=run.pk)
 
 
-def upload_run(*, file, **submission: Any) -> tuple[Run, bool]:
+def combine_processes(*, outputs: list[tuple[str, bytes]]) -> bytes:
+    """Several processes' outputs that ran at once -> one measurement's text.
+
+    Only iperf3 sums processes (study S3); each output is checked to be iperf3 before
+    anything is stored, and the parser names the process whose output it cannot read.
+    """
+    check_upload_size(sum(len(content) for _name, content in outputs))
+    texts = []
+    for number, (name, content) in enumerate(outputs, 1):
+        label = name or f"process-{number}"
+        try:
+            text = parsers.decode(content)
+            detected = parsers.detect_format(text)
+        except ParseError as error:
+            raise DomainError(f"file {number} ({label}): {error}", field="file") from None
+        if detected != "iperf3":
+            raise DomainError(
+                f"file {number} ({label}) is {detected} output: several files make one "
+                "measurement only for iperf3 processes run at once",
+                field="file",
+            )
+        if iperf3.split_processes(text):
+            raise DomainError(
+                f"file {number} ({label}) already holds several processes", field="file"
+            )
+        texts.append((label, text))
+    return iperf3.join_processes(texts).encode()
+
+
+def upload_run(*, file, more_files: list | tuple = (), **submission: Any) -> tuple[Run, bool]:
     """An uploaded file (API or page): checked, stored as pending, parsed by a Celery worker.
 
-    `file` is a Django UploadedFile; its size is checked before it is read. Sending again
-    what is still pending hands it to the broker again.
+    `file` is a Django UploadedFile; its size is checked before it is read. `more_files`
+    make one measurement with it: iperf3 processes run at once, summed (`combine_processes`).
+    Sending again what is still pending hands it to the broker again.
     """
-    check_upload_size(file.size)
-    run, created = submit_run(content=file.read(), filename=file.name or "", **submission)
+    if more_files:
+        files = [file, *more_files]
+        check_upload_size(sum(part.size for part in files))
+        content = combine_processes(outputs=[(part.name or "", part.read()) for part in files])
+        filename = f"{len(files)} iperf3 processes"
+        submission["format"] = "iperf3"
+    else:
+        check_upload_size(file.size)
+        content, filename = file.read(), file.name or ""
+    run, created = submit_run(content=content, filename=filename, **submission)
     if run.status == Run.Status.PENDING:
         transaction.on_commit(lambda: queue_ingest(run_id=run.pk))
     return run, created
