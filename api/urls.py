@@ -4,7 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api import network_views, storage_views, views
+from api import database_views, network_views, storage_views, views
 
 app_name = "api"
 
@@ -52,4 +52,13 @@ urlpatterns += [
 # Network bandwidth (study S3).
 urlpatterns += [
     path("network-scaling/", network_views.NetworkScalingView.as_view(), name="network-scaling"),
+]
+
+# Databases (study S5).
+urlpatterns += [
+    path(
+        "database-price-performance/",
+        database_views.DatabasePricePerformanceView.as_view(),
+        name="database-price-performance",
+    ),
 ]

@@ -23,6 +23,7 @@ from benchmarks.pricing.records import (
 
 EC2 = "AmazonEC2"
 ECS = "AmazonECS"
+RDS = "AmazonRDS"
 
 INSTANCE_TYPE_NAME = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
 
@@ -144,6 +145,10 @@ def match_product(
         return ec2_on_demand_match(attributes)
     if service_code == ECS:
         return fargate_match(attributes)
+    if service_code == RDS:
+        from benchmarks.pricing import rds  # rds reads this module's term rules
+
+        return rds.rds_match(product_family, attributes)
     return None
 
 
@@ -163,6 +168,8 @@ def dimension_price(
     price = parse_usd(usd, where=where)
     if price == 0:
         return None
+    if match is not None and match[0] == "rds" and (unit or "").lower() != match[1]:
+        return None  # DB instances per hour, Aurora storage per GB-month, its I/O per request
     if match is not None and match[0] == "ebs":
         # gp3's IOPS and throughput are priced from the allowance up (beginRange 3000): the
         # allowance is a rule of the volume type, the price is the one above it.
@@ -219,6 +226,10 @@ def make_record(
     match: ProductMatch, price: Decimal, day: datetime.date, source: str
 ) -> PriceRecord | FargateRateRecord | VolumePriceRecord:
     """The record a matching product and its on-demand price make."""
+    if match[0] == "rds":
+        from benchmarks.pricing import rds
+
+        return rds.rds_record(match, price, day, source)
     if match[0] == "ebs":
         _, region, volume_type, component, tier = match
         return VolumePriceRecord(

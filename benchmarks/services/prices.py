@@ -42,8 +42,10 @@ from benchmarks.pricing import aws, snapshot
 from benchmarks.pricing.instance_types import read_instance_types
 from benchmarks.pricing.offer_files import OfferFile, Progress
 from benchmarks.pricing.price_list import load_price_list_file, read_price_list
-from benchmarks.pricing.products import ECS, INSTANCE_TYPE_NAME
+from benchmarks.pricing.products import ECS, INSTANCE_TYPE_NAME, RDS
 from benchmarks.pricing.records import (
+    AuroraStorageRateRecord,
+    DatabaseInstancePriceRecord,
     FargateRateRecord,
     InstanceSpecRecord,
     PriceRecord,
@@ -57,7 +59,7 @@ ONE_DAY = datetime.timedelta(days=1)
 # The models keep eight decimal places; compare prices as they will be stored.
 PRICE_PLACES = Decimal("0.00000001")
 ARCHITECTURES = ("x86_64", "arm64")
-API_SERVICES = ("ec2", "fargate", "ebs", "spot", "specs")
+API_SERVICES = ("ec2", "fargate", "ebs", "rds", "spot", "specs")
 
 
 @dataclass
@@ -587,15 +589,21 @@ def update_instance_specs(*, specs: Iterable[InstanceSpecRecord]) -> ImportSumma
 def _record_any(
     records: Iterable[PriceRecord | FargateRateRecord | VolumePriceRecord],
 ) -> ImportSummary:
-    prices, rates, volume_prices = [], [], []
+    from benchmarks.services.database_prices import record_database_prices  # imports this
+
+    prices, rates, volume_prices, database_prices = [], [], [], []
     for record in records:
         if isinstance(record, FargateRateRecord):
             rates.append(record)
         elif isinstance(record, VolumePriceRecord):
             volume_prices.append(record)
+        elif isinstance(record, DatabaseInstancePriceRecord | AuroraStorageRateRecord):
+            database_prices.append(record)
         else:
             prices.append(record)
     summary = ImportSummary()
+    if database_prices:
+        summary += record_database_prices(records=database_prices)
     if prices:
         summary += record_prices(records=prices)
     if rates:
@@ -644,11 +652,11 @@ def import_price_list(*, pages: Iterable[dict], source: str) -> ImportSummary:
     volume rates among the AmazonEC2 items, told apart by their product family)."""
     stats = ReadStats()
     summary = _record_any(read_price_list(pages, source=source, stats=stats))
-    unknown = stats.services - {aws.EC2, ECS}
-    if unknown and not stats.services & {aws.EC2, ECS}:
+    unknown = stats.services - {aws.EC2, ECS, RDS}
+    if unknown and not stats.services & {aws.EC2, ECS, RDS}:
         raise DomainError(
             f"items of {', '.join(sorted(unknown))}: pricebench reads {aws.EC2} (instance "
-            f"prices) and {ECS} (Fargate rates)"
+            f"prices), {ECS} (Fargate rates) and {RDS} (DB instance prices, Aurora rates)"
         )
     services = " and ".join(sorted(stats.services)) or "no"
     return _with_stats(summary, stats, f"{services} items, {source}")
@@ -717,7 +725,8 @@ def _known_region(region: str) -> None:
 def import_from_api(*, service: str, region: str, session=None) -> ImportSummary:
     """Fetch one kind of price for one region from AWS, then store it in one transaction.
 
-    `service`: "ec2" (on-demand prices), "fargate" (rates), "ebs" (EBS volume rates), "spot"
+    `service`: "ec2" (on-demand prices), "fargate" (rates), "ebs" (EBS volume rates), "rds"
+    (DB instance prices and Aurora's storage and I/O rates), "spot"
     (prices in force now, per zone) or "specs" (describe_instance_types). AWS is asked before
     the transaction opens.
     """
@@ -725,13 +734,15 @@ def import_from_api(*, service: str, region: str, session=None) -> ImportSummary
         raise DomainError(f"service {service!r} is not one of {', '.join(API_SERVICES)}")
     _known_region(region)
     today = timezone.now().date()
-    if service in ("ec2", "fargate", "ebs"):
+    if service in ("ec2", "fargate", "ebs", "rds"):
         endpoint = aws.pricing_endpoint_for(region)
         client = aws.pricing_client(region, session=session)
         if service == "ec2":
             queries = [(aws.EC2, aws.ec2_on_demand_filters(region))]
         elif service == "fargate":
             queries = [(ECS, aws.fargate_filters(region))]
+        elif service == "rds":
+            queries = [(RDS, filters) for filters in aws.rds_filters(region)]
         else:
             queries = [(aws.EC2, filters) for filters in aws.ebs_filters(region)]
         pages = [

@@ -156,6 +156,15 @@ def submit_run(
     region = get_region(region_code) if region_code else None
     if instance_type and not region:
         raise DomainError("region is required with an instance_type", field="region")
+    if instance_type and instance_type.kind == InstanceType.Kind.DATABASE:
+        from benchmarks.selectors.databases import ENGINES
+
+        if variant not in ENGINES:
+            raise DomainError(
+                f"{instance_type.name} is a DB instance class: give its engine as the variant "
+                f"({', '.join(ENGINES)})",
+                field="variant",
+            )
     if region and not instance_type:
         raise DomainError("instance_type is required with a region", field="instance_type")
     try:
