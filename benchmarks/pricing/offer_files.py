@@ -65,6 +65,7 @@ CSV_ATTRIBUTES = {
     "Location Type": "locationType",
     "usageType": "usagetype",
     "Volume API Name": "volumeApiName",
+    "Network Performance": "networkPerformance",
     "Database Engine": "databaseEngine",
     "Deployment Option": "deploymentOption",
     "Deployment Model": "deploymentModel",

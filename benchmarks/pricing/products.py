@@ -62,8 +62,8 @@ EBS_UNITS = {
 }
 
 # A matching product, kept small because an offer file's matches wait in memory for its terms:
-# ("ec2", instance type, region), ("fargate", region, architecture, component) or
-# ("ebs", region, volume type, component, tier).
+# ("ec2", instance type, region, network performance), ("fargate", region, architecture,
+# component), ("ebs", region, volume type, component, tier) or ("rds", unit, family, attributes).
 ProductMatch = tuple
 
 
@@ -89,7 +89,8 @@ def ec2_on_demand_match(attributes: dict) -> ProductMatch | None:
     region = region_of(attributes)
     if region is None:
         return None
-    return ("ec2", instance_type, region)
+    # AWS's words for the bandwidth ("Up to 25 Gigabit"), shown beside measured bandwidth.
+    return ("ec2", instance_type, region, (attributes.get("networkPerformance") or "")[:64])
 
 
 def fargate_match(attributes: dict) -> ProductMatch | None:
@@ -242,7 +243,7 @@ def make_record(
             source=source,
         )
     if match[0] == "ec2":
-        _, instance_type, region = match
+        _, instance_type, region, network_performance = match
         return PriceRecord(
             instance_type=instance_type,
             region=region,
@@ -250,6 +251,7 @@ def make_record(
             usd_per_hour=price,
             effective_from=day,
             source=source,
+            network_performance=network_performance,
         )
     _, region, architecture, component = match
     return FargateRateRecord(

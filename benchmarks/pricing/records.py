@@ -31,6 +31,8 @@ class PriceRecord:
     effective_to: datetime.date | None = None
     # When the source set the price (spot history): orders several prices of one day.
     observed_at: datetime.datetime | None = None
+    # The price list's `networkPerformance` ("Up to 25 Gigabit"), "" when not given.
+    network_performance: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -316,6 +316,22 @@ def _instance_types(names: set[str], summary: ImportSummary) -> dict[str, Instan
     return found
 
 
+def _note_network_performance(
+    records: list[PriceRecord], instance_types: dict[str, InstanceType]
+) -> None:
+    """The price list's `networkPerformance` fills a type's advertised bandwidth where
+    nothing is known yet (describe_instance_types, when imported, says it too)."""
+    changed = []
+    for record in records:
+        instance_type = instance_types.get(record.instance_type)
+        if instance_type is None or not record.network_performance:
+            continue
+        if not instance_type.network_performance:
+            instance_type.network_performance = record.network_performance
+            changed.append(instance_type)
+    InstanceType.objects.bulk_update(changed, ["network_performance"], batch_size=500)
+
+
 @transaction.atomic
 def record_prices(*, records: Iterable[PriceRecord]) -> ImportSummary:
     """Store EC2 prices (on-demand, spot per zone) with their history; idempotent.
@@ -332,6 +348,7 @@ def record_prices(*, records: Iterable[PriceRecord]) -> ImportSummary:
     instance_types = _instance_types(
         {record.instance_type for record in records if record.region in regions}, summary
     )
+    _note_network_performance(records, instance_types)
     names = {it.pk: it.name for it in instance_types.values()}
     _write_periods(
         model=Price,

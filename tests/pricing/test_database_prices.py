@@ -154,3 +154,11 @@ def test_an_ec2_instance_type_is_not_taken_for_a_db_instance_class():
     with pytest.raises(DomainError, match="db.r3.large: known as an instance type"):
         record_database_prices(records=[record])
     assert not DatabasePrice.objects.exists()
+
+
+def test_an_ec2_price_list_item_brings_the_advertised_bandwidth(m5_item):
+    price_services.import_price_list(
+        pages=[{"PriceList": [json.dumps(m5_item)]}], source="the real m5.large item"
+    )
+
+    assert InstanceType.objects.get(name="m5.large").network_performance == "Up to 10 Gigabit"
