@@ -2,30 +2,13 @@
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from benchmarks.forms import RESERVED
+from api.views import _form_parameters
+from benchmarks.query_forms import DatabaseForm
 from benchmarks.selectors import databases
-
-
-class DatabaseQuerySerializer(serializers.Serializer):
-    """`database-price-performance/`: a benchmark, where prices come from, which engines."""
-
-    benchmark = serializers.CharField(help_text="e.g. sysbench:oltp_read_write:queries")
-    region = serializers.CharField(help_text="Region whose prices apply")
-    engine = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        help_text=f"Comma-separated engines ({', '.join(databases.ENGINES)}); default all",
-    )
-    deployment_option = serializers.ChoiceField(
-        choices=databases.DEPLOYMENT_OPTIONS, default="Single-AZ"
-    )
-    instance_types = serializers.CharField(
-        required=False, allow_blank=True, help_text="Comma-separated DB instance classes"
-    )
-    at = serializers.DateField(required=False, help_text="Prices in force that day")
 
 
 class DatabaseRowSerializer(serializers.Serializer):
@@ -66,10 +49,6 @@ class DatabaseTableSerializer(serializers.Serializer):
     unpriced = DatabaseUnpricedSerializer(many=True)
 
 
-def _split(text: str) -> tuple[str, ...]:
-    return tuple(item.strip() for item in text.split(",") if item.strip())
-
-
 class DatabasePricePerformanceView(APIView):
     """RDS and Aurora engines on each DB instance class: the benchmark's statistics, the
     hourly price of the engine and deployment option, and what a dollar buys; rows of one
@@ -77,27 +56,14 @@ class DatabasePricePerformanceView(APIView):
 
     @extend_schema(
         parameters=[
-            DatabaseQuerySerializer,
+            *_form_parameters(DatabaseForm),
             OpenApiParameter("<param>", str, description="Any parameter, e.g. threads=16"),
         ],
         responses=DatabaseTableSerializer,
     )
     def get(self, request):
-        query = DatabaseQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
-        params = {
-            name: value
-            for name, value in request.query_params.items()
-            if name not in DatabaseQuerySerializer().fields and name not in RESERVED and value
-        }
-        table = databases.database_price_performance(
-            benchmark_key=data["benchmark"],
-            region_code=data["region"],
-            engines=_split(data.get("engine", "")),
-            deployment_option=data["deployment_option"],
-            at=data.get("at"),
-            params=params,
-            instance_types=_split(data.get("instance_types", "")),
-        )
+        form = DatabaseForm(request.query_params)
+        if not form.is_valid():
+            raise ValidationError(form.error_dict())
+        table = databases.database_price_performance(**form.selector_arguments())
         return Response(DatabaseTableSerializer(table).data)

@@ -2,28 +2,13 @@
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from benchmarks.models import PurchaseOption
+from api.views import _form_parameters
+from benchmarks.query_forms import NetworkScalingForm
 from benchmarks.selectors import network
-
-
-class NetworkScalingQuerySerializer(serializers.Serializer):
-    """`network-scaling/`: which bandwidth, which types, and where prices come from."""
-
-    benchmark = serializers.CharField(default="iperf3:tcp", help_text="A bit/s benchmark")
-    direction = serializers.ChoiceField(choices=network.DIRECTIONS, default="receive")
-    instance_types = serializers.CharField(
-        required=False, allow_blank=True, help_text="Comma-separated instance types"
-    )
-    region = serializers.CharField(
-        required=False, help_text="Prices from this region: adds Gbit/s per dollar-hour"
-    )
-    purchase_option = serializers.ChoiceField(
-        choices=PurchaseOption.values, default=PurchaseOption.ON_DEMAND
-    )
-    at = serializers.DateField(required=False, help_text="Prices in force that day")
 
 
 class ScalingPointSerializer(serializers.Serializer):
@@ -62,21 +47,14 @@ class NetworkScalingView(APIView):
     """Bandwidth per instance type against processes and streams (a curve per type), with
     the type's advertised bandwidth; `format=csv` answers one row per point."""
 
-    @extend_schema(parameters=[NetworkScalingQuerySerializer], responses=NetworkScalingSerializer)
+    @extend_schema(
+        parameters=_form_parameters(NetworkScalingForm), responses=NetworkScalingSerializer
+    )
     def get(self, request):
-        query = NetworkScalingQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
-        answer = network.network_scaling(
-            benchmark_key=data["benchmark"],
-            direction=data["direction"],
-            instance_types=tuple(
-                name.strip() for name in data.get("instance_types", "").split(",") if name.strip()
-            ),
-            region_code=data.get("region"),
-            purchase_option=data["purchase_option"],
-            at=data.get("at"),
-        )
+        form = NetworkScalingForm(request.query_params)
+        if not form.is_valid():
+            raise ValidationError(form.error_dict())
+        answer = network.network_scaling(**form.selector_arguments())
         if request.accepted_renderer.format == "csv":
             return Response({"results": answer.rows})
         return Response(NetworkScalingSerializer(answer).data)

@@ -2,19 +2,13 @@
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from benchmarks.forms import RESERVED
+from api.views import _form_parameters
+from benchmarks.query_forms import VolumePerformanceForm
 from benchmarks.selectors import volume_performance
-
-
-class VolumePerformanceQuerySerializer(serializers.Serializer):
-    """`volume-performance/`: a fio IOPS benchmark and where the volumes are priced."""
-
-    region = serializers.CharField(help_text="Region whose EBS prices apply")
-    benchmark = serializers.CharField(default="fio:randread", help_text="fio:<rw>, in op/s")
-    at = serializers.DateField(required=False, help_text="Prices in force that day")
 
 
 class VolumeRowSerializer(serializers.Serializer):
@@ -51,24 +45,14 @@ class VolumePerformanceView(APIView):
 
     @extend_schema(
         parameters=[
-            VolumePerformanceQuerySerializer,
+            *_form_parameters(VolumePerformanceForm),
             OpenApiParameter("<param>", str, description="A fio parameter, e.g. direction=read"),
         ],
         responses=VolumePerformanceSerializer,
     )
     def get(self, request):
-        query = VolumePerformanceQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
-        params = {
-            name: value
-            for name, value in request.query_params.items()
-            if name not in query.fields and name not in RESERVED and value
-        }
-        answer = volume_performance.volume_performance(
-            region_code=data["region"],
-            benchmark_key=data["benchmark"],
-            at=data.get("at"),
-            params=params,
-        )
+        form = VolumePerformanceForm(request.query_params)
+        if not form.is_valid():
+            raise ValidationError(form.error_dict())
+        answer = volume_performance.volume_performance(**form.selector_arguments())
         return Response(VolumePerformanceSerializer(answer).data)
