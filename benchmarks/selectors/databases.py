@@ -208,3 +208,12 @@ def _refuse_mixed_parameters(rows: list[SeriesStatistics]) -> None:
                     f"({', '.join(sorted(found))}); choose one with {name}=",
                     field=name,
                 )
+
+
+def database_benchmarks() -> list[str]:
+    """Keys of the benchmarks measured on some DB instance class, for the page's menu."""
+    return [
+        key
+        for key, families in Benchmark.objects.order_by("key").values_list("key", "families")
+        if any(family.startswith("db.") for family in families or ())
+    ]
