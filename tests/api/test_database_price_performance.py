@@ -166,3 +166,9 @@ def test_an_unknown_engine_and_an_unknown_parameter_are_refused_by_name(client):
     assert engine.status_code == param.status_code == 400
     assert "unknown engine 'oracle'" in engine.content.decode()
     assert "unknown parameter 'users'" in param.content.decode()
+
+
+def test_the_benchmark_lists_the_db_instance_family_it_was_measured_on(client):
+    body = client.get("/api/v1/benchmarks/sysbench:oltp:queries/").json()
+
+    assert body["families"] == ["db.r3"]
