@@ -474,12 +474,15 @@ def price_performance_table(
         instance_type = row.machine
         quote = quotes[instance_type.pk]
         if quote.usd_per_hour is None:
+            reason = quote.note or "no price known"
+            if instance_type.kind == InstanceType.Kind.DATABASE:
+                reason = "a DB instance class: priced per engine by database-price-performance/"
             table.unpriced.append(
                 Unpriced(
                     instance_type=instance_type.name,
                     variant=row.variant or None,
                     family=instance_type.family,
-                    reason=quote.note or "no price known",
+                    reason=reason,
                     runs=row.runs,
                     median=row.median,
                 )

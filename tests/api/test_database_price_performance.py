@@ -172,3 +172,14 @@ def test_the_benchmark_lists_the_db_instance_family_it_was_measured_on(client):
     body = client.get("/api/v1/benchmarks/sysbench:oltp:queries/").json()
 
     assert body["families"] == ["db.r3"]
+
+
+def test_price_performance_sends_db_instance_classes_to_their_own_endpoint(client):
+    body = client.get(
+        "/api/v1/price-performance/", {"benchmark": "sysbench:oltp:queries", "region": "us-east-1"}
+    ).json()
+
+    assert body["results"] == []
+    assert {row["reason"] for row in body["unpriced"]} == {
+        "a DB instance class: priced per engine by database-price-performance/"
+    }
