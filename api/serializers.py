@@ -191,6 +191,14 @@ class PricePerformanceRowSerializer(serializers.Serializer):
     relative_per_dollar = serializers.FloatField(required=False, allow_null=True)
     values = serializers.ListField(child=serializers.FloatField(), required=False)
     values_cut = serializers.BooleanField(required=False)
+    advertised_bandwidth = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="Bandwidths (bit/s): AWS's words, e.g. 100 Gigabit",
+    )
+    gbit_per_second_per_usd_hour = serializers.FloatField(
+        required=False, allow_null=True, help_text="Bandwidths (bit/s): Gbit/s per dollar-hour"
+    )
 
     def to_representation(self, row):
         """Written out by hand: DRF's field-by-field path took most of a 1,000-row answer's
@@ -214,6 +222,9 @@ class PricePerformanceRowSerializer(serializers.Serializer):
         if self.context.get("include_quartiles"):
             data["first_quartile"] = row.first_quartile
             data["third_quartile"] = row.third_quartile
+        if row.gbit_per_second_per_usd_hour is not None or row.advertised_bandwidth:
+            data["advertised_bandwidth"] = row.advertised_bandwidth
+            data["gbit_per_second_per_usd_hour"] = row.gbit_per_second_per_usd_hour
         if row.baseline_share is not None:
             data["baseline_share"] = row.baseline_share
             data["sustained_per_dollar"] = row.sustained_per_dollar

@@ -4,7 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from api import storage_views, views
+from api import database_views, network_views, storage_views, views, volume_performance_views
 
 app_name = "api"
 
@@ -47,4 +47,23 @@ urlpatterns += [
     path("volume-prices/", storage_views.VolumePriceList.as_view(), name="volumeprice-list"),
     path("volume-cost/", storage_views.VolumeCostView.as_view(), name="volume-cost"),
     path("gp2-burst/", storage_views.Gp2BurstView.as_view(), name="gp2-burst"),
+    path(
+        "volume-performance/",
+        volume_performance_views.VolumePerformanceView.as_view(),
+        name="volume-performance",
+    ),
+]
+
+# Network bandwidth (study S3).
+urlpatterns += [
+    path("network-scaling/", network_views.NetworkScalingView.as_view(), name="network-scaling"),
+]
+
+# Databases (study S5).
+urlpatterns += [
+    path(
+        "database-price-performance/",
+        database_views.DatabasePricePerformanceView.as_view(),
+        name="database-price-performance",
+    ),
 ]

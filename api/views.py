@@ -82,8 +82,12 @@ class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request, *args, **kwargs):
         upload = serializers.RunUploadSerializer(data=request.data)
         upload.is_valid(raise_exception=True)
+        # Several `file` parts: iperf3 processes run at once, one measurement (docs/api.md).
+        files = request.data.getlist("file") if hasattr(request.data, "getlist") else []
+        files = files or [upload.validated_data["file"]]
         run, created = run_services.upload_run(
-            file=upload.validated_data["file"],
+            file=files[0],
+            more_files=files[1:],
             fields=upload.validated_data,
             uploaded_by=request.user,
         )

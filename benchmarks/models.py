@@ -41,6 +41,7 @@ class InstanceType(models.Model):
     class Kind(models.TextChoices):
         EC2 = "ec2", "EC2 instance"
         FARGATE = "fargate", "Fargate task"
+        DATABASE = "database", "RDS or Aurora DB instance class"
 
     name = models.CharField(max_length=64, unique=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.EC2)
@@ -60,6 +61,9 @@ class InstanceType(models.Model):
         blank=True,
         help_text="Sustained share of each vCPU a burstable type may use (t2.nano: 0.05).",
     )
+    # AWS's own words for the bandwidth ("Up to 25 Gigabit", "100 Gigabit"): the price
+    # list's `networkPerformance`, or describe_instance_types' NetworkPerformance.
+    network_performance = models.CharField(max_length=64, blank=True, default="")
     source = models.TextField(blank=True, help_text="Where the specifications come from.")
 
     class Meta:
@@ -219,6 +223,91 @@ class VolumePrice(models.Model):
             f"{self.volume_type} {self.component}{tier} {self.region} "
             f"${self.usd_per_unit_month}/month from {self.effective_from}"
         )
+
+
+class DatabasePrice(models.Model):
+    """An hourly on-demand price of an RDS or Aurora DB instance class for one period.
+
+    Engine, deployment option, licence model and edition keep AWS's words ("Aurora MySQL",
+    "Single-AZ", "No license required"); `io_optimized` is Aurora I/O-Optimized's dearer
+    instance, whose storage I/O is not billed.
+    """
+
+    instance_type = models.ForeignKey(
+        InstanceType, on_delete=models.CASCADE, related_name="database_prices"
+    )
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="database_prices")
+    engine = models.CharField(max_length=64)
+    deployment_option = models.CharField(max_length=16)
+    license_model = models.CharField(max_length=64, blank=True, default="")
+    edition = models.CharField(max_length=64, blank=True, default="")
+    io_optimized = models.BooleanField(default=False)
+    usd_per_hour = models.DecimalField(max_digits=14, decimal_places=8)
+    effective_from = models.DateField()
+    effective_to = models.DateField(
+        null=True, blank=True, help_text="Last day in force; empty while still in force."
+    )
+    source = models.TextField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PeriodQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["instance_type__name", "region__code", "engine", "effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=[
+                    "instance_type",
+                    "region",
+                    "engine",
+                    "deployment_option",
+                    "license_model",
+                    "edition",
+                    "io_optimized",
+                    "effective_from",
+                ],
+                name="database_price_period_starts_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.instance_type} {self.engine} {self.deployment_option} {self.region} "
+            f"${self.usd_per_hour}/h from {self.effective_from}"
+        )
+
+
+class AuroraRate(models.Model):
+    """Aurora's storage (per GB-month) or I/O (per million requests) rate for one period."""
+
+    class Component(models.TextChoices):
+        STORAGE = "storage", "GB-month of storage"
+        IO_OPTIMIZED_STORAGE = "io_optimized_storage", "GB-month of I/O-Optimized storage"
+        IO = "io", "million I/O requests"
+
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="aurora_rates")
+    # "Aurora MySQL", "Aurora PostgreSQL", or AWS's "Any" for a rate both share.
+    engine = models.CharField(max_length=64)
+    component = models.CharField(max_length=32, choices=Component.choices)
+    usd_per_unit = models.DecimalField(max_digits=14, decimal_places=8)
+    effective_from = models.DateField()
+    effective_to = models.DateField(null=True, blank=True)
+    source = models.TextField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PeriodQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["region__code", "engine", "component", "effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["region", "engine", "component", "effective_from"],
+                name="aurora_rate_period_starts_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Aurora {self.engine} {self.component} {self.region} ${self.usd_per_unit}"
 
 
 class Benchmark(models.Model):
@@ -411,7 +500,10 @@ class Result(models.Model):
 
 
 def family_of(kind: str, name: str) -> str:
-    """The family an instance type is compared by: `c7g` for c7g.xlarge, `fargate` for tasks."""
+    """The family an instance type is compared by: `c7g` for c7g.xlarge, `fargate` for tasks,
+    `db.r3` for the DB instance class db.r3.large."""
+    if kind == InstanceType.Kind.DATABASE:
+        return ".".join(name.split(".", 2)[:2])
     return "fargate" if kind == InstanceType.Kind.FARGATE else name.split(".", 1)[0]
 
 
@@ -419,6 +511,8 @@ def in_family(family: str) -> Q:
     """Instance types of a family, as a query (the inverse of `family_of`)."""
     if family == "fargate":
         return Q(kind=InstanceType.Kind.FARGATE)
+    if family.startswith("db."):
+        return Q(kind=InstanceType.Kind.DATABASE, name__startswith=f"{family}.")
     return Q(kind=InstanceType.Kind.EC2, name__startswith=f"{family}.")
 
 

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from dashboard import views
+from dashboard import beyond_views, views
 
 urlpatterns = [
     path("", views.comparison, name="comparison"),
@@ -14,6 +14,8 @@ urlpatterns = [
     path("agent.py", views.agent_script, name="agent-script"),
     path("agent/", views.agent, name="agent"),
     path("volumes/", views.volumes, name="volumes"),
+    path("network/", beyond_views.network_page, name="network"),
+    path("databases/", beyond_views.databases_page, name="databases"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
 ]

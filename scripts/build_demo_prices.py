@@ -63,8 +63,8 @@ FARGATE_SOURCE = "Fargate rate, via pricebench's shared data (snapshots/fargate_
 SPECS_SOURCE = (
     "EC2 describe_instance_types response (aws/amazon-ec2-instance-selector test data and moto's "
     "bundled AWS data, Apache-2.0): vCPUs, cores, threads per core, memory, architecture, "
-    "burstable. CPU family: pricebench's, from AWS's documentation of the family (the response "
-    "names only the maker, {maker})"
+    "burstable, network performance. CPU family: pricebench's, from AWS's documentation of the "
+    "family (the response names only the maker, {maker})"
 )
 BASELINE_SOURCE = (
     "; baseline share per vCPU: AWS documentation, burstable performance instances, "
@@ -197,6 +197,7 @@ def instance_type_rows(shared: Path) -> list[dict]:
                 "cpu_family": CPU_FAMILIES[family],
                 "burstable": "true" if spec.burstable else "false",
                 "baseline_share": baseline,
+                "network_performance": spec.network_performance,
                 "source": source + (BASELINE_SOURCE if baseline else ""),
             }
         )

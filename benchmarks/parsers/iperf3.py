@@ -11,6 +11,18 @@ Keys, units and params:
   `end.sum_received`). With several streams the `[SUM]` figures are used.
 - `iperf3:udp:jitter` (unit `ms`) and `iperf3:udp:loss` (unit `percent`, lost datagrams of
   those sent), as the receiver measured them; lower is better; params `streams`.
+- Every result also has `processes`: 1 for one iperf3 process. A measurement made of several
+  iperf3 processes run at once (study S3: 30 single-stream processes between two
+  c5n.18xlarge) is one text holding each process's output behind a `==> NAME <==` line, the
+  layout of `tail -n +1 FILE...` (and of several files uploaded as one measurement): its
+  throughput is the sum over the processes, with params `processes` (their number) and
+  `streams` (each process's `-P`, the same in all).
+
+A run capped by one end is warned of: by its sender when the test sent at a target rate
+(`-b`) or the sender's iperf3 used a whole core (`cpu_utilization_percent`, or `CPU
+Utilization` in a `-V` text report, at 95% or more); by its receiver when the receiver's did.
+The warnings start "capped by its sender" / "capped by its receiver" (benchmarks.flags may
+flag such runs from them).
 """
 
 from __future__ import annotations
@@ -38,6 +50,16 @@ _ROW = re.compile(
 )
 _UDP_QUALITY = re.compile(rf"(?P<jitter>{NUMBER})\s+ms\s+(?P<lost>-?\d+)/(?P<total>\d+)")
 _LABELS = {"sender": "send", "receiver": "receive"}
+_PART_HEADER = re.compile(r"^==> (?P<name>.+?) <==[ \t]*$", re.MULTILINE)
+_TEXT_CPU = re.compile(
+    rf"CPU Utilization: local/(?P<local_role>sender|receiver) (?P<local>{NUMBER})%.*?"
+    rf"remote/(?P<remote_role>sender|receiver) (?P<remote>{NUMBER})%"
+)
+# A single-threaded iperf3 at this share of a core is what limits the run (study S3: one
+# process tops out near 25 Gbit/s with one core at 100% system time).
+CPU_CAPPED_PERCENT = 95.0
+SENDER_CAPPED = "capped by its sender"
+RECEIVER_CAPPED = "capped by its receiver"
 
 
 @dataclass(frozen=True)
@@ -58,7 +80,16 @@ def looks_like(text: str) -> bool:
 
 
 def parse(text: str) -> ParsedOutput:
-    """The summary of one iperf3 run, from its JSON or its text report."""
+    """The summary of one iperf3 run, from its JSON or its text report; several processes'
+    outputs behind `==> NAME <==` lines are summed into one measurement."""
+    parts = split_processes(text)
+    if parts:
+        return _parse_processes(parts)
+    return _parse_one(text)
+
+
+def _parse_one(text: str) -> ParsedOutput:
+    """One iperf3 process's output."""
     if _JSON_SIGNATURE.search(text) and re.search(r"^\s*\{", text, re.MULTILINE):
         return _parse_json(text)
     if not _TEXT_HEADER.search(text):
@@ -89,6 +120,7 @@ def _parse_json(text: str) -> ParsedOutput:
 
     output = ParsedOutput(format="iperf3", tool_version=_version(str(start.get("version", ""))))
     output.warnings.extend(_json_warnings(document, test_start, trailing=text[end_offset:]))
+    output.warnings.extend(_json_cpu_caps(end, test_start))
     protocol = str(test_start.get("protocol") or _guess_protocol(end)).lower()
     streams = _json_streams(start, test_start)
     for direction, summary in summaries:
@@ -115,10 +147,28 @@ def _json_warnings(document: dict, test_start: dict, *, trailing: str) -> list[s
     target = test_start.get("target_bitrate")
     if isinstance(target, int | float) and target > 0:
         warnings.append(
-            f"the test sent at a target rate of {target:g} bit/s per stream (-b): "
-            "its figures measure that target, not the maximum"
+            f"{SENDER_CAPPED}: the test sent at a target rate of {target:g} bit/s per stream "
+            "(-b): its figures measure that target, not the maximum"
         )
     return warnings
+
+
+def _json_cpu_caps(end: dict, test_start: dict) -> list[str]:
+    """Caps the JSON's CPU figures show: the client sends unless the test ran reversed (-R)."""
+    cpu = _object(end.get("cpu_utilization_percent"))
+    host, remote = cpu.get("host_total"), cpu.get("remote_total")
+    if test_start.get("reverse"):
+        return _cpu_caps(sender=remote, receiver=host)
+    return _cpu_caps(sender=host, receiver=remote)
+
+
+def _cpu_caps(*, sender, receiver) -> list[str]:
+    caps = []
+    for label, percent in ((SENDER_CAPPED, sender), (RECEIVER_CAPPED, receiver)):
+        if isinstance(percent, int | float) and percent >= CPU_CAPPED_PERCENT:
+            side = label.rsplit(" ", 1)[-1]
+            caps.append(f"{label}: the {side}'s iperf3 used {percent:.1f}% of a core")
+    return caps
 
 
 def _json_streams(start: dict, test_start: dict) -> int:
@@ -193,6 +243,15 @@ def _parse_text(text: str) -> ParsedOutput:
             )
         if udp:
             output.results.extend(_text_udp_quality(chosen, streams))
+    cpu = _TEXT_CPU.search(text)
+    if cpu is not None:
+        percents = {
+            cpu["local_role"]: float(cpu["local"]),
+            cpu["remote_role"]: float(cpu["remote"]),
+        }
+        output.warnings.extend(
+            _cpu_caps(sender=percents.get("sender"), receiver=percents.get("receiver"))
+        )
     return output
 
 
@@ -265,7 +324,7 @@ def _version(line: str) -> str | None:
 def _throughput(benchmark: str, streams: int, direction: str, bits_per_second: float):
     return ParsedResult(
         benchmark=benchmark,
-        params={"streams": streams, "direction": direction},
+        params={"streams": streams, "direction": direction, "processes": 1},
         value=bits_per_second,
         unit="bit/s",
     )
@@ -277,7 +336,7 @@ def _udp_quality_results(
     results = [
         ParsedResult(
             benchmark="iperf3:udp:jitter",
-            params={"streams": streams},
+            params={"streams": streams, "processes": 1},
             value=jitter_ms,
             unit="ms",
             higher_is_better=False,
@@ -287,10 +346,122 @@ def _udp_quality_results(
         results.append(
             ParsedResult(
                 benchmark="iperf3:udp:loss",
-                params={"streams": streams},
+                params={"streams": streams, "processes": 1},
                 value=max(lost_percent, 0.0),
                 unit="percent",
                 higher_is_better=False,
             )
         )
     return results
+
+
+# Several processes ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProcessOutput:
+    """One process's output in a measurement of several: its name and where its text starts."""
+
+    name: str
+    first_line: int  # the line after its `==> NAME <==` header, counted from 1
+    text: str
+
+
+def split_processes(text: str) -> list[ProcessOutput]:
+    """The processes' outputs behind `==> NAME <==` lines; [] when the text has none."""
+    headers = list(_PART_HEADER.finditer(text))
+    if not headers:
+        return []
+    if text[: headers[0].start()].strip():
+        line = text[: headers[0].start()].count("\n")
+        raise ParseError(
+            "text before the first `==> NAME <==` line: every process's output must follow "
+            "its own header",
+            line=line,
+        )
+    parts = []
+    for index, header in enumerate(headers):
+        end = headers[index + 1].start() if index + 1 < len(headers) else len(text)
+        first_line = text.count("\n", 0, header.end()) + 2
+        parts.append(ProcessOutput(header["name"], first_line, text[header.end() + 1 : end]))
+    return parts
+
+
+def join_processes(outputs: list[tuple[str, str]]) -> str:
+    """(name, text) of each process -> the one text `parse` sums (inverse of split_processes)."""
+    return "".join(f"==> {name} <==\n{text.rstrip()}\n\n" for name, text in outputs)
+
+
+def _parse_processes(parts: list[ProcessOutput]) -> ParsedOutput:
+    """Throughput summed over processes that ran at once; each must hold one summary."""
+    parsed = []
+    for number, part in enumerate(parts, 1):
+        where = f"process {number} of {len(parts)} ({part.name})"
+        if not part.text.strip():
+            raise ParseError(f"{where}: the output is empty", line=part.first_line)
+        try:
+            output = _parse_one(part.text)
+        except ParseError as error:
+            line = part.first_line + error.line - 1 if error.line else part.first_line
+            raise ParseError(f"{where}: {error.message}", line=line) from None
+        throughput = [r for r in output.results if "direction" in r.params]
+        directions = [r.params["direction"] for r in throughput]
+        if len(directions) != len(set(directions)):
+            raise ParseError(
+                f"{where}: holds several runs one after another; a process of a measurement "
+                "must hold one",
+                line=part.first_line,
+            )
+        parsed.append((where, part, output, throughput))
+
+    first_where, _, first, first_throughput = parsed[0]
+    benchmark = first_throughput[0].benchmark
+    streams = first_throughput[0].params["streams"]
+    for where, part, _output, throughput in parsed[1:]:
+        if throughput[0].benchmark != benchmark:
+            raise ParseError(
+                f"{where}: measured {throughput[0].benchmark}, {first_where} {benchmark}; "
+                "the processes of one measurement run the same test",
+                line=part.first_line,
+            )
+        if throughput[0].params["streams"] != streams:
+            raise ParseError(
+                f"{where}: ran {throughput[0].params['streams']} streams (-P), {first_where} "
+                f"{streams}; the processes of one measurement run the same number",
+                line=part.first_line,
+            )
+
+    combined = ParsedOutput(format="iperf3", tool_version=first.tool_version)
+    for where, _part, output, _throughput in parsed:
+        combined.warnings.extend(f"{where}: {warning}" for warning in output.warnings)
+    sums: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    for _where, _part, _output, throughput in parsed:
+        for result in throughput:
+            direction = result.params["direction"]
+            sums[direction] = sums.get(direction, 0.0) + result.value
+            counts[direction] = counts.get(direction, 0) + 1
+    for direction in ("send", "receive"):
+        if direction not in sums:
+            continue
+        if counts[direction] != len(parts):
+            combined.warnings.append(
+                f"only {counts[direction]} of {len(parts)} processes report what was "
+                f"{'sent' if direction == 'send' else 'received'}: that sum is left out"
+            )
+            continue
+        combined.results.append(
+            ParsedResult(
+                benchmark=benchmark,
+                params={"streams": streams, "direction": direction, "processes": len(parts)},
+                value=sums[direction],
+                unit="bit/s",
+            )
+        )
+    if not combined.results:
+        raise ParseError("no direction is reported by every process: nothing to sum")
+    if any(r.benchmark.startswith("iperf3:udp:") for _w, _p, o, _t in parsed for r in o.results):
+        combined.warnings.append(
+            "the processes' UDP jitter and loss are not combined; upload a process alone for them"
+        )
+    return combined

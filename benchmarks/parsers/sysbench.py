@@ -24,6 +24,8 @@ Keys and units (`<test>` as named above):
 - any other test (threads, mutex): `sysbench:<test>` events per second (`event/s`).
 - every test: `sysbench:<test>:latency_p<N>` (`ms`, lower is better), the percentile the
   report printed (95 unless `--percentile` changed it).
+- OLTP tests: `sysbench:<test>:latency_avg` (`ms`, lower is better), the mean response time
+  of the `Latency (ms)` block (`avg:`), when printed.
 Every result has the param `threads` when the report prints it.
 """
 
@@ -71,6 +73,8 @@ _FACT_PATTERNS = {
     # 1.0: `95th percentile:  0.24` (ms); 0.4: `approx.  95 percentile:  1.98ms`
     "percentile": r"(?:(\d+)(?:st|nd|rd|th)|approx\.\s+(\d+)) percentile:\s*(NUM)(?:ms)?",
     "rate": r"Target transaction rate:\s*(\d+)/sec",
+    # The `Latency (ms)` block's mean (1.0: `avg:  16.21`; 0.4: `avg:  2.41ms`).
+    "latency_avg": r"avg:\s*(NUM)(?:ms)?",
     "fatal": r"FATAL:\s*(.*)",
 }
 _FACTS = {
@@ -205,6 +209,17 @@ def _run_results(run: _Run, warnings: list[str]) -> list[ParsedResult]:
     latency = _latency_result(test, run.facts, params)
     if latency is not None:
         results.append(latency)
+    if "transactions" in run.facts and "latency_avg" in run.facts:
+        # The mean response time of an OLTP run: the signal study S5 reads for scaling up.
+        results.append(
+            ParsedResult(
+                benchmark=f"sysbench:{test}:latency_avg",
+                params=dict(params),
+                value=_figure(run.facts, "latency_avg"),
+                unit="ms",
+                higher_is_better=False,
+            )
+        )
     return results
 
 

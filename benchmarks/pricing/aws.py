@@ -109,6 +109,18 @@ def ebs_filters(region: str) -> list[list[dict[str, str]]]:
     ]
 
 
+RDS_PRODUCT_FAMILIES = ("Database Instance", "Database Storage", "System Operation")
+
+
+def rds_filters(region: str) -> list[list[dict[str, str]]]:
+    """get_products filters for AmazonRDS in a region, one query per product family: DB
+    instances by the hour, Aurora's storage per GB-month and its I/O per request."""
+    return [
+        _term_filters({"regionCode": region, "productFamily": family})
+        for family in RDS_PRODUCT_FAMILIES
+    ]
+
+
 def fetch_price_list(client, *, service_code: str, filters: list[dict]) -> Iterator[dict]:
     """Every page of get_products (the paginator follows NextToken)."""
     paginator = client.get_paginator("get_products")

@@ -43,6 +43,9 @@ def read_instance_types(
                 burstable=bool(entry.get("BurstablePerformanceSupported")),
                 # The API names the maker ("Intel", "AWS") and, for some types, the processor.
                 cpu_family=processor.get("Description") or processor.get("Manufacturer") or "",
+                network_performance=str(
+                    (entry.get("NetworkInfo") or {}).get("NetworkPerformance") or ""
+                )[:64],
                 source=source,
             )
 

@@ -29,6 +29,7 @@ from benchmarks.errors import DomainError
 from benchmarks.pricing.products import (
     EC2,
     ECS,
+    RDS,
     ProductMatch,
     dimension_price,
     make_record,
@@ -64,6 +65,12 @@ CSV_ATTRIBUTES = {
     "Location Type": "locationType",
     "usageType": "usagetype",
     "Volume API Name": "volumeApiName",
+    "Network Performance": "networkPerformance",
+    "Database Engine": "databaseEngine",
+    "Deployment Option": "deploymentOption",
+    "Deployment Model": "deploymentModel",
+    "License Model": "licenseModel",
+    "Database Edition": "databaseEdition",
 }
 PriceRecords = Iterator[PriceRecord | FargateRateRecord | VolumePriceRecord]
 
@@ -100,10 +107,11 @@ class OfferFile:
             raise DomainError(f"{self.path}: no such file")
         self.format = _sniff_format(self.path)
         self.info = _json_info(self.path) if self.format == "json" else _csv_info(self.path)
-        if self.info.offer_code not in (EC2, ECS):
+        if self.info.offer_code not in (EC2, ECS, RDS):
             raise DomainError(
                 f"{self.path.name}: an offer file for {self.info.offer_code or 'an unknown offer'};"
-                f" pricebench reads {EC2} (instance prices) and {ECS} (Fargate rates)"
+                f" pricebench reads {EC2} (instance prices), {ECS} (Fargate rates) and {RDS} "
+                "(DB instance prices, Aurora rates)"
             )
 
     def records(self) -> PriceRecords:

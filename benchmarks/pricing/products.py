@@ -23,6 +23,7 @@ from benchmarks.pricing.records import (
 
 EC2 = "AmazonEC2"
 ECS = "AmazonECS"
+RDS = "AmazonRDS"
 
 INSTANCE_TYPE_NAME = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
 
@@ -61,8 +62,8 @@ EBS_UNITS = {
 }
 
 # A matching product, kept small because an offer file's matches wait in memory for its terms:
-# ("ec2", instance type, region), ("fargate", region, architecture, component) or
-# ("ebs", region, volume type, component, tier).
+# ("ec2", instance type, region, network performance), ("fargate", region, architecture,
+# component), ("ebs", region, volume type, component, tier) or ("rds", unit, family, attributes).
 ProductMatch = tuple
 
 
@@ -88,7 +89,8 @@ def ec2_on_demand_match(attributes: dict) -> ProductMatch | None:
     region = region_of(attributes)
     if region is None:
         return None
-    return ("ec2", instance_type, region)
+    # AWS's words for the bandwidth ("Up to 25 Gigabit"), shown beside measured bandwidth.
+    return ("ec2", instance_type, region, (attributes.get("networkPerformance") or "")[:64])
 
 
 def fargate_match(attributes: dict) -> ProductMatch | None:
@@ -144,6 +146,10 @@ def match_product(
         return ec2_on_demand_match(attributes)
     if service_code == ECS:
         return fargate_match(attributes)
+    if service_code == RDS:
+        from benchmarks.pricing import rds  # rds reads this module's term rules
+
+        return rds.rds_match(product_family, attributes)
     return None
 
 
@@ -163,6 +169,8 @@ def dimension_price(
     price = parse_usd(usd, where=where)
     if price == 0:
         return None
+    if match is not None and match[0] == "rds" and (unit or "").lower() != match[1]:
+        return None  # DB instances per hour, Aurora storage per GB-month, its I/O per request
     if match is not None and match[0] == "ebs":
         # gp3's IOPS and throughput are priced from the allowance up (beginRange 3000): the
         # allowance is a rule of the volume type, the price is the one above it.
@@ -219,6 +227,10 @@ def make_record(
     match: ProductMatch, price: Decimal, day: datetime.date, source: str
 ) -> PriceRecord | FargateRateRecord | VolumePriceRecord:
     """The record a matching product and its on-demand price make."""
+    if match[0] == "rds":
+        from benchmarks.pricing import rds
+
+        return rds.rds_record(match, price, day, source)
     if match[0] == "ebs":
         _, region, volume_type, component, tier = match
         return VolumePriceRecord(
@@ -231,7 +243,7 @@ def make_record(
             source=source,
         )
     if match[0] == "ec2":
-        _, instance_type, region = match
+        _, instance_type, region, network_performance = match
         return PriceRecord(
             instance_type=instance_type,
             region=region,
@@ -239,6 +251,7 @@ def make_record(
             usd_per_hour=price,
             effective_from=day,
             source=source,
+            network_performance=network_performance,
         )
     _, region, architecture, component = match
     return FargateRateRecord(

@@ -1,6 +1,8 @@
 """AmazonRDS Price List items -> DB instance prices and Aurora's storage and I/O rates.
 
-Pure readers for the database study (S5); pricebench stores none of these yet.
+Pure readers for the database study (S5); services/database_prices.py stores what they return.
+`rds_match` and `rds_record` are the same rules in the shape the offer-file and get_products
+readers of benchmarks.pricing.products use (a small match kept per SKU, then its price).
 
 - DB instances: product family "Database Instance", priced per hour; usage type
   `InstanceUsage:db.r3.large` (Single-AZ), `Multi-AZUsage:db.r3.large` (Multi-AZ) or
@@ -144,3 +146,53 @@ def read_rds_price_list(
         if record is not None:
             stats.matched += 1
             yield record
+
+
+# The attributes the rules above read: a match keeps only these while its terms are read.
+RDS_ATTRIBUTES = (
+    "usagetype",
+    "instanceType",
+    "deploymentOption",
+    "databaseEngine",
+    "deploymentModel",
+    "licenseModel",
+    "databaseEdition",
+    "regionCode",
+    "location",
+    "locationType",
+)
+
+
+def rds_match(product_family: str, attributes: dict) -> tuple | None:
+    """("rds", AWS's unit in lower case, product family, kept attributes) of a DB instance or
+    Aurora storage/I-O product, else None."""
+    usage = attributes.get("usagetype") or ""
+    if DB_INSTANCE_USAGE_TYPE.match(usage):
+        unit = "hrs"
+        found = database_instance_price(
+            product_family, attributes, Decimal(1), unit, effective_from=None, source=""
+        )
+    elif aurora := AURORA_USAGE_TYPE.match(usage):
+        unit = AURORA_RATES[aurora["usage"]][2]
+        found = aurora_storage_rate(
+            product_family, attributes, Decimal(1), unit, effective_from=None, source=""
+        )
+    else:
+        return None
+    if found is None:
+        return None
+    kept = tuple(sorted((name, attributes[name]) for name in RDS_ATTRIBUTES if name in attributes))
+    return ("rds", unit, product_family, kept)
+
+
+def rds_record(
+    match: tuple, price: Decimal, day, source: str
+) -> DatabaseInstancePriceRecord | AuroraStorageRateRecord:
+    """The record of a product `rds_match` matched, at its on-demand price (in AWS's unit)."""
+    _, unit, product_family, kept = match
+    attributes = dict(kept)
+    return database_instance_price(
+        product_family, attributes, price, unit, effective_from=day, source=source
+    ) or aurora_storage_rate(
+        product_family, attributes, price, unit, effective_from=day, source=source
+    )

@@ -31,6 +31,8 @@ class PriceRecord:
     effective_to: datetime.date | None = None
     # When the source set the price (spot history): orders several prices of one day.
     observed_at: datetime.datetime | None = None
+    # The price list's `networkPerformance` ("Up to 25 Gigabit"), "" when not given.
+    network_performance: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,7 @@ class InstanceSpecRecord:
     # Empty / None: the source does not say; an update keeps what is already known.
     cpu_family: str = ""
     baseline_share: Decimal | None = None
+    network_performance: str = ""  # "Up to 25 Gigabit"
 
 
 @dataclass

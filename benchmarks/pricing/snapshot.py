@@ -69,6 +69,7 @@ INSTANCE_TYPE_COLUMNS = [
     "cpu_family",
     "burstable",
     "baseline_share",
+    "network_performance",
     "source",
 ]
 
@@ -133,6 +134,7 @@ def read_instance_types(path: Path) -> Iterator[InstanceSpecRecord]:
             cpu_family=row["cpu_family"],
             burstable=row["burstable"] == "true",
             baseline_share=_optional(row["baseline_share"], _decimal, where),
+            network_performance=row["network_performance"],
             source=row["source"],
         )
 

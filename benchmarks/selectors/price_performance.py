@@ -89,6 +89,10 @@ class PricePerformanceRow:
     relative_throughput: float | None = None
     relative_cost: float | None = None
     relative_per_dollar: float | None = None
+    # Bandwidth benchmarks (unit bit/s, study S3): what AWS advertises beside the measured
+    # figure, and the Gbit/s a dollar-hour buys.
+    advertised_bandwidth: str | None = None
+    gbit_per_second_per_usd_hour: float | None = None
 
     @property
     def key(self) -> str:
@@ -188,6 +192,21 @@ def _sustained(
     }
 
 
+def _bandwidth(
+    instance_type: Machine, benchmark: Benchmark, median: float, usd: float
+) -> dict[str, Any]:
+    """A bandwidth's row (unit bit/s): the advertised bandwidth and Gbit/s per dollar-hour."""
+    if benchmark.unit != BANDWIDTH_UNIT:
+        return {}
+    return {
+        "advertised_bandwidth": instance_type.network_performance or None,
+        "gbit_per_second_per_usd_hour": median / 1e9 / usd if usd else None,
+    }
+
+
+BANDWIDTH_UNIT = "bit/s"
+
+
 class Machine(NamedTuple):
     """What pricing and the burst model need of an instance type (read with its series)."""
 
@@ -199,6 +218,7 @@ class Machine(NamedTuple):
     architecture: str
     burstable: bool
     baseline_share: Decimal | None
+    network_performance: str
 
     @property
     def family(self) -> str:
@@ -454,12 +474,15 @@ def price_performance_table(
         instance_type = row.machine
         quote = quotes[instance_type.pk]
         if quote.usd_per_hour is None:
+            reason = quote.note or "no price known"
+            if instance_type.kind == InstanceType.Kind.DATABASE:
+                reason = "a DB instance class: priced per engine by database-price-performance/"
             table.unpriced.append(
                 Unpriced(
                     instance_type=instance_type.name,
                     variant=row.variant or None,
                     family=instance_type.family,
-                    reason=quote.note or "no price known",
+                    reason=reason,
                     runs=row.runs,
                     median=row.median,
                 )
@@ -490,6 +513,7 @@ def price_performance_table(
                 **_sustained(
                     instance_type, benchmark, row.median, usd, row.params.get("processes")
                 ),
+                **_bandwidth(instance_type, benchmark, row.median, usd),
             )
         )
     table.results.sort(

@@ -43,8 +43,10 @@ from benchmarks.pricing import aws, snapshot
 from benchmarks.pricing.instance_types import read_instance_types
 from benchmarks.pricing.offer_files import OfferFile, Progress
 from benchmarks.pricing.price_list import load_price_list_file, read_price_list
-from benchmarks.pricing.products import ECS, INSTANCE_TYPE_NAME
+from benchmarks.pricing.products import ECS, INSTANCE_TYPE_NAME, RDS
 from benchmarks.pricing.records import (
+    AuroraStorageRateRecord,
+    DatabaseInstancePriceRecord,
     FargateRateRecord,
     InstanceSpecRecord,
     PriceRecord,
@@ -58,7 +60,7 @@ ONE_DAY = datetime.timedelta(days=1)
 # The models keep eight decimal places; compare prices as they will be stored.
 PRICE_PLACES = Decimal("0.00000001")
 ARCHITECTURES = ("x86_64", "arm64")
-API_SERVICES = ("ec2", "fargate", "ebs", "spot", "specs")
+API_SERVICES = ("ec2", "fargate", "ebs", "rds", "spot", "specs")
 
 
 @dataclass
@@ -310,6 +312,22 @@ def _instance_types(names: set[str], summary: ImportSummary) -> dict[str, Instan
     return found
 
 
+def _note_network_performance(
+    records: list[PriceRecord], instance_types: dict[str, InstanceType]
+) -> None:
+    """The price list's `networkPerformance` fills a type's advertised bandwidth where
+    nothing is known yet (describe_instance_types, when imported, says it too)."""
+    changed = []
+    for record in records:
+        instance_type = instance_types.get(record.instance_type)
+        if instance_type is None or not record.network_performance:
+            continue
+        if not instance_type.network_performance:
+            instance_type.network_performance = record.network_performance
+            changed.append(instance_type)
+    InstanceType.objects.bulk_update(changed, ["network_performance"], batch_size=500)
+
+
 @transaction.atomic
 def record_prices(*, records: Iterable[PriceRecord]) -> ImportSummary:
     """Store EC2 prices (on-demand, spot per zone) with their history; idempotent.
@@ -326,6 +344,7 @@ def record_prices(*, records: Iterable[PriceRecord]) -> ImportSummary:
     instance_types = _instance_types(
         {record.instance_type for record in records if record.region in regions}, summary
     )
+    _note_network_performance(records, instance_types)
     names = {it.pk: it.name for it in instance_types.values()}
     _write_periods(
         model=Price,
@@ -523,6 +542,8 @@ def _spec_changes(instance_type: InstanceType, spec: InstanceSpecRecord) -> dict
         wanted["threads_per_core"] = spec.threads_per_core
     if spec.baseline_share is not None:
         wanted["baseline_share"] = spec.baseline_share
+    if spec.network_performance:
+        wanted["network_performance"] = spec.network_performance
     # The API names the maker ("Intel"): it never replaces a fuller name ("Intel Xeon ...").
     if spec.cpu_family and not instance_type.cpu_family.startswith(spec.cpu_family):
         wanted["cpu_family"] = spec.cpu_family
@@ -582,20 +603,28 @@ def _record_any(
     records: Iterable[PriceRecord | FargateRateRecord | VolumePriceRecord],
 ) -> ImportSummary:
     """Read every record first (a file may take minutes), then write them in one transaction."""
-    prices, rates, volume_prices = [], [], []
+    prices, rates, volume_prices, database_prices = [], [], [], []
     for record in records:
         if isinstance(record, FargateRateRecord):
             rates.append(record)
         elif isinstance(record, VolumePriceRecord):
             volume_prices.append(record)
+        elif isinstance(record, DatabaseInstancePriceRecord | AuroraStorageRateRecord):
+            database_prices.append(record)
         else:
             prices.append(record)
-    return _write_all(prices, rates, volume_prices)
+    return _write_all(prices, rates, volume_prices, database_prices)
 
 
 @transaction.atomic
-def _write_all(prices: list, rates: list, volume_prices: list) -> ImportSummary:
+def _write_all(
+    prices: list, rates: list, volume_prices: list, database_prices: list
+) -> ImportSummary:
+    from benchmarks.services.database_prices import record_database_prices  # imports this
+
     summary = ImportSummary()
+    if database_prices:
+        summary += record_database_prices(records=database_prices)
     if prices:
         summary += record_prices(records=prices)
     if rates:
@@ -644,11 +673,11 @@ def import_price_list(*, pages: Iterable[dict], source: str) -> ImportSummary:
     volume rates among the AmazonEC2 items, told apart by their product family)."""
     stats = ReadStats()
     summary = _record_any(read_price_list(pages, source=source, stats=stats))
-    unknown = stats.services - {aws.EC2, ECS}
-    if unknown and not stats.services & {aws.EC2, ECS}:
+    unknown = stats.services - {aws.EC2, ECS, RDS}
+    if unknown and not stats.services & {aws.EC2, ECS, RDS}:
         raise DomainError(
             f"items of {', '.join(sorted(unknown))}: pricebench reads {aws.EC2} (instance "
-            f"prices) and {ECS} (Fargate rates)"
+            f"prices), {ECS} (Fargate rates) and {RDS} (DB instance prices, Aurora rates)"
         )
     services = " and ".join(sorted(stats.services)) or "no"
     return _with_stats(summary, stats, f"{services} items, {source}")
@@ -715,7 +744,7 @@ def _known_region(region: str) -> None:
 
 
 def _price_list_pages(*, service: str, region: str, session=None) -> tuple[list[dict], str]:
-    """The Price List API's pages for one region's "ec2", "fargate" or "ebs" prices, and
+    """The Price List API's pages for one region's "ec2", "fargate", "ebs" or "rds" prices, and
     the source they are stored under."""
     endpoint = aws.pricing_endpoint_for(region)
     client = aws.pricing_client(region, session=session)
@@ -723,6 +752,8 @@ def _price_list_pages(*, service: str, region: str, session=None) -> tuple[list[
         queries = [(aws.EC2, aws.ec2_on_demand_filters(region))]
     elif service == "fargate":
         queries = [(ECS, aws.fargate_filters(region))]
+    elif service == "rds":
+        queries = [(RDS, filters) for filters in aws.rds_filters(region)]
     else:
         queries = [(aws.EC2, filters) for filters in aws.ebs_filters(region)]
     pages = [
@@ -738,14 +769,15 @@ def _price_list_pages(*, service: str, region: str, session=None) -> tuple[list[
 def import_from_api(*, service: str, region: str, session=None) -> ImportSummary:
     """Fetch one kind of price for one region from AWS, then store it in one transaction.
 
-    `service`: "ec2" (on-demand prices), "fargate" (rates), "ebs" (EBS volume rates), "spot"
+    `service`: "ec2" (on-demand prices), "fargate" (rates), "ebs" (EBS volume rates), "rds"
+    (DB instance prices and Aurora's storage and I/O rates), "spot"
     (prices in force now, per zone) or "specs" (describe_instance_types). AWS is asked before
     the transaction opens.
     """
     if service not in API_SERVICES:
         raise DomainError(f"service {service!r} is not one of {', '.join(API_SERVICES)}")
     _known_region(region)
-    if service in ("ec2", "fargate", "ebs"):
+    if service in ("ec2", "fargate", "ebs", "rds"):
         pages, source = _price_list_pages(service=service, region=region, session=session)
         return import_price_list(pages=pages, source=source)
     client = aws.ec2_client(region, session=session)

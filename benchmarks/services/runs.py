@@ -17,7 +17,7 @@ from django.utils import timezone
 from benchmarks import parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, Result, Run
-from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
+from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError, iperf3
 from benchmarks.selectors.lookups import get_instance_type, get_region
 from benchmarks.services import statistics
 
@@ -157,6 +157,15 @@ def submit_run(
     region = get_region(region_code) if region_code else None
     if instance_type and not region:
         raise DomainError("region is required with an instance_type", field="region")
+    if instance_type and instance_type.kind == InstanceType.Kind.DATABASE:
+        from benchmarks.selectors.databases import ENGINES
+
+        if variant not in ENGINES:
+            raise DomainError(
+                f"{instance_type.name} is a DB instance class: give its engine as the variant "
+                f"({', '.join(ENGINES)})",
+                field="variant",
+            )
     if region and not instance_type:
         raise DomainError("instance_type is required with a region", field="instance_type")
     try:
@@ -401,22 +410,62 @@ def reparse_run(*, run_id: int) -> Run:
     return ingest_run(run_id=run.pk)
 
 
-def upload_run(*, file, fields: Mapping[str, Any], uploaded_by=None) -> tuple[Run, bool]:
+def combine_processes(*, outputs: list[tuple[str, bytes]]) -> bytes:
+    """Several processes' outputs that ran at once -> one measurement's text.
+
+    Only iperf3 sums processes (study S3); each output is checked to be iperf3 before
+    anything is stored, and the parser names the process whose output it cannot read.
+    """
+    check_upload_size(sum(len(content) for _name, content in outputs))
+    texts = []
+    for number, (name, content) in enumerate(outputs, 1):
+        label = name or f"process-{number}"
+        try:
+            text = parsers.decode(content)
+            detected = parsers.detect_format(text)
+        except ParseError as error:
+            raise DomainError(f"file {number} ({label}): {error}", field="file") from None
+        if detected != "iperf3":
+            raise DomainError(
+                f"file {number} ({label}) is {detected} output: several files make one "
+                "measurement only for iperf3 processes run at once",
+                field="file",
+            )
+        if iperf3.split_processes(text):
+            raise DomainError(
+                f"file {number} ({label}) already holds several processes", field="file"
+            )
+        texts.append((label, text))
+    return iperf3.join_processes(texts).encode()
+
+
+def upload_run(
+    *, file, fields: Mapping[str, Any], more_files: list | tuple = (), uploaded_by=None
+) -> tuple[Run, bool]:
     """An uploaded file (API or page): checked, stored as pending, parsed by a Celery worker.
 
-    `file` is a Django UploadedFile, refused by its size before it is read. `fields` is the
-    upload form's or serializer's cleaned data, named as docs/formats.md names them. Sending
-    again what is still pending hands it to the broker again.
+    `file` is a Django UploadedFile, refused by its size before it is read. `more_files`
+    make one measurement with it: iperf3 processes run at once, summed (`combine_processes`).
+    `fields` is the upload form's or serializer's cleaned data, named as docs/formats.md
+    names them. Sending again what is still pending hands it to the broker again.
     """
-    check_upload_size(file.size)
+    format = fields.get("format") or "auto"  # noqa: A001
+    if more_files:
+        files = [file, *more_files]
+        check_upload_size(sum(part.size for part in files))
+        content = combine_processes(outputs=[(part.name or "", part.read()) for part in files])
+        filename, format = f"{len(files)} iperf3 processes", "iperf3"  # noqa: A001
+    else:
+        check_upload_size(file.size)
+        content, filename = file.read(), file.name or ""
     run, created = submit_run(
-        content=file.read(),
-        filename=file.name or "",
+        content=content,
+        filename=filename,
         instance_type_name=fields.get("instance_type") or None,
         region_code=fields.get("region") or None,
         variant=fields.get("variant") or "",
         measured_at=fields.get("measured_at"),
-        format=fields.get("format") or "auto",
+        format=format,
         source=fields.get("source") or "",
         licence=fields.get("licence") or "",
         uploaded_by=uploaded_by,

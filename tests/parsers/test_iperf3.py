@@ -23,7 +23,11 @@ def test_it_reads_sum_sent_and_sum_received_from_the_json(shared_data):
     assert output.tool_version == "3.21"
     assert results["iperf3:tcp", "send"].value == pytest.approx(8377775.536231653)
     assert results["iperf3:tcp", "receive"].value == pytest.approx(8377265.182942295)
-    assert results["iperf3:tcp", "receive"].params == {"streams": 2, "direction": "receive"}
+    assert results["iperf3:tcp", "receive"].params == {
+        "streams": 2,
+        "direction": "receive",
+        "processes": 1,
+    }
     assert results["iperf3:tcp", "receive"].unit == "bit/s"
     assert len(output.results) == 2
 
@@ -40,7 +44,11 @@ def test_it_reads_the_sum_rows_of_the_text_report_in_bits_per_second(shared_data
     results = by_key_and_direction(output)
     assert results["iperf3:tcp", "send"].value == pytest.approx(22.3e9)
     assert results["iperf3:tcp", "receive"].value == pytest.approx(22.2e9)
-    assert results["iperf3:tcp", "send"].params == {"streams": 3, "direction": "send"}
+    assert results["iperf3:tcp", "send"].params == {
+        "streams": 3,
+        "direction": "send",
+        "processes": 1,
+    }
     assert len(output.results) == 2
     assert output.warnings == []
 
@@ -147,7 +155,7 @@ def test_a_udp_json_before_3_11_gives_throughput_jitter_and_loss():
     assert results["iperf3:udp:jitter", None].higher_is_better is False
     assert results["iperf3:udp:loss", None].value == pytest.approx(0.3311)
     assert results["iperf3:udp:loss", None].unit == "percent"
-    assert results["iperf3:udp:loss", None].params == {"streams": 1}
+    assert results["iperf3:udp:loss", None].params == {"streams": 1, "processes": 1}
     assert output.tool_version == "3.9"
 
 
@@ -281,7 +289,11 @@ def test_omitted_intervals_are_skipped_and_byte_rates_become_bits():
     assert output.tool_version == "3.7"
     assert results["iperf3:tcp", "send"].value == pytest.approx(112 * 1024**2 * 8)
     assert results["iperf3:tcp", "receive"].value == pytest.approx(111 * 1024**2 * 8)
-    assert results["iperf3:tcp", "send"].params == {"streams": 1, "direction": "send"}
+    assert results["iperf3:tcp", "send"].params == {
+        "streams": 1,
+        "direction": "send",
+        "processes": 1,
+    }
 
 
 # Bad input ----------------------------------------------------------------------------------

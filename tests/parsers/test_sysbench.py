@@ -27,8 +27,9 @@ def test_it_reads_transactions_queries_and_latency_of_a_1_0_oltp_run(shared_data
     assert results["sysbench:oltp:queries"].unit == "query/s"
     assert results["sysbench:oltp:latency_p100"].value == pytest.approx(116.80)
     assert results["sysbench:oltp:latency_p100"].higher_is_better is False
-    # The progress lines ([ 2s ] thds: 16 tps: 1012.86 ...) are not results.
-    assert len(output.results) == 3
+    # The progress lines ([ 2s ] thds: 16 tps: 1012.86 ...) are not results; the fourth is
+    # the mean response time.
+    assert len(output.results) == 4
 
 
 def test_an_oltp_report_without_its_command_is_stored_as_sysbench_oltp_with_a_warning(
@@ -89,6 +90,7 @@ def test_the_command_line_names_the_oltp_test(shared_data):
         "sysbench:oltp_read_write",
         "sysbench:oltp_read_write:queries",
         "sysbench:oltp_read_write:latency_p100",
+        "sysbench:oltp_read_write:latency_avg",
     }
     assert output.warnings == []
 
@@ -585,3 +587,27 @@ def test_another_tools_output_given_as_sysbench_is_refused(shared_data):
 def test_an_empty_file_is_refused():
     with pytest.raises(ParseError, match="the file is empty"):
         parsers.parse(b"", format="sysbench")
+
+
+def test_an_oltp_run_keeps_its_mean_response_time_as_a_lower_is_better_result(shared_data):
+    text = (
+        shared_data / "parsers/sysbench/pkb_sysbench1.0.12_oltp_16thr_intermediate.txt"
+    ).read_text()
+
+    output = parsers.parse(text)
+
+    (mean,) = [r for r in output.results if r.benchmark == "sysbench:oltp:latency_avg"]
+    assert (mean.value, mean.unit, mean.higher_is_better, mean.params) == (
+        16.21,
+        "ms",
+        False,
+        {"threads": 16},
+    )
+
+
+def test_a_cpu_run_has_no_mean_response_time(shared_data):
+    text = (shared_data / "parsers/sysbench/sunknudsen_sysbench1.0.20_cpu_1984vps.txt").read_text()
+
+    output = parsers.parse(text)
+
+    assert not [r for r in output.results if r.benchmark.endswith(":latency_avg")]

@@ -270,8 +270,8 @@ def test_a_csv_row_with_missing_fields_names_its_line(tmp_path, m5_item):
 
 
 def test_offer_files_of_other_services_are_refused(tmp_path, m5_item):
-    path = write_json(tmp_path / "rds.json", offer_items(m5_item)[:1], offer_code="AmazonRDS")
-    with pytest.raises(DomainError, match="an offer file for AmazonRDS"):
+    path = write_json(tmp_path / "s3.json", offer_items(m5_item)[:1], offer_code="AmazonS3")
+    with pytest.raises(DomainError, match="an offer file for AmazonS3"):
         OfferFile(path)
 
 

@@ -31,6 +31,7 @@ def test_the_m5_large_item_gives_its_on_demand_price_and_not_its_reserved_ones(m
         usd_per_hour=Decimal("0.096"),
         effective_from=datetime.date(2021, 2, 1),
         source="test (AmazonEC2 offer version 20210205204500, published 2021-02-05)",
+        network_performance="Up to 10 Gigabit",
     )
     assert (stats.read, stats.matched) == (1, 1)
 

@@ -256,6 +256,7 @@ def test_specifications_update_types_but_never_with_a_vaguer_cpu_family(aws_resp
         path=aws_responses / INSTANCE_TYPES_RESPONSE
     )
     assert (summary.read, summary.matched, summary.unchanged) == (82, 82, 82)
+    assert InstanceType.objects.get(name="c7a.xlarge").network_performance == "Up to 12.5 Gigabit"
     assert InstanceType.objects.get(name="c7a.xlarge").cpu_family == "AMD EPYC 4th gen (Genoa)"
     spec = InstanceSpecRecord(
         name="c7a.xlarge", vcpus=4, memory_gib=Decimal(8), architecture="x86_64", source="new"

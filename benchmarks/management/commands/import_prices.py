@@ -83,7 +83,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["api"] and not (options["service"] and options["region"]):
             raise CommandError(
-                "--api needs --service (ec2, fargate, ebs, spot or specs) and --region"
+                "--api needs --service (ec2, fargate, ebs, rds, spot or specs) and --region"
             )
         if options["service"] and not options["api"]:
             raise CommandError("--service goes with --api")

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("benchmarks", "0006_run_queueing"),
+        ("benchmarks", "0008_database_prices"),
     ]
 
     operations = [

@@ -1,0 +1,69 @@
+"""API views of databases (study S5): RDS and Aurora side by side, per dollar."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.views import _form_parameters
+from benchmarks.query_forms import DatabaseForm
+from benchmarks.selectors import databases
+
+
+class DatabaseRowSerializer(serializers.Serializer):
+    instance_type = serializers.CharField(help_text="The DB instance class, e.g. db.r3.large")
+    engine = serializers.CharField(help_text="The run's variant, e.g. aurora-mysql")
+    engine_name = serializers.CharField(help_text="AWS's name, e.g. Aurora MySQL")
+    runs = serializers.IntegerField()
+    median = serializers.FloatField()
+    min = serializers.FloatField()
+    max = serializers.FloatField()
+    usd_per_hour = serializers.FloatField()
+    price_source = serializers.CharField()
+    per_dollar = serializers.FloatField(
+        allow_null=True, help_text="Work per dollar: median * 3600 / usd_per_hour"
+    )
+    per_usd_hour = serializers.FloatField(
+        allow_null=True, help_text="Per second per dollar-hour: median / usd_per_hour"
+    )
+
+
+class DatabaseUnpricedSerializer(serializers.Serializer):
+    instance_type = serializers.CharField()
+    engine = serializers.CharField()
+    reason = serializers.CharField()
+    runs = serializers.IntegerField()
+    median = serializers.FloatField()
+
+
+class DatabaseTableSerializer(serializers.Serializer):
+    benchmark = serializers.CharField(source="benchmark.key")
+    unit = serializers.CharField(source="benchmark.unit")
+    higher_is_better = serializers.BooleanField(source="benchmark.higher_is_better")
+    region = serializers.CharField()
+    deployment_option = serializers.CharField()
+    at = serializers.DateField()
+    params = serializers.DictField()
+    results = DatabaseRowSerializer(many=True)
+    unpriced = DatabaseUnpricedSerializer(many=True)
+
+
+class DatabasePricePerformanceView(APIView):
+    """RDS and Aurora engines on each DB instance class: the benchmark's statistics, the
+    hourly price of the engine and deployment option, and what a dollar buys; rows of one
+    class sit side by side. `format=csv` answers the rows as CSV."""
+
+    @extend_schema(
+        parameters=[
+            *_form_parameters(DatabaseForm),
+            OpenApiParameter("<param>", str, description="Any parameter, e.g. threads=16"),
+        ],
+        responses=DatabaseTableSerializer,
+    )
+    def get(self, request):
+        form = DatabaseForm(request.query_params)
+        if not form.is_valid():
+            raise ValidationError(form.error_dict())
+        table = databases.database_price_performance(**form.selector_arguments())
+        return Response(DatabaseTableSerializer(table).data)

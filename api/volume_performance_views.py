@@ -1,0 +1,58 @@
+"""API view of fio on EBS volumes: IOPS and MB/s per dollar-month, burst and sustained."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.views import _form_parameters
+from benchmarks.query_forms import VolumePerformanceForm
+from benchmarks.selectors import volume_performance
+
+
+class VolumeRowSerializer(serializers.Serializer):
+    instance_type = serializers.CharField(help_text="The instance the volume was attached to")
+    volume = serializers.CharField(help_text="The run's variant, e.g. gp2-100gb")
+    volume_type = serializers.CharField()
+    size_gb = serializers.IntegerField()
+    params = serializers.DictField()
+    runs = serializers.IntegerField()
+    iops = serializers.FloatField(help_text="Measured (burst) IOPS, the median")
+    mb_per_second = serializers.FloatField(allow_null=True, help_text="10^6 bytes per second")
+    usd_per_month = serializers.FloatField()
+    iops_per_usd_month = serializers.FloatField()
+    mb_per_second_per_usd_month = serializers.FloatField(allow_null=True)
+    sustained_iops = serializers.FloatField()
+    sustained_iops_per_usd_month = serializers.FloatField()
+    sustained_mb_per_second_per_usd_month = serializers.FloatField(allow_null=True)
+    burst_seconds = serializers.IntegerField(allow_null=True)
+    price_note = serializers.CharField(allow_null=True)
+
+
+class VolumePerformanceSerializer(serializers.Serializer):
+    benchmark = serializers.CharField(source="benchmark.key")
+    region = serializers.CharField()
+    at = serializers.DateField()
+    params = serializers.DictField()
+    results = VolumeRowSerializer(many=True)
+    unpriced = serializers.ListField(child=serializers.DictField())
+
+
+class VolumePerformanceView(APIView):
+    """Volumes measured with fio (the run's variant names the volume: gp2-100gb), priced a
+    month in a region: IOPS and MB/s per dollar-month while bursting and sustained."""
+
+    @extend_schema(
+        parameters=[
+            *_form_parameters(VolumePerformanceForm),
+            OpenApiParameter("<param>", str, description="A fio parameter, e.g. direction=read"),
+        ],
+        responses=VolumePerformanceSerializer,
+    )
+    def get(self, request):
+        form = VolumePerformanceForm(request.query_params)
+        if not form.is_valid():
+            raise ValidationError(form.error_dict())
+        answer = volume_performance.volume_performance(**form.selector_arguments())
+        return Response(VolumePerformanceSerializer(answer).data)
