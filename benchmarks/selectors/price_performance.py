@@ -79,6 +79,11 @@ class PricePerformanceRow:
     usd_per_hour: float | None
     price_note: str | None
     per_dollar: float | None
+    # Runs left out of the figures (benchmarks.flags); `only_flagged`: the figures come from
+    # flagged runs, the series having no other. `flags`: [[flag, runs, [run ids]], ...].
+    flagged_runs: int = 0
+    only_flagged: bool = False
+    flags: list = field(default_factory=list)
     # Burstable types: the sustained share of each vCPU, and the work per dollar once the
     # CPU credits are spent (the median was measured while bursting).
     baseline_share: float | None = None
@@ -217,12 +222,17 @@ class Kept(NamedTuple):
     third_quartile: float
     cpu_models: dict
     regions: list
+    flagged_runs: int | None
+    only_flagged: bool
     sources: list
     samples: list
+    flags: list
 
 
 _MACHINE = [f"series__instance_type__{name}" for name in Machine._fields]
-_KEPT = ["series__variant", "series__params", *Kept._fields[3:12]]
+_KEPT = ["series__variant", "series__params", *Kept._fields[3:14]]
+# Read only for the page's charts (and `include=values`).
+_EXTRAS = ["sources", "samples", "flags"]
 
 
 def _statistics_query(
@@ -255,14 +265,13 @@ def _statistics_query(
 
 def _read(rows: QuerySet, samples: bool) -> list[Kept]:
     """The statistics as plain tuples (one query)."""
-    extras = ["sources", "samples"] if samples else []
+    extras = _EXTRAS if samples else []
     width = len(_MACHINE)
     found = rows.order_by(
         "series__instance_type__name", "series__variant", "series_id"
     ).values_list(*_MACHINE, *_KEPT, *extras)
-    return [
-        Kept(Machine(*row[:width]), *row[width:], *(() if samples else ([], []))) for row in found
-    ]
+    missing = () if samples else ([],) * len(_EXTRAS)
+    return [Kept(Machine(*row[:width]), *row[width:], *missing) for row in found]
 
 
 def _open_parameters(rows: list[Kept]) -> list[tuple[str, tuple, set]]:
@@ -460,6 +469,9 @@ def price_performance_table(
                 usd_per_hour=usd,
                 price_note=quote.note,
                 per_dollar=per_dollar(benchmark, row.median, usd),
+                flagged_runs=row.flagged_runs or 0,
+                only_flagged=row.only_flagged,
+                flags=row.flags,
                 **_sustained(
                     instance_type, benchmark, row.median, usd, row.params.get("processes")
                 ),
@@ -469,7 +481,14 @@ def price_performance_table(
         key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type)
     )
     if query.baseline:
-        _apply_baseline(table.results, query.baseline, benchmark)
+        try:
+            _apply_baseline(table.results, query.baseline, benchmark)
+        except DomainError as error:
+            if not lenient:
+                raise
+            # The page keeps a baseline chosen for another benchmark or region: drop it.
+            table.baseline = None
+            notes.append(f"{error.message}: shown without a baseline")
     return table
 
 
