@@ -33,9 +33,7 @@ FAILED_RESPONSES_NOTE = "responses were not 2xx or 3xx"
 def run_flags(warnings: Iterable[str] | None) -> list[str]:
     """The flags a run's parser warnings raise, in a fixed order, each once."""
     texts = [str(warning) for warning in warnings or ()]
-    return [
-        flag for pattern, flag in _RUN_WARNINGS if any(pattern.search(text) for text in texts)
-    ]
+    return [flag for pattern, flag in _RUN_WARNINGS if any(pattern.search(text) for text in texts)]
 
 
 def result_flag(notes: str | None) -> str | None:

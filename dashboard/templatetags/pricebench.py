@@ -49,3 +49,17 @@ def usd(amount) -> str:
     if abs(number) >= 1:
         return f"${number:,.2f}"
     return f"${units.significant(number, prefixed=False)[0]}"
+
+
+@register.filter
+def get_item(mapping, key):
+    """`mapping[key]`, or None: `{{ comparison.cpu_breakdowns|get_item:row.key }}`."""
+    return mapping.get(key) if mapping else None
+
+
+@register.filter
+def cost_per(per_dollar, reading: units.Reading | None):
+    """USD for the reading's amount of work (1 M requests, one job) from a per-dollar figure."""
+    if reading is None or per_dollar is None or per_dollar == "":
+        return None
+    return reading.cost(float(per_dollar))
