@@ -17,6 +17,23 @@ from benchmarks import palette, units
 from benchmarks.models import Benchmark, SeriesStatistics, family_of
 from benchmarks.selectors.lookups import get_benchmark
 
+# What each tool measures, for benchmarks stored without a description of their own.
+TOOL_DESCRIPTIONS = {
+    "openssl": (
+        "openssl speed: how fast the CPU encrypts, hashes or signs in memory, with OpenSSL's "
+        "own code (no disk, no network); block_size is the size of each chunk in bytes, "
+        "processes the number of copies run at once."
+    ),
+    "iperf3": "iperf3: network throughput between two machines over TCP.",
+    "sysbench": "sysbench: a database (or CPU, memory) workload, counted in operations.",
+    "fio": "fio: storage input/output operations against a volume or file.",
+    "wrk": "wrk: HTTP requests answered by a web server under load.",
+    "keycloak": (
+        "Keycloak: OAuth2 authorization-code logins against a Keycloak server under load "
+        "(study S2), as throughput relative to a baseline."
+    ),
+}
+
 
 @dataclass
 class FamilyCoverage:
@@ -51,6 +68,11 @@ class BenchmarkPage:
     @property
     def instance_types(self) -> int:
         return sum(len(family.instance_types) for family in self.families)
+
+    @property
+    def description(self) -> str:
+        """The benchmark's own description, else what its tool measures (or '')."""
+        return self.benchmark.description or TOOL_DESCRIPTIONS.get(self.benchmark.tool, "")
 
     @property
     def group(self) -> str:
