@@ -106,6 +106,10 @@ class InstanceTypePage:
     runs: list[Run]
 
     @property
+    def has_spot(self) -> bool:
+        return any(line.availability_zone for line in self.lines)
+
+    @property
     def chart(self) -> dict:
         """The price lines for the page's chart (json_script)."""
         return {
@@ -215,8 +219,8 @@ def _fargate_lines(instance_type: InstanceType) -> tuple[list[PriceLine], str]:
         if line.periods:
             lines.append(line)
     basis = (
-        f"Fargate rates per vCPU-hour and GB-hour × {instance_type.vcpus:g} vCPU and "
-        f"{instance_type.memory_gib:g} GB"
+        f"Fargate rates per vCPU-hour and GB-hour × {float(instance_type.vcpus):g} vCPU and "
+        f"{float(instance_type.memory_gib):g} GB"
     )
     return lines, basis
 
