@@ -13,6 +13,8 @@
   const bars = data.bars.map((key) => byKey[key]);
   const shapes = ["circle", "triangle", "rect", "rectRot", "star", "crossRot", "cross",
                   "rectRounded", "line", "dash"];
+  const LINE_SHAPES = ["star", "crossRot", "cross", "line", "dash"];
+  const colourOf = (context) => byKey[context.raw ? context.raw.key : ""]?.colour || "#777";
   const shapeOf = (model) => shapes[data.cpu_models.indexOf(model) % shapes.length];
   document.body.dataset.exportName = data.benchmark.replace(/[^a-z0-9.-]+/gi, "_");
 
@@ -242,9 +244,10 @@
           data: points[index],
           pointStyle: shapeOf(model),
           pointRadius: 6,
-          backgroundColor: (context) => byKey[context.raw ? context.raw.key : ""]?.colour || "#777",
-          borderColor: "#333",
-          borderWidth: 1,
+          backgroundColor: (context) => colourOf(context),
+          // Shapes drawn as lines have no fill: they take the family's colour as their stroke.
+          borderColor: (context) => (LINE_SHAPES.includes(shapeOf(model)) ? colourOf(context) : "#333"),
+          borderWidth: LINE_SHAPES.includes(shapeOf(model)) ? 2 : 1,
         })),
       },
       options: {
@@ -252,13 +255,27 @@
         plugins: {
           legend: {
             position: "bottom",
+            // Families (colour) first, as on the other charts, then CPU models (shape); a
+            // CPU model's entry hides or shows its points.
+            onClick: (event, item, legend) => {
+              if (item.datasetIndex === undefined) return;
+              const chart = legend.chart;
+              chart.setDatasetVisibility(item.datasetIndex, !chart.isDatasetVisible(item.datasetIndex));
+              chart.update();
+            },
             labels: {
               usePointStyle: true,
-              generateLabels: (chart) => chart.data.datasets.map((dataset, index) => ({
-                text: dataset.label, pointStyle: dataset.pointStyle, fillStyle: "#bbb",
-                strokeStyle: "#333", lineWidth: 1, hidden: !chart.isDatasetVisible(index),
-                datasetIndex: index,
-              })),
+              generateLabels: (chart) => [
+                ...data.families.map((family) => ({
+                  text: family.name, pointStyle: "rect", fillStyle: family.colour,
+                  strokeStyle: family.colour, lineWidth: 0,
+                })),
+                ...chart.data.datasets.map((dataset, index) => ({
+                  text: dataset.label, pointStyle: dataset.pointStyle, fillStyle: "#fff",
+                  strokeStyle: "#333", lineWidth: 1, hidden: !chart.isDatasetVisible(index),
+                  datasetIndex: index,
+                })),
+              ],
             },
           },
           tooltip: {

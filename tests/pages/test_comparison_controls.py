@@ -167,6 +167,13 @@ def test_the_default_view_draws_a_bar_per_type_matching_the_api(live_server, pag
     )
     for label, colour, legend in colours:
         assert legend[label.split(".")[0].split("-")[0].split(" ")[0]] == colour, label
+    legends = page.evaluate(
+        """() => ['per-dollar-chart', 'median-chart', 'price-chart', 'spread-chart'].map(id =>
+             Object.fromEntries(Chart.getChart(id).legend.legendItems
+               .filter(i => i.datasetIndex === undefined && !i.text.includes(' '))
+               .map(i => [i.text, i.fillStyle])))"""
+    )
+    assert legends[0] and all(legend == legends[0] for legend in legends)
     assert page.console_errors == []
 
 
