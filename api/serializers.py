@@ -184,6 +184,12 @@ class PricePerformanceRowSerializer(serializers.Serializer):
     usd_per_hour = serializers.FloatField()
     price_note = serializers.CharField(allow_null=True)
     per_dollar = serializers.FloatField(allow_null=True)
+    flagged_runs = serializers.IntegerField(
+        help_text="Runs left out of the figures: capped, reported errors, failed responses"
+    )
+    only_flagged = serializers.BooleanField(
+        required=False, help_text="Present (true) when every run was flagged: figures from them"
+    )
     baseline_share = serializers.FloatField(required=False)
     sustained_per_dollar = serializers.FloatField(required=False, allow_null=True)
     relative_throughput = serializers.FloatField(required=False, allow_null=True)
@@ -218,7 +224,10 @@ class PricePerformanceRowSerializer(serializers.Serializer):
             "usd_per_hour": row.usd_per_hour,
             "price_note": row.price_note,
             "per_dollar": row.per_dollar,
+            "flagged_runs": row.flagged_runs,
         }
+        if row.only_flagged:
+            data["only_flagged"] = True
         if self.context.get("include_quartiles"):
             data["first_quartile"] = row.first_quartile
             data["third_quartile"] = row.third_quartile

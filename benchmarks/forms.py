@@ -63,6 +63,11 @@ class PricePerformanceForm(forms.Form):
     )
 
     def __init__(self, data, *args, optional: tuple[str, ...] = (), **kwargs):
+        if hasattr(data, "getlist") and len(data.getlist("families")) > 1:
+            # The page's family checkboxes send one value each (and an empty one, so that
+            # none ticked means every family): one comma-separated list, as the API takes.
+            data = data.copy()
+            data.setlist("families", [",".join(v for v in data.getlist("families") if v)])
         super().__init__(data, *args, **kwargs)
         for name in optional:
             self.fields[name].required = False

@@ -453,7 +453,8 @@ class SeriesStatistics(models.Model):
     maximum = models.FloatField()
     first_quartile = models.FloatField()
     third_quartile = models.FloatField()
-    # {cpu model: runs}, most runs first; "unknown" for runs that did not say.
+    # {cpu model: runs}, most runs first, by normalised name (benchmarks.cpu_models);
+    # "unknown" for runs that did not say.
     cpu_models = models.JSONField(default=dict)
     # Region codes the runs were measured in, in order; null for runs with no region.
     regions = models.JSONField(default=list)
@@ -464,6 +465,13 @@ class SeriesStatistics(models.Model):
     samples = models.JSONField(default=list)
     first_measured_at = models.DateField(null=True, blank=True)
     last_measured_at = models.DateField(null=True, blank=True)
+    # Runs whose results were left out of the figures above (benchmarks.flags); null for
+    # rows kept before flags were: `rebuild_stats` (and `loaddemo`) recompute those.
+    flagged_runs = models.PositiveIntegerField(null=True, blank=True)
+    # [[flag, runs, [first run ids]], ...], most runs first.
+    flags = models.JSONField(default=list, blank=True)
+    # Every result was flagged: the figures come from them rather than from nothing.
+    only_flagged = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

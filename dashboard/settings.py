@@ -89,6 +89,10 @@ STATIC_ROOT = VAR_DIR / "static"
 STATICFILES_DIRS = [
     BASE_DIR / "static",
     ("vendor/chart.js", BASE_DIR / "node_modules" / "chart.js" / "dist"),
+    (
+        "vendor/chartjs-chart-error-bars",
+        BASE_DIR / "node_modules" / "chartjs-chart-error-bars" / "build",
+    ),
 ]
 
 REST_FRAMEWORK = {

@@ -9,6 +9,8 @@ urlpatterns = [
     path("", views.comparison, name="comparison"),
     path("upload/", views.upload, name="upload"),
     path("runs/<int:run_id>/", views.run_detail, name="run"),
+    path("instance-types/<str:name>/", views.instance_type_detail, name="instance-type"),
+    path("benchmarks/<path:key>/", views.benchmark_detail, name="benchmark"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("agent.py", views.agent_script, name="agent-script"),

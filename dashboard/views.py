@@ -2,14 +2,17 @@
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import FileResponse, Http404, JsonResponse
+from django.shortcuts import redirect, render
 
 from benchmarks import parsers
 from benchmarks.errors import DomainError
 from benchmarks.forms import PricePerformanceForm
 from benchmarks.models import InstanceType, Region, Run
+from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import comparison as comparison_selector
+from benchmarks.selectors import instance_types as instance_type_selector
+from benchmarks.selectors import runs as run_selector
 from benchmarks.selectors import storage as storage_selector
 from benchmarks.services import runs as run_services
 from dashboard import health
@@ -76,14 +79,30 @@ def upload(request):
 
 
 def run_detail(request, run_id: int):
-    """`/runs/<id>/`: a run's status, warnings or error, and its results."""
-    run = get_object_or_404(
-        Run.objects.select_related("instance_type", "region").prefetch_related(
-            "results__benchmark", "children__results__benchmark", "children__instance_type"
-        ),
-        pk=run_id,
-    )
-    return render(request, "dashboard/run.html", {"run": run})
+    """`/runs/<id>/`: a run's status, flags, figures, raw output, and the comparisons it feeds."""
+    try:
+        page = run_selector.run_page(run_id)
+    except Run.DoesNotExist:
+        raise Http404(f"no run {run_id}") from None
+    return render(request, "dashboard/run.html", {"page": page, "run": page.run})
+
+
+def instance_type_detail(request, name: str):
+    """`/instance-types/<name>/`: specifications, prices over time, ranks in each benchmark."""
+    try:
+        page = instance_type_selector.instance_type_page(name)
+    except DomainError as error:
+        raise Http404(error.message) from None
+    return render(request, "dashboard/instance_type.html", {"page": page})
+
+
+def benchmark_detail(request, key: str):
+    """`/benchmarks/<key>/`: what a benchmark measures, its unit, and what it covers."""
+    try:
+        page = benchmark_selector.benchmark_page(key)
+    except DomainError as error:
+        raise Http404(error.message) from None
+    return render(request, "dashboard/benchmark.html", {"page": page})
 
 
 def volumes(request):

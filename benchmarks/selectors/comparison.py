@@ -1,21 +1,36 @@
 """The comparison page: a price-performance table, the menus around it and its chart data.
 
-At most nine queries whatever the data's size: the benchmark menu, the region menu, the
-purchase options of the region, and the price-performance table's six.
+Any choice renders: a benchmark's parameters are checked against the values its results
+were measured with (kept on the benchmark), parameters of another benchmark are dropped,
+open ones pinned to their best-covered value, a baseline or purchase option that does not
+apply is dropped, families without results are named with a benchmark that has some, and
+each change says so in a short note. Menus offer only choices with data.
+
+At most ten queries whatever the data's size: the benchmark menu, the region and purchase
+option menus (one), the price-performance table's (the benchmark and region, the
+statistics, up to three for prices), and one more statistics read when the parameters
+asked for match no results together.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import statistics
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import urlencode
 
+from django.urls import reverse
+
+from benchmarks import palette, units
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark, Region
+from benchmarks.models import Benchmark
 from benchmarks.selectors import prices
 from benchmarks.selectors.price_performance import (
     PricePerformanceQuery,
+    PricePerformanceRow,
     PricePerformanceTable,
+    coerce_param,
     price_performance_table,
 )
 
@@ -23,6 +38,47 @@ DEFAULT_FAMILIES = ("fargate", "t2", "c7g", "c7a", "c7i")
 DEFAULT_REGION = "us-east-1"
 # Among benchmarks that cover the families equally well, the page opens on the first of these.
 PREFERRED_BENCHMARKS = ("openssl:aes-256-cbc", "openssl:aes-128-gcm", "openssl:sha256")
+# Bar charts draw the best this many rows (one bar each); the table lists every row.
+BARS_CHARTED = 60
+
+
+@dataclass(frozen=True)
+class StudyView:
+    """A published study's question, as the page asks it (STUDIES.md)."""
+
+    name: str
+    title: str
+    query: dict[str, str]
+
+    @property
+    def url(self) -> str:
+        return f"{reverse('comparison')}?{urlencode(self.query)}"
+
+
+STUDY_VIEWS = (
+    StudyView(
+        "S1",
+        "Fargate vCPU performance and price, December 2017",
+        {
+            "benchmark": "openssl:aes-128-gcm",
+            "region": "us-east-1",
+            "at": "2017-12-13",
+            "block_size": "8192",
+            "processes": "1",
+            "families": "",
+        },
+    ),
+    StudyView(
+        "S2",
+        "Keycloak on Graviton3, April 2024",
+        {
+            "benchmark": "keycloak:oauth2-login",
+            "region": "ap-northeast-1",
+            "baseline": "c7a.xlarge:base",
+            "families": "",
+        },
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -34,22 +90,107 @@ class ParamChoice:
     selected: Any | None
 
 
+@dataclass(frozen=True)
+class BenchmarkGroup:
+    """Benchmarks of one kind, for the menu's <optgroup>."""
+
+    label: str
+    benchmarks: list[Benchmark]
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A family asked for without results here, and a benchmark that has some (or None)."""
+
+    family: str
+    elsewhere: str | None
+
+
+@dataclass(frozen=True)
+class SourceGroup:
+    """Runs from one source, however many instance types it names one by one."""
+
+    text: str
+    licence: str
+    runs: int
+    instance_types: int
+
+
+@dataclass(frozen=True)
+class CpuBreakdown:
+    """One CPU model among a row's runs: how many, and the median of their results."""
+
+    model: str
+    runs: int
+    median: float | None
+
+
+@dataclass(frozen=True)
+class BaselineSummary:
+    """The best choice against the baseline, as study S2 put it: 97% at 70% of the cost."""
+
+    baseline: PricePerformanceRow
+    best: PricePerformanceRow
+
+
 @dataclass
 class Comparison:
     """What the chart page shows: a table (None when the question was refused) and menus."""
 
     benchmarks: list[Benchmark]
-    regions: list[Region]
+    # Regions with prices, each with its purchase options that have a price.
+    price_menu: dict[str, list[str]]
     query: PricePerformanceQuery
+    groups: list[BenchmarkGroup] = field(default_factory=list)
     table: PricePerformanceTable | None = None
+    reading: units.Reading | None = None
     purchase_options: list[str] = field(default_factory=list)
     params: list[ParamChoice] = field(default_factory=list)
-    families_missing: list[str] = field(default_factory=list)
-    # [(source, licence, runs)], most runs first.
-    sources: list[tuple[str, str, int]] = field(default_factory=list)
+    # The benchmark's families with results, and those shown.
+    families: list[str] = field(default_factory=list)
+    families_shown: list[str] = field(default_factory=list)
+    missing: list[Missing] = field(default_factory=list)
+    measured_in_options: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    # Why the table is empty, when it is.
+    empty_because: str | None = None
+    sources: list[SourceGroup] = field(default_factory=list)
+    cpu_breakdowns: dict[str, list[CpuBreakdown]] = field(default_factory=dict)
+    flagged: list[tuple[PricePerformanceRow, str, int, list[int]]] = field(default_factory=list)
+    baseline_summary: BaselineSummary | None = None
+    # The rows the bar charts draw, best first, and those on the price-performance frontier.
+    bars: list[PricePerformanceRow] = field(default_factory=list)
+    frontier: list[PricePerformanceRow] = field(default_factory=list)
+    studies: list[StudyView] = field(default_factory=list)
     chart: dict | None = None
+    # The question as the API asks it (every default resolved): export and permalink.
+    resolved: dict[str, str] = field(default_factory=dict)
     # (field, message) of a refused question, shown beside its control.
     error: tuple[str | None, str] | None = None
+
+    @property
+    def bars_left_out(self) -> int:
+        return len(self.table.results) - len(self.bars) if self.table else 0
+
+    @property
+    def regions(self) -> list[str]:
+        return list(self.price_menu)
+
+    @property
+    def families_missing(self) -> list[str]:
+        return [missing.family for missing in self.missing]
+
+    @property
+    def api_url(self) -> str:
+        return f"{reverse('api:price-performance')}?{urlencode(self.resolved)}"
+
+    @property
+    def csv_url(self) -> str:
+        return f"{reverse('api:price-performance')}?{urlencode({**self.resolved, 'format': 'csv'})}"
+
+    @property
+    def permalink(self) -> str:
+        return f"{reverse('comparison')}?{urlencode(self.resolved)}"
 
 
 def default_benchmark(benchmarks: list[Benchmark], families: tuple[str, ...]) -> Benchmark | None:
@@ -67,69 +208,386 @@ def default_benchmark(benchmarks: list[Benchmark], families: tuple[str, ...]) ->
     return max(candidates, key=preference)
 
 
+def group_of(benchmark: Benchmark) -> str:
+    """The menu group of a benchmark: its kind where known, else its tool."""
+    return getattr(benchmark, "group", "") or benchmark.tool
+
+
+def _groups(benchmarks: list[Benchmark]) -> list[BenchmarkGroup]:
+    grouped: dict[str, list[Benchmark]] = defaultdict(list)
+    for benchmark in benchmarks:
+        grouped[group_of(benchmark)].append(benchmark)
+    return [BenchmarkGroup(label, grouped[label]) for label in sorted(grouped, key=str.lower)]
+
+
 def comparison(query: PricePerformanceQuery) -> Comparison:
     """The chart page's data; an empty benchmark or region means the page's defaults.
 
     No families means every family (the view passes DEFAULT_FAMILIES when none were asked).
-
-    Parameters that do not apply to the benchmark are dropped and open ones pinned to their
-    best-covered value, each with a note in the table, so that any choice renders.
     """
     benchmarks = [b for b in Benchmark.objects.order_by("key") if b.families]
-    regions = prices.priced_regions()
-    families = query.families
-    wanted = families or DEFAULT_FAMILIES
-    chosen = query.benchmark or getattr(default_benchmark(benchmarks, wanted), "key", "")
-    query = replace(query, benchmark=chosen, region=query.region or DEFAULT_REGION)
-    result = Comparison(benchmarks=benchmarks, regions=regions, query=query)
-    if not chosen:
+    menu = prices.price_menu()
+    result = Comparison(benchmarks=benchmarks, price_menu=menu, query=query)
+    result.groups = _groups(benchmarks)
+    by_key = {benchmark.key: benchmark for benchmark in benchmarks}
+    result.studies = [study for study in STUDY_VIEWS if study.query["benchmark"] in by_key]
+    wanted = query.families or DEFAULT_FAMILIES
+    benchmark = by_key.get(query.benchmark) if query.benchmark else None
+    if benchmark is None and not query.benchmark:
+        benchmark = default_benchmark(benchmarks, wanted)
+    if benchmark is None and not query.benchmark:
         return result
+    query = _lenient_choices(query, benchmark, menu, result.notes)
+    result.query = query
     try:
-        table = price_performance_table(query, lenient=True, samples=True)
+        table = _table(query, benchmark, result.notes)
     except DomainError as error:
         result.error = (error.field, error.message)
         return result
-    present = {row.family for row in [*table.results, *table.unpriced]}
-    result.table = table
-    result.purchase_options = prices.purchase_options_in(table.region)
-    result.params = [
-        ParamChoice(name, values, table.params.get(name))
-        for name, values in table.benchmark.params.items()
-    ]
-    result.families_missing = [family for family in families if family not in present]
-    result.sources = _sources(table)
-    result.chart = chart_data(table)
+    _describe(result, table, by_key)
     return result
 
 
-def _sources(table: PricePerformanceTable) -> list[tuple[str, str, int]]:
-    counts: Counter = Counter()
-    for row in table.results:
-        for source, licence, runs in row.sources:
-            counts[(source, licence)] += runs
+def _lenient_choices(
+    query: PricePerformanceQuery,
+    benchmark: Benchmark | None,
+    menu: dict[str, list[str]],
+    notes: list[str],
+) -> PricePerformanceQuery:
+    """The question with what cannot apply dropped, each change noted (no query)."""
+    changes: dict[str, Any] = {}
+    region = query.region or DEFAULT_REGION
+    if region not in menu and menu:
+        fallback = DEFAULT_REGION if DEFAULT_REGION in menu else next(iter(menu))
+        if query.region:
+            notes.append(f"No prices are known in {region}: prices of {fallback} are shown.")
+        region = fallback
+    changes["region"] = region
+    options = menu.get(region, [])
+    if options and query.purchase_option not in options:
+        notes.append(
+            f"No {query.purchase_option} prices are known in {region}: "
+            f"{options[0]} prices are shown."
+        )
+        changes["purchase_option"] = options[0]
+    if benchmark is None:  # an unknown key: the table names it with the closest ones
+        return replace(query, **changes)
+    changes["benchmark"] = benchmark.key
+    params, foreign, unmeasured = {}, [], []
+    for name, raw in query.params.items():
+        if name not in benchmark.params:
+            foreign.append(f"{name}={raw}")
+        elif coerce_param(str(raw)) not in benchmark.params[name]:
+            unmeasured.append(f"{name}={raw}")
+        else:
+            params[name] = raw
+    if foreign:
+        notes.append(
+            f"{', '.join(foreign)} {'does' if len(foreign) == 1 else 'do'} not apply to "
+            f"{benchmark.key}: dropped."
+        )
+    if unmeasured:
+        notes.append(
+            f"{benchmark.key} was not measured with {', '.join(unmeasured)}: "
+            "the best-covered value is shown instead."
+        )
+    changes["params"] = params
+    if query.families and not set(query.families) & set(benchmark.families):
+        notes.append(
+            f"None of {', '.join(query.families)} has results for {benchmark.key}: "
+            "every family measured is shown."
+        )
+        changes["families"] = ()
+    return replace(query, **changes)
+
+
+def _table(
+    query: PricePerformanceQuery, benchmark: Benchmark | None, notes: list[str]
+) -> PricePerformanceTable:
+    """The lenient table; parameters that match nothing together are let go (one retry)."""
+    table = price_performance_table(query, lenient=True, samples=True)
+    if not (table.results or table.unpriced) and query.params and benchmark is not None:
+        asked = ", ".join(f"{name}={value}" for name, value in query.params.items())
+        retry = price_performance_table(replace(query, params={}), lenient=True, samples=True)
+        if retry.results or retry.unpriced:
+            notes.append(
+                f"No instance type was measured with {asked} together: "
+                "the best-covered values are shown instead."
+            )
+            return retry
+    return table
+
+
+def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) -> None:
+    """Everything the page says about a table: menus, notes, sources, charts, export."""
+    benchmark = table.benchmark
+    result.table = table
+    result.notes.extend(f"{note}." for note in table.notes)
+    result.reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
+    result.purchase_options = result.price_menu.get(table.region.code, [])
+    result.params = [
+        ParamChoice(name, values, table.params.get(name))
+        for name, values in (by_key.get(benchmark.key, benchmark).params or {}).items()
+    ]
+    rows = [*table.results, *table.unpriced]
+    present = sorted({row.family for row in rows})
+    result.families = list(getattr(by_key.get(benchmark.key), "families", present))
+    result.families_shown = present
+    wanted = result.query.families
+    result.missing = [
+        Missing(family, _elsewhere(family, wanted, by_key, benchmark.key))
+        for family in wanted
+        if family not in present
+    ]
+    measured = {code for row in table.results for code in row.measured_in if code}
+    if table.measured_in:
+        measured.add(table.measured_in)
+    result.measured_in_options = sorted(measured)
+    result.empty_because = _empty_because(result, table)
+    result.sources = source_groups(table.results)
+    result.cpu_breakdowns = {row.key: cpu_breakdown(row) for row in table.results}
+    result.flagged = [
+        (row, flag, runs, run_ids) for row in table.results for flag, runs, run_ids in row.flags
+    ]
+    result.baseline_summary = _baseline_summary(table)
+    result.resolved = resolved_query(result.query, table)
+    result.bars = bar_order(table.results, result.reading)[:BARS_CHARTED]
+    frontier = pareto_frontier(table.results, benchmark.higher_is_better)
+    result.frontier = sorted(
+        (row for row in table.results if row.key in frontier), key=lambda row: row.usd_per_hour
+    )
+    result.chart = chart_data(table, result.reading, bars=result.bars, frontier=frontier)
+
+
+def _elsewhere(family: str, wanted: tuple, by_key: dict, current: str) -> str | None:
+    """A benchmark with results for `family`: the one that also covers most wanted families."""
+    candidates = [
+        benchmark
+        for key, benchmark in by_key.items()
+        if key != current and family in benchmark.families
+    ]
+    if not candidates:
+        return None
+    best = max(
+        candidates,
+        key=lambda b: (len(set(b.families) & set(wanted)), -len(b.families), b.key),
+    )
+    return best.key
+
+
+def _empty_because(result: Comparison, table: PricePerformanceTable) -> str | None:
+    if table.results:
+        return None
+    benchmark, region = table.benchmark.key, table.region.code
+    if table.unpriced:
+        count = len(table.unpriced)
+        return (
+            f"{count} instance type{'s' if count != 1 else ''} measured with {benchmark} "
+            f"{'have' if count != 1 else 'has'} no {table.purchase_option} price in {region} "
+            f"on {table.at}: they are listed below with the reason. Try on_demand prices or "
+            "another region."
+        )
+    if table.measured_in:
+        return f"No results of {benchmark} were measured in {table.measured_in}."
+    if result.query.instance_types:
+        return f"None of {', '.join(result.query.instance_types)} has results for {benchmark}."
+    return f"No results for {benchmark} with these choices."
+
+
+def cpu_breakdown(row: PricePerformanceRow) -> list[CpuBreakdown]:
+    """A row's runs by CPU model, with each model's median when every value was kept."""
+    if not row.samples:
+        return [CpuBreakdown(model, runs, None) for model, runs in row.cpu_models.items()]
+    values: dict[str, list[float]] = defaultdict(list)
+    for value, model in row.samples:
+        values[model].append(value)
+    exact = not row.values_cut
     return [
-        (source, licence, runs)
-        for (source, licence), runs in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        CpuBreakdown(
+            model, runs, statistics.median(values[model]) if exact and values[model] else None
+        )
+        for model, runs in row.cpu_models.items()
     ]
 
 
-def chart_data(table: PricePerformanceTable) -> dict:
-    """What the page's charts draw, embedded with json_script."""
+def source_groups(rows: list[PricePerformanceRow]) -> list[SourceGroup]:
+    """The rows' sources with counts; a source that names each instance type counts once.
+
+    Spare Cores' runs name their instance type in their source ("..., aws/c7a.large; ..."):
+    with the type's name set aside, fifty such lines are one source.
+    """
+    runs: Counter = Counter()
+    types: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for row in rows:
+        for source, licence, count in row.sources:
+            text = source.replace(row.instance_type, "{instance type}") if source else ""
+            runs[(text, licence)] += count
+            types[(text, licence)].add(row.instance_type)
+    return [
+        SourceGroup(text or "not recorded", licence, count, len(types[(text, licence)]))
+        for (text, licence), count in sorted(runs.items(), key=lambda item: (-item[1], item[0]))
+    ]
+
+
+def _baseline_summary(table: PricePerformanceTable) -> BaselineSummary | None:
+    if not table.baseline:
+        return None
+    name, _, variant = table.baseline.partition(":")
+    base = next(
+        (
+            row
+            for row in table.results
+            if row.instance_type == name and (not variant or row.variant == variant)
+        ),
+        None,
+    )
+    others = [
+        row for row in table.results if row is not base and row.relative_per_dollar is not None
+    ]
+    if base is None or not others:
+        return None
+    return BaselineSummary(base, max(others, key=lambda row: row.relative_per_dollar))
+
+
+def resolved_query(query: PricePerformanceQuery, table: PricePerformanceTable) -> dict[str, str]:
+    """The question with every default resolved, as query parameters of the page and API."""
+    resolved = {
+        "benchmark": table.benchmark.key,
+        "region": table.region.code,
+        "purchase_option": table.purchase_option,
+        "at": table.at.isoformat(),
+        **{name: str(value) for name, value in table.params.items()},
+        "families": ",".join(query.families),
+    }
+    if query.instance_types:
+        resolved["instance_types"] = ",".join(query.instance_types)
+    if table.baseline:
+        resolved["baseline"] = table.baseline
+    if table.measured_in:
+        resolved["measured_in"] = table.measured_in
+    return resolved
+
+
+def pareto_frontier(rows: list[PricePerformanceRow], higher_is_better: bool) -> set[str]:
+    """Keys of the rows no other row beats on both price and performance.
+
+    A row is beaten when another costs no more and performs at least as well, and is
+    strictly better on one of the two.
+    """
+
+    def goodness(row: PricePerformanceRow) -> float:
+        return row.median if higher_is_better else -row.median
+
+    # Cheapest first; at one price, the best performer first.
+    order = sorted(
+        (row for row in rows if row.usd_per_hour is not None),
+        key=lambda row: (row.usd_per_hour, -goodness(row)),
+    )
+    frontier: set[str] = set()
+    best: float | None = None
+    last: tuple[float, float] | None = None
+    for row in order:
+        point = (row.usd_per_hour, goodness(row))
+        if best is None or point[1] > best:
+            best, last = point[1], point
+            frontier.add(row.key)
+        elif point == last:  # the same price and performance as a row on the frontier
+            frontier.add(row.key)
+    return frontier
+
+
+def _label(row: PricePerformanceRow) -> str:
+    return row.instance_type + (f" ({row.variant})" if row.variant else "")
+
+
+def bar_order(rows: list[PricePerformanceRow], reading: units.Reading) -> list:
+    """Rows best first: by what a dollar buys, else (a latency) by the figure itself."""
+    if reading.per_dollar is not None:
+        return sorted(rows, key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0)))
+    sign = -1 if reading.higher_is_better else 1
+    return sorted(rows, key=lambda row: sign * row.median)
+
+
+def chart_data(
+    table: PricePerformanceTable,
+    reading: units.Reading,
+    *,
+    bars: list[PricePerformanceRow] | None = None,
+    frontier: set[str] | None = None,
+) -> dict:
+    """What the page's charts draw, embedded with json_script.
+
+    The figures are the API's (`per_dollar`, `median`, ...) for the same question; scales
+    (units.Scale.as_json) say how the scripts write them. `bars`: the rows the bar charts
+    draw, in order (default: every row, best first).
+    """
+    if frontier is None:
+        frontier = pareto_frontier(table.results, table.benchmark.higher_is_better)
+    if bars is None:
+        bars = bar_order(table.results, reading)
+    families = list(dict.fromkeys(row.family for row in table.results))
+    best = _best(table.results, reading)
+    cpu_models = list(
+        dict.fromkeys(model for row in table.results for _value, model in row.samples)
+    )
     return {
         "benchmark": table.benchmark.key,
         "unit": table.benchmark.unit,
         "higher_is_better": table.benchmark.higher_is_better,
+        "rules": units.script_rules(),
+        "reading": reading.as_json(),
+        "families": [{"name": name, "colour": palette.family_colour(name)} for name in families],
+        "cpu_models": cpu_models,
+        "baseline": table.baseline,
+        "bars": [row.key for row in bars],
         "rows": [
             {
-                "label": row.instance_type + (f" ({row.variant})" if row.variant else ""),
+                "key": row.key,
+                "label": _label(row),
+                "instance_type": row.instance_type,
                 "family": row.family,
+                "colour": palette.family_colour(row.family),
+                "vcpus": row.vcpus,
+                "runs": row.runs,
+                "flagged_runs": row.flagged_runs,
+                "only_flagged": row.only_flagged,
+                "median": row.median,
+                "min": row.min,
+                "max": row.max,
+                "usd_per_hour": row.usd_per_hour,
                 "per_dollar": row.per_dollar,
                 "sustained_per_dollar": row.sustained_per_dollar,
+                "relative_throughput": row.relative_throughput,
+                "relative_cost": row.relative_cost,
+                "relative_per_dollar": row.relative_per_dollar,
+                "pareto": row.key in frontier,
+                "best": row.key == best,
                 "samples": row.samples,
-                "median": row.median,
                 "cpu_models": row.cpu_models,
-                "usd_per_hour": row.usd_per_hour,
+                "labels": {
+                    "median": reading.value.format(row.median),
+                    "min": reading.value.format(row.min),
+                    "max": reading.value.format(row.max),
+                    "per_dollar": reading.per_dollar.format(row.per_dollar)
+                    if reading.per_dollar
+                    else None,
+                    "sustained_per_dollar": reading.per_dollar.format(row.sustained_per_dollar)
+                    if reading.per_dollar and row.sustained_per_dollar is not None
+                    else None,
+                    "usd_per_hour": f"${row.usd_per_hour:.6g}/h",
+                },
             }
             for row in table.results
         ],
     }
+
+
+def _best(rows: list[PricePerformanceRow], reading: units.Reading) -> str | None:
+    """The best choice the first chart shows: most per dollar, else the best figure."""
+    if reading.per_dollar is not None:
+        priced = [row for row in rows if row.per_dollar is not None]
+        return max(priced, key=lambda row: row.per_dollar).key if priced else None
+    if not rows:
+        return None
+    pick = max if reading.higher_is_better else min
+    return pick(rows, key=lambda row: row.median).key

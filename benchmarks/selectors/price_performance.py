@@ -82,6 +82,11 @@ class PricePerformanceRow:
     usd_per_hour: float | None
     price_note: str | None
     per_dollar: float | None
+    # Runs left out of the figures (benchmarks.flags); `only_flagged`: the figures come from
+    # flagged runs, the series having no other. `flags`: [[flag, runs, [run ids]], ...].
+    flagged_runs: int = 0
+    only_flagged: bool = False
+    flags: list = field(default_factory=list)
     # Burstable types: the sustained share of each vCPU, and the work per dollar once the
     # CPU credits are spent (the median was measured while bursting).
     baseline_share: float | None = None
@@ -240,15 +245,21 @@ class Kept(NamedTuple):
     third_quartile: float
     cpu_models: dict
     regions: list
+    flagged_runs: int | None
+    only_flagged: bool
     sources: list
     samples: list
+    flags: list
 
 
 _MACHINE = [f"series__instance_type__{name}" for name in Machine._fields]
 _NUMBERS = list(Kept._fields[3:10])  # runs ... third_quartile
+_COUNTS = ["flagged_runs", "only_flagged"]
 # JSON columns read as text and decoded with orjson: Django's converters were a third of the
 # time of a 1,000-row answer.
-_JSON = ("cpu_models", "regions", "sources", "samples")
+_JSON = ("cpu_models", "regions")
+# Read only for the page's charts (and `include=values`).
+_EXTRAS = ("sources", "samples", "flags")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -289,7 +300,7 @@ def _statistics_query(
 
 def _read(rows: QuerySet, samples: bool) -> list[Kept]:
     """The statistics as plain tuples (one query)."""
-    texts = _JSON if samples else _JSON[:2]
+    texts = _JSON + (_EXTRAS if samples else ())
     found = (
         rows.order_by("series__instance_type__name", "series__variant", "series_id")
         .annotate(**{f"{name}_text": Cast(name, TextField()) for name in texts})
@@ -298,17 +309,28 @@ def _read(rows: QuerySet, samples: bool) -> list[Kept]:
             "series__variant",
             "series__params_key",
             *_NUMBERS,
+            *_COUNTS,
             *(f"{name}_text" for name in texts),
         )
     )
-    width, kept = len(_MACHINE), []
+    width, numbers, counts = len(_MACHINE), len(_NUMBERS), len(_NUMBERS) + len(_COUNTS)
+    missing = [[]] * len(_EXTRAS)
+    kept = []
     for row in found:
         variant, key, *rest = row[width:]
-        numbers, jsons = rest[: len(_NUMBERS)], rest[len(_NUMBERS) :]
-        decoded = [orjson.loads(text) for text in jsons]
-        if not samples:
-            decoded += [[], []]
-        kept.append(Kept(Machine(*row[:width]), variant, _params_of(key), *numbers, *decoded))
+        cpu_models, regions, *extras = [orjson.loads(text) for text in rest[counts:]]
+        kept.append(
+            Kept(
+                Machine(*row[:width]),
+                variant,
+                _params_of(key),
+                *rest[:numbers],
+                cpu_models,
+                regions,
+                *rest[numbers:counts],
+                *(extras or missing),
+            )
+        )
     return kept
 
 
@@ -510,6 +532,9 @@ def price_performance_table(
                 usd_per_hour=usd,
                 price_note=quote.note,
                 per_dollar=per_dollar(benchmark, row.median, usd),
+                flagged_runs=row.flagged_runs or 0,
+                only_flagged=row.only_flagged,
+                flags=row.flags,
                 **_sustained(
                     instance_type, benchmark, row.median, usd, row.params.get("processes")
                 ),
@@ -520,7 +545,14 @@ def price_performance_table(
         key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type)
     )
     if query.baseline:
-        _apply_baseline(table.results, query.baseline, benchmark)
+        try:
+            _apply_baseline(table.results, query.baseline, benchmark)
+        except DomainError as error:
+            if not lenient:
+                raise
+            # The page keeps a baseline chosen for another benchmark or region: drop it.
+            table.baseline = None
+            notes.append(f"{error.message}: shown without a baseline")
     return table
 
 

@@ -22,6 +22,7 @@ from django.db.models import (
     Max,
     Min,
     OuterRef,
+    Q,
     QuerySet,
     Value,
     When,
@@ -250,6 +251,40 @@ def priced_regions() -> list[Region]:
             | Exists(FargateRate.objects.filter(region=OuterRef("pk")))
         )
     )
+
+
+def price_menu() -> dict[str, list[str]]:
+    """Regions with prices, by code, each with its purchase options that have a price.
+
+    One query: the pages' region and purchase-option menus offer only choices with data.
+    On-demand counts where only Fargate rates are known.
+    """
+    options = {
+        option: Exists(Price.objects.filter(region=OuterRef("pk"), purchase_option=option))
+        for option in PurchaseOption.values
+    }
+    rows = (
+        Region.objects.annotate(
+            **options, fargate=Exists(FargateRate.objects.filter(region=OuterRef("pk")))
+        )
+        .filter(_any_true([*options, "fargate"]))
+        .order_by("code")
+        .values("code", *PurchaseOption.values, "fargate")
+    )
+    menu = {}
+    for row in rows:
+        found = [option for option in PurchaseOption.values if row[option]]
+        if row["fargate"] and PurchaseOption.ON_DEMAND not in found:
+            found.insert(0, PurchaseOption.ON_DEMAND)
+        menu[row["code"]] = found
+    return menu
+
+
+def _any_true(names: list[str]) -> Q:
+    condition = Q()
+    for name in names:
+        condition |= Q(**{name: True})
+    return condition
 
 
 def purchase_options_in(region: Region) -> list[str]:

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import BooleanField, Case, QuerySet, Value, When
 from django.utils import timezone
 
-from benchmarks import freshness
+from benchmarks import cpu_models, flags, freshness
 from benchmarks.models import (
     Benchmark,
     Result,
@@ -35,7 +35,9 @@ from benchmarks.models import (
 )
 
 ALL_REGIONS = SeriesStatistics.ALL_REGIONS
-UNKNOWN_CPU = "unknown"
+UNKNOWN_CPU = cpu_models.UNKNOWN
+# Flagged runs whose ids a statistics row keeps, per flag, for the pages' links.
+FLAGGED_RUN_IDS_KEPT = 10
 # rebuild_stats reads this many series' values at a time.
 REBUILD_BATCH = 2000
 
@@ -104,10 +106,13 @@ class _Sample:
     value: float
     run_id: int
     region: str | None
+    # Normalised (benchmarks.cpu_models): one name per model.
     cpu_model: str
     source: str
     licence: str
     measured_at: Any
+    # Why the result is left out of the figures (benchmarks.flags), or None.
+    flag: str | None = None
 
 
 # The columns of a statistics row, in the order `_row` gives them.
@@ -128,14 +133,45 @@ STATISTICS_COLUMNS = (
     "samples",
     "first_measured_at",
     "last_measured_at",
+    "flagged_runs",
+    "flags",
+    "only_flagged",
     "updated_at",
 )
 
 
+def _flagged(samples: list[_Sample]) -> tuple[list[_Sample], int, list, bool]:
+    """(samples the figures come from, flagged runs, [[flag, runs, [run ids]]], only flagged).
+
+    Flagged results are left out, unless the series has nothing else: its figures then come
+    from them, and say so (`only_flagged`).
+    """
+    clean = [sample for sample in samples if sample.flag is None]
+    if len(clean) == len(samples):
+        return samples, 0, [], False
+    runs_by_flag: dict[str, set[int]] = defaultdict(set)
+    for sample in samples:
+        if sample.flag is not None:
+            runs_by_flag[sample.flag].add(sample.run_id)
+    listed = [
+        [flag, len(runs), sorted(runs)[:FLAGGED_RUN_IDS_KEPT]]
+        for flag, runs in sorted(runs_by_flag.items(), key=lambda item: (-len(item[1]), item[0]))
+    ]
+    flagged_runs = len(set().union(*runs_by_flag.values()))
+    return (clean or samples), flagged_runs, listed, not clean
+
+
 def _row(series_id: int, measured_in: str, samples: list[_Sample], now) -> tuple:
     """One statistics row as a tuple of STATISTICS_COLUMNS."""
-    if len(samples) == 1:
+    if len(samples) == 1 and samples[0].flag is None:
         return _single_row(series_id, measured_in, samples[0], now)
+    # The all-regions row of a series measured in one region (flagged runs included: they
+    # decide whether rows per region exist) also answers for that region.
+    measured = {sample.region for sample in samples}
+    sole_region = (
+        next(iter(measured)) if measured_in == ALL_REGIONS and len(measured) == 1 else None
+    )
+    samples, flagged_runs, flag_list, only_flagged = _flagged(samples)
     ordered = sorted(samples, key=lambda sample: (sample.value, sample.run_id))
     values = [sample.value for sample in ordered]
     runs: dict[int, _Sample] = {}
@@ -144,12 +180,10 @@ def _row(series_id: int, measured_in: str, samples: list[_Sample], now) -> tuple
     quartiles = (
         statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else values * 3
     )
-    cpu_models = Counter(run.cpu_model or UNKNOWN_CPU for run in runs.values())
+    models = Counter(run.cpu_model for run in runs.values())
     sources = Counter((run.source, run.licence) for run in runs.values())
     dates = sorted(run.measured_at for run in runs.values() if run.measured_at)
     regions = sorted({run.region for run in runs.values()}, key=lambda code: (code is None, code))
-    # The all-regions row of a series measured in one region also answers for that region.
-    sole_region = regions[0] if measured_in == ALL_REGIONS and len(regions) == 1 else None
     return (
         series_id,
         measured_in,
@@ -161,7 +195,7 @@ def _row(series_id: int, measured_in: str, samples: list[_Sample], now) -> tuple
         values[-1],
         quartiles[0],
         quartiles[2],
-        dict(sorted(cpu_models.items(), key=lambda item: (-item[1], item[0]))),
+        dict(sorted(models.items(), key=lambda item: (-item[1], item[0]))),
         regions,
         [
             [source, licence, count]
@@ -169,16 +203,19 @@ def _row(series_id: int, measured_in: str, samples: list[_Sample], now) -> tuple
                 sources.items(), key=lambda item: (-item[1], item[0])
             )
         ],
-        [[sample.value, sample.cpu_model or UNKNOWN_CPU] for sample in _spaced(ordered)],
+        [[sample.value, sample.cpu_model] for sample in _spaced(ordered)],
         dates[0] if dates else None,
         dates[-1] if dates else None,
+        flagged_runs,
+        flag_list,
+        only_flagged,
         now,
     )
 
 
 def _single_row(series_id: int, measured_in: str, sample: _Sample, now) -> tuple:
     """`_row` of a series of one result (most series of fresh data), without sorting."""
-    value, cpu_model = sample.value, sample.cpu_model or UNKNOWN_CPU
+    value, cpu_model = sample.value, sample.cpu_model
     return (
         series_id,
         measured_in,
@@ -196,6 +233,9 @@ def _single_row(series_id: int, measured_in: str, sample: _Sample, now) -> tuple
         [[value, cpu_model]],
         sample.measured_at,
         sample.measured_at,
+        0,
+        [],
+        False,
         now,
     )
 
@@ -212,6 +252,14 @@ def _spaced(ordered: list[_Sample]) -> list[_Sample]:
 def _samples(series_ids: Collection[int]) -> Iterator[tuple[int, _Sample]]:
     rows = (
         Result.objects.filter(series_id__in=series_ids, run__status=Run.Status.DONE)
+        # Only the notes that flag a result cross the wire, as a boolean.
+        .annotate(
+            failed_note=Case(
+                When(notes__contains=flags.FAILED_RESPONSES_NOTE, then=Value(True)),
+                default=Value(False),
+                output_field=BooleanField(),
+            )
+        )
         .values_list(
             "series_id",
             "value",
@@ -221,13 +269,36 @@ def _samples(series_ids: Collection[int]) -> Iterator[tuple[int, _Sample]]:
             "run__source",
             "run__licence",
             "run__measured_at",
+            "run__warnings",
+            "failed_note",
         )
         .order_by()
     )
-    for series_id, value, run_id, region, cpu_model, source, licence, measured_at in rows.iterator(
-        chunk_size=10_000
-    ):
-        yield series_id, _Sample(value, run_id, region, cpu_model, source, licence, measured_at)
+    names: dict[str, str] = {}
+    for (
+        series_id,
+        value,
+        run_id,
+        region,
+        raw_cpu,
+        source,
+        licence,
+        measured_at,
+        warnings,
+        failed_note,
+    ) in rows.iterator(chunk_size=10_000):
+        cpu_model = names.get(raw_cpu)
+        if cpu_model is None:
+            cpu_model = names[raw_cpu] = cpu_models.normalise(raw_cpu)
+        flag = (
+            flags.flag_of(warnings, flags.FAILED_RESPONSES_NOTE if failed_note else None)
+            if warnings or failed_note
+            else None
+        )
+        yield (
+            series_id,
+            _Sample(value, run_id, region, cpu_model, source, licence, measured_at, flag),
+        )
 
 
 def compute_statistics(series_ids: Collection[int]) -> list[tuple]:
@@ -439,9 +510,10 @@ def _attach_batch(results: list[Result]) -> int:
 
 
 def needs_rebuild() -> bool:
-    """Whether some done run's results have no series yet (a database from before statistics)."""
+    """Whether some done run's results have no series yet (a database from before statistics)
+    or some statistics were kept before flagged runs were counted."""
     return (
         Result.objects.filter(series=None, run__status=Run.Status.DONE)
         .exclude(run__instance_type=None)
         .exists()
-    )
+    ) or SeriesStatistics.objects.filter(flagged_runs=None).exists()

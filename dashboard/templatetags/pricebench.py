@@ -1,26 +1,34 @@
-"""Template filters for the pages."""
-
-import math
+"""Template filters for the pages: numbers as benchmarks.units writes them."""
 
 from django import template
 
-register = template.Library()
+from benchmarks import units
 
-_PREFIXES = [(1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
+register = template.Library()
 
 
 @register.filter
 def si(value) -> str:
-    """3150184080.0 -> '3.15 G'; small numbers keep four significant digits."""
+    """3150184080.0 -> '3.15 G': three significant digits and an SI prefix, no unit."""
     if value is None or value == "":
         return ""
-    number = float(value)
-    if not math.isfinite(number):
-        return str(number)
-    for scale, prefix in _PREFIXES:
-        if abs(number) >= scale:
-            return f"{number / scale:.4g} {prefix}"
-    return f"{number:.4g}"
+    return units.plain(float(value))
+
+
+@register.filter
+def reads(value, scale: units.Scale | None) -> str:
+    """A stored figure in a scale's unit: `{{ row.per_dollar|reads:reading.per_dollar }}`."""
+    if scale is None:
+        return "—"
+    return scale.format(None if value is None or value == "" else float(value))
+
+
+@register.filter
+def percent(ratio) -> str:
+    """A ratio to a baseline as a percentage: 0.704 -> '70%'."""
+    if ratio is None or ratio == "":
+        return ""
+    return units.percent(float(ratio))
 
 
 HOURS_PER_MONTH = 730  # AWS's own convention for monthly estimates
@@ -30,3 +38,28 @@ HOURS_PER_MONTH = 730  # AWS's own convention for monthly estimates
 def monthly(usd_per_hour) -> float | None:
     """An hourly price as a month of always-on use (730 hours)."""
     return None if usd_per_hour is None else float(usd_per_hour) * HOURS_PER_MONTH
+
+
+@register.filter
+def usd(amount) -> str:
+    """Dollars: cents for amounts from a dollar, three significant digits below."""
+    if amount is None or amount == "":
+        return "—"
+    number = float(amount)
+    if abs(number) >= 1:
+        return f"${number:,.2f}"
+    return f"${units.significant(number, prefixed=False)[0]}"
+
+
+@register.filter
+def get_item(mapping, key):
+    """`mapping[key]`, or None: `{{ comparison.cpu_breakdowns|get_item:row.key }}`."""
+    return mapping.get(key) if mapping else None
+
+
+@register.filter
+def cost_per(per_dollar, reading: units.Reading | None):
+    """USD for the reading's amount of work (1 M requests, one job) from a per-dollar figure."""
+    if reading is None or per_dollar is None or per_dollar == "":
+        return None
+    return reading.cost(float(per_dollar))

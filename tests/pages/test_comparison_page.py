@@ -61,7 +61,9 @@ def test_study_s2_reads_more_per_dollar_for_accp_on_c7g(live_server, page, demo)
     page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
     row = page.locator('#results-table tr[data-instance-type="c7g.xlarge"]').first
     cells = row.locator("td.relative").all_inner_texts()
-    assert cells == ["0.97", "0.704", "1.378"]
+    assert cells == ["97%", "70%", "138%"]
+    summary = page.locator("#baseline-summary").inner_text()
+    assert "c7g.xlarge (accp) gives 97% of the throughput at 70% of the cost" in summary
     assert page.locator("#baseline").input_value() == "c7a.xlarge:base"
     assert ".large sizes" in page.locator("#sources").inner_text()
 

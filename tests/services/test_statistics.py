@@ -4,6 +4,7 @@ import csv
 import io
 import statistics as stats
 import threading
+from collections import Counter
 
 import pytest
 from django.db import connection, connections, transaction
@@ -11,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks import cpu_models, flags
 from benchmarks.models import Benchmark, InstanceType, Result, Run, Series, SeriesStatistics
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
@@ -25,7 +27,7 @@ def table(rows: list[dict]) -> bytes:
     writer = csv.DictWriter(
         out,
         fieldnames=["benchmark", "instance_type", "region", "value", "unit", "variant"]
-        + ["cpu_model", "param.block_size"],
+        + ["cpu_model", "param.block_size", "notes"],
     )
     writer.writeheader()
     writer.writerows(rows)
@@ -49,7 +51,8 @@ def kept() -> dict:
               row.measured_in)] = (
             row.sole_region, row.runs, row.results, row.median, row.minimum, row.maximum,
             row.first_quartile, row.third_quartile, row.cpu_models, row.regions, row.sources,
-            row.samples, row.first_measured_at, row.last_measured_at,
+            row.samples, row.first_measured_at, row.last_measured_at, row.flagged_runs,
+            row.flags, row.only_flagged,
         )  # fmt: skip
     summaries = {b.key: (b.params, b.families) for b in Benchmark.objects.all()}
     return {"statistics": rows, "summaries": summaries}
@@ -72,8 +75,13 @@ row_strategy = st.fixed_dictionaries(
         "value": st.integers(min_value=1, max_value=10**6).map(float),
         "unit": st.just("B/s"),
         "variant": st.sampled_from(["", "accp"]),
-        "cpu_model": st.sampled_from(["", "Neoverse-V1", "AMD EPYC 9R14"]),
+        # Two spellings of one model, counted as one.
+        "cpu_model": st.sampled_from(
+            ["", "Neoverse-V1", "AMD EPYC 9R14", "AMD EPYC 9R14 96-Core Processor"]
+        ),
         "param.block_size": st.sampled_from(["16", "8192"]),
+        # A result whose note says part of the work failed is flagged (benchmarks.flags).
+        "notes": st.sampled_from(["", "", "", "3 responses were not 2xx or 3xx"]),
     }
 )
 # A scenario: uploads of 1 to 6 rows each, and which of them are deleted afterwards.
@@ -101,9 +109,16 @@ def test_kept_statistics_always_equal_a_full_recomputation(uploads):
         assert kept() == after_ingest
         # And the recomputation is itself right: each all-regions median is the median of
         # the series' stored values.
-        for series in Series.objects.prefetch_related("results", "statistics"):
-            values = [result.value for result in series.results.all()]
+        for series in Series.objects.prefetch_related("results__run", "statistics"):
+            results = list(series.results.all())
+            clean = [result for result in results if not flags.result_flag(result.notes)]
+            counted = clean or results
+            values = [result.value for result in counted]
             whole = next(s for s in series.statistics.all() if s.measured_in == "")
+            flagged_runs = {result.run_id for result in results if result not in clean}
+            assert (whole.flagged_runs, whole.only_flagged) == (len(flagged_runs), not clean)
+            runs = {result.run_id: result.run.cpu_model for result in counted}
+            assert whole.cpu_models == Counter(cpu_models.normalise(m) for m in runs.values())
             assert whole.median == stats.median(values)
             assert (whole.minimum, whole.maximum, whole.results) == (
                 min(values),
@@ -226,3 +241,47 @@ def test_concurrent_ingests_of_one_series_both_count(reference_data):
     assert errors == []
     whole = SeriesStatistics.objects.get(series__benchmark__key="tool:x", measured_in="")
     assert (whole.runs, whole.results, whole.median) == (8, 8, 4.5)
+
+
+@pytest.mark.django_db
+def test_a_capped_iperf3_run_is_left_out_of_the_figures_and_counted(shared_data):
+    import json
+
+    InstanceType.objects.get_or_create(name="c7g.large")
+    path = shared_data / "parsers" / "iperf3" / "iperf3lib_3.21_tcp_P2_loopback_client.json"
+    capped = path.read_text(encoding="utf-8-sig")
+    full = json.loads(capped)
+    full["start"]["test_start"]["target_bitrate"] = 0
+    machine = {"instance_type_name": "c7g.large", "region_code": "us-east-1"}
+    flagged, _ = run_services.record_run(content=capped.encode(), **machine)
+    clean, _ = run_services.record_run(
+        content=json.dumps(full).encode(), variant="", measured_at=None, **machine
+    )
+    assert flagged.status == clean.status == Run.Status.DONE
+    row = SeriesStatistics.objects.get(
+        series__benchmark__key="iperf3:tcp", series__params__direction="send", measured_in=""
+    )
+    assert (row.runs, row.flagged_runs, row.only_flagged) == (1, 1, False)
+    assert row.flags == [[flags.CAPPED, 1, [flagged.pk]]]
+    # Without the clean run, the figures come from the capped one, and say so.
+    run_services.delete_run(run=clean)
+    row = SeriesStatistics.objects.get(
+        series__benchmark__key="iperf3:tcp", series__params__direction="send", measured_in=""
+    )
+    assert (row.runs, row.flagged_runs, row.only_flagged) == (1, 1, True)
+
+
+@pytest.mark.django_db
+def test_statistics_kept_before_flags_were_counted_are_rebuilt_by_the_demo_loader():
+    InstanceType.objects.get_or_create(name="c7g.large")
+    upload(
+        [{"benchmark": "tool:x", "instance_type": "c7g.large", "region": "us-east-1",
+          "value": 5, "unit": "op/s", "cpu_model": "AMD EPYC 9R14 96-Core Processor"}]
+    )  # fmt: skip
+    assert not statistics.needs_rebuild()
+    SeriesStatistics.objects.update(flagged_runs=None, cpu_models={"raw": 1})
+    assert statistics.needs_rebuild()
+    statistics.rebuild_statistics()
+    row = SeriesStatistics.objects.get()
+    assert (row.flagged_runs, row.cpu_models) == (0, {"AMD EPYC 9R14": 1})
+    assert not statistics.needs_rebuild()

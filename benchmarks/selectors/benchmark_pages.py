@@ -1,0 +1,130 @@
+"""The benchmark page: what a benchmark measures, its unit, and which machines it covers.
+
+Three queries whatever the number of results, from the kept statistics: the benchmark, its
+instance types with their runs, and the regions its runs were measured in.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from django.db.models import Max, Min, Sum
+from django.urls import reverse
+
+from benchmarks import palette, units
+from benchmarks.models import Benchmark, SeriesStatistics, family_of
+from benchmarks.selectors.lookups import get_benchmark
+
+# What each tool measures, for benchmarks stored without a description of their own.
+TOOL_DESCRIPTIONS = {
+    "openssl": (
+        "openssl speed: how fast the CPU encrypts, hashes or signs in memory, with OpenSSL's "
+        "own code (no disk, no network); block_size is the size of each chunk in bytes, "
+        "processes the number of copies run at once."
+    ),
+    "iperf3": "iperf3: network throughput between two machines over TCP.",
+    "sysbench": "sysbench: a database (or CPU, memory) workload, counted in operations.",
+    "fio": "fio: storage input/output operations against a volume or file.",
+    "wrk": "wrk: HTTP requests answered by a web server under load.",
+    "keycloak": (
+        "Keycloak: OAuth2 authorization-code logins against a Keycloak server under load "
+        "(study S2), as throughput relative to a baseline."
+    ),
+}
+
+
+@dataclass
+class FamilyCoverage:
+    """One family's instance types measured with the benchmark."""
+
+    benchmark: str
+    family: str
+    colour: str
+    instance_types: list[str] = field(default_factory=list)
+    runs: int = 0
+
+    @property
+    def comparison_url(self) -> str:
+        """The comparison of this family's types on the benchmark."""
+        query = {"benchmark": self.benchmark, "families": self.family}
+        return f"{reverse('comparison')}?{urlencode(query)}"
+
+
+@dataclass
+class BenchmarkPage:
+    """Everything the benchmark page shows."""
+
+    benchmark: Benchmark
+    reading: units.Reading
+    families: list[FamilyCoverage]
+    regions: list[str]
+    runs: int
+    flagged_runs: int
+    first_measured_at: datetime.date | None
+    last_measured_at: datetime.date | None
+
+    @property
+    def instance_types(self) -> int:
+        return sum(len(family.instance_types) for family in self.families)
+
+    @property
+    def description(self) -> str:
+        """The benchmark's own description, else what its tool measures (or '')."""
+        return self.benchmark.description or TOOL_DESCRIPTIONS.get(self.benchmark.tool, "")
+
+    @property
+    def group(self) -> str:
+        return getattr(self.benchmark, "group", "") or self.benchmark.tool
+
+    @property
+    def comparison_url(self) -> str:
+        query = {"benchmark": self.benchmark.key, "families": ""}
+        return f"{reverse('comparison')}?{urlencode(query)}"
+
+
+def benchmark_page(key: str) -> BenchmarkPage:
+    """The page of one benchmark; DomainError (404) for an unknown key."""
+    benchmark = get_benchmark(key)
+    kept = SeriesStatistics.objects.filter(
+        measured_in=SeriesStatistics.ALL_REGIONS, series__benchmark=benchmark
+    )
+    per_type = (
+        kept.values("series__instance_type__name", "series__instance_type__kind")
+        .annotate(
+            runs=Sum("runs"),
+            flagged=Sum("flagged_runs"),
+            first=Min("first_measured_at"),
+            last=Max("last_measured_at"),
+        )
+        .order_by("series__instance_type__name")
+    )
+    families: dict[str, FamilyCoverage] = {}
+    runs = flagged = 0
+    firsts, lasts = [], []
+    for row in per_type:
+        name, kind = row["series__instance_type__name"], row["series__instance_type__kind"]
+        family = family_of(kind, name)
+        coverage = families.setdefault(
+            family, FamilyCoverage(benchmark.key, family, palette.family_colour(family))
+        )
+        coverage.instance_types.append(name)
+        coverage.runs += row["runs"] or 0
+        runs += row["runs"] or 0
+        flagged += row["flagged"] or 0
+        firsts += [row["first"]] if row["first"] else []
+        lasts += [row["last"]] if row["last"] else []
+    regions: set[str] = set()
+    for listed in kept.values_list("regions", flat=True).distinct().order_by():
+        regions.update(code or "not recorded" for code in listed)
+    return BenchmarkPage(
+        benchmark=benchmark,
+        reading=units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better),
+        families=sorted(families.values(), key=lambda c: (-len(c.instance_types), c.family)),
+        regions=sorted(regions),
+        runs=runs,
+        flagged_runs=flagged,
+        first_measured_at=min(firsts, default=None),
+        last_measured_at=max(lasts, default=None),
+    )

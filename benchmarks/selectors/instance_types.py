@@ -1,0 +1,285 @@
+"""The instance type page: specifications, prices over time, and ranks in each benchmark.
+
+Five queries whatever the data's size: the type, its EC2 prices (or the Fargate rates its
+price follows from), its ranks from the kept statistics (counted in SQL, one correlated
+count per series of the type), and its latest runs.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+from urllib.parse import urlencode
+
+from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.urls import reverse
+from django.utils import timezone
+
+from benchmarks import palette, units
+from benchmarks.models import FargateRate, InstanceType, Price, Run, SeriesStatistics
+from benchmarks.selectors.lookups import get_instance_type
+from benchmarks.selectors.prices import FARGATE_COMPONENTS
+
+RECENT_RUNS = 20
+
+
+@dataclass(frozen=True)
+class PricePeriod:
+    """One price of the type: from a day, to a day (None: still in force)."""
+
+    usd_per_hour: float
+    effective_from: datetime.date
+    effective_to: datetime.date | None
+    source: str
+
+
+@dataclass
+class PriceLine:
+    """The type's price in one region for one purchase option (and zone), over time."""
+
+    region: str
+    purchase_option: str
+    availability_zone: str
+    periods: list[PricePeriod] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        zone = f" {self.availability_zone}" if self.availability_zone else ""
+        return f"{self.region} {self.purchase_option}{zone}"
+
+    @property
+    def current(self) -> PricePeriod:
+        return self.periods[-1]
+
+
+@dataclass(frozen=True)
+class Rank:
+    """Where the type stands among the types measured with one benchmark and parameters."""
+
+    benchmark: str
+    unit: str
+    higher_is_better: bool
+    variant: str
+    params: dict[str, Any]
+    median: float
+    runs: int
+    rank: int
+    out_of: int
+    reading: units.Reading
+
+    @property
+    def comparison_url(self) -> str:
+        """The comparison this rank comes from, with every family measured."""
+        query = {"benchmark": self.benchmark, "families": "", **self.params}
+        return f"{reverse('comparison')}?{urlencode(query)}"
+
+
+@dataclass(frozen=True)
+class BenchmarkRanks:
+    """A benchmark's ranks: the best-covered parameter set first, then the others."""
+
+    benchmark: str
+    ranks: list[Rank]
+
+    @property
+    def main(self) -> Rank:
+        return self.ranks[0]
+
+    @property
+    def others(self) -> list[Rank]:
+        return self.ranks[1:]
+
+
+@dataclass
+class InstanceTypePage:
+    """Everything the instance type page shows."""
+
+    instance_type: InstanceType
+    colour: str
+    lines: list[PriceLine]
+    price_basis: str
+    ranks: list[BenchmarkRanks]
+    runs: list[Run]
+
+    @property
+    def has_spot(self) -> bool:
+        return any(line.availability_zone for line in self.lines)
+
+    @property
+    def chart(self) -> dict:
+        """The price lines for the page's chart (json_script)."""
+        return {
+            "rules": units.script_rules(),
+            "lines": [
+                {
+                    "label": line.label,
+                    "region": line.region,
+                    "purchase_option": line.purchase_option,
+                    "points": _steps(line.periods),
+                }
+                for line in self.lines
+            ],
+        }
+
+
+def _steps(periods: list[PricePeriod]) -> list[list]:
+    """[[day, usd], ...] to draw as steps: each period's start, the last one's end (or
+    today), and a break (None) where no price was in force between two periods."""
+    today = timezone.localdate()
+    points: list[list] = []
+    for index, period in enumerate(periods):
+        points.append([period.effective_from.isoformat(), period.usd_per_hour])
+        following = periods[index + 1].effective_from if index + 1 < len(periods) else None
+        if following is None:
+            end = period.effective_to or max(today, period.effective_from)
+            points.append([end.isoformat(), period.usd_per_hour])
+        elif period.effective_to and following > period.effective_to + datetime.timedelta(1):
+            points.append([period.effective_to.isoformat(), period.usd_per_hour])
+            after = period.effective_to + datetime.timedelta(1)
+            points.append([after.isoformat(), None])
+    return points
+
+
+def instance_type_page(name: str) -> InstanceTypePage:
+    """The page of one instance type; DomainError (404) for an unknown name."""
+    instance_type = get_instance_type(name)
+    if instance_type.kind == InstanceType.Kind.FARGATE:
+        lines, basis = _fargate_lines(instance_type)
+    else:
+        lines, basis = _ec2_lines(instance_type), "AWS prices, as imported with their periods"
+    return InstanceTypePage(
+        instance_type=instance_type,
+        colour=palette.family_colour(instance_type.family),
+        lines=lines,
+        price_basis=basis,
+        ranks=ranks_of(instance_type),
+        runs=list(
+            Run.objects.filter(instance_type=instance_type)
+            .select_related("region")
+            .order_by("-measured_at", "-created_at")[:RECENT_RUNS]
+        ),
+    )
+
+
+def _ec2_lines(instance_type: InstanceType) -> list[PriceLine]:
+    rows = (
+        Price.objects.filter(instance_type=instance_type)
+        .order_by("region__code", "purchase_option", "availability_zone", "effective_from")
+        .values_list(
+            "region__code",
+            "purchase_option",
+            "availability_zone",
+            "usd_per_hour",
+            "effective_from",
+            "effective_to",
+            "source",
+        )
+    )
+    lines: dict[tuple, PriceLine] = {}
+    for region, option, zone, usd, start, end, source in rows:
+        line = lines.setdefault((region, option, zone), PriceLine(region, option, zone))
+        line.periods.append(PricePeriod(float(usd), start, end, source))
+    return list(lines.values())
+
+
+def _fargate_lines(instance_type: InstanceType) -> tuple[list[PriceLine], str]:
+    """A task's price in each region, from the vCPU and GB rates, period by period."""
+    architecture = instance_type.architecture or "x86_64"
+    rates = (
+        FargateRate.objects.filter(operating_system="linux", architecture=architecture)
+        .order_by("region__code", "effective_from")
+        .values_list("region__code", "component", "usd_per_unit_hour", "effective_from", "source")
+    )
+    by_region: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for region, component, usd, start, source in rates:
+        by_region[region][component].append((start, usd, source))
+    lines = []
+    for region, components in sorted(by_region.items()):
+        wanted = [component for component, _size in FARGATE_COMPONENTS]
+        if not all(components.get(component) for component in wanted):
+            continue
+        line = PriceLine(region, "on_demand", "")
+        days = sorted({start for component in wanted for start, _, _ in components[component]})
+        for index, day in enumerate(days):
+            total, sources = Decimal(0), []
+            for component, size in FARGATE_COMPONENTS:
+                in_force = [item for item in components[component] if item[0] <= day]
+                if not in_force:
+                    break
+                _start, usd, source = in_force[-1]
+                total += usd * getattr(instance_type, size)
+                sources.append(source)
+            else:
+                end = days[index + 1] - datetime.timedelta(1) if index + 1 < len(days) else None
+                line.periods.append(PricePeriod(float(total), day, end, "; ".join(sources)))
+        if line.periods:
+            lines.append(line)
+    basis = (
+        f"Fargate rates per vCPU-hour and GB-hour × {float(instance_type.vcpus):g} vCPU and "
+        f"{float(instance_type.memory_gib):g} GB"
+    )
+    return lines, basis
+
+
+def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
+    """The type's rank in every benchmark and parameter set it was measured with (one query)."""
+    peers = SeriesStatistics.objects.filter(
+        measured_in=SeriesStatistics.ALL_REGIONS,
+        series__benchmark=OuterRef("series__benchmark"),
+        series__params_key=OuterRef("series__params_key"),
+    ).order_by()
+
+    def count(rows):
+        counted = rows.annotate(group=F("series__benchmark")).values("group")
+        return Coalesce(Subquery(counted.annotate(n=Count("pk")).values("n")[:1]), 0)
+
+    rows = (
+        SeriesStatistics.objects.filter(
+            measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type=instance_type
+        )
+        .annotate(
+            above=count(peers.filter(median__gt=OuterRef("median"))),
+            below=count(peers.filter(median__lt=OuterRef("median"))),
+            out_of=count(peers),
+        )
+        .order_by("series__benchmark__key", "series__params_key", "series__variant")
+        .values_list(
+            "series__benchmark__key",
+            "series__benchmark__unit",
+            "series__benchmark__higher_is_better",
+            "series__variant",
+            "series__params",
+            "median",
+            "runs",
+            "above",
+            "below",
+            "out_of",
+        )
+    )
+    grouped: dict[str, list[Rank]] = defaultdict(list)
+    readings: dict[str, units.Reading] = {}
+    for key, unit, higher, variant, params, median, runs, above, below, out_of in rows:
+        reading = readings.get(key) or readings.setdefault(key, units.reading(key, unit, higher))
+        grouped[key].append(
+            Rank(
+                benchmark=key,
+                unit=unit,
+                higher_is_better=higher,
+                variant=variant,
+                params=params,
+                median=median,
+                runs=runs,
+                rank=1 + (above if higher else below),
+                out_of=out_of,
+                reading=reading,
+            )
+        )
+    # The parameter set most types were measured with leads (the comparison's default).
+    return [
+        BenchmarkRanks(key, sorted(ranks, key=lambda rank: -rank.out_of))
+        for key, ranks in grouped.items()
+    ]

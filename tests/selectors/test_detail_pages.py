@@ -1,0 +1,98 @@
+"""The instance type, benchmark and run pages' selectors: ranks, price steps, flags, queries."""
+
+import datetime
+
+import pytest
+
+from benchmarks import flags
+from benchmarks.errors import DomainError
+from benchmarks.models import Run
+from benchmarks.selectors.benchmark_pages import benchmark_page
+from benchmarks.selectors.instance_types import instance_type_page
+from benchmarks.selectors.runs import run_page
+from tests.selectors.test_price_performance import price, run_with
+
+pytestmark = pytest.mark.django_db
+
+JAN, JUN = datetime.date(2024, 1, 1), datetime.date(2024, 6, 1)
+
+
+def test_ranks_count_the_types_measured_the_same_way():
+    run_with("c7g.large", [300.0], params={"block_size": 8192})
+    run_with("c7a.large", [200.0], params={"block_size": 8192})
+    run_with("t2.nano", [100.0], params={"block_size": 8192})
+    run_with("t2.nano", [900.0], params={"block_size": 16})
+    run_with("t2.nano", [5.0], key="fio:randread", hib=False)
+    run_with("c7g.large", [9.0], key="fio:randread", hib=False)
+    ranks = {group.benchmark: group for group in instance_type_page("t2.nano").ranks}
+    sha = ranks["openssl:sha256"]
+    assert (sha.main.params, sha.main.rank, sha.main.out_of) == ({"block_size": 8192}, 3, 3)
+    assert [(other.params, other.rank, other.out_of) for other in sha.others] == [
+        ({"block_size": 16}, 1, 1)
+    ]
+    # Seconds per job: the smallest figure ranks first.
+    assert (ranks["fio:randread"].main.rank, ranks["fio:randread"].main.out_of) == (1, 2)
+
+
+def test_prices_are_lines_per_region_and_option_with_breaks_between_periods():
+    price("c7g.large", "0.08", JAN, datetime.date(2024, 2, 29))
+    price("c7g.large", "0.0725", JUN)
+    price("c7g.large", "0.03", JAN, option="spot", zone="use1-az1")
+    page = instance_type_page("c7g.large")
+    assert [line.label for line in page.lines] == [
+        "us-east-1 on_demand",
+        "us-east-1 spot use1-az1",
+    ]
+    points = page.chart["lines"][0]["points"]
+    # The first period ends, nothing is in force until June (a break), then the second.
+    assert points[:3] == [["2024-01-01", 0.08], ["2024-02-29", 0.08], ["2024-03-01", None]]
+    assert points[3] == ["2024-06-01", 0.0725]
+    assert page.has_spot
+
+
+@pytest.mark.parametrize("peers", [2, 40])
+def test_the_instance_type_page_reads_in_a_fixed_number_of_queries(
+    django_assert_max_num_queries, peers
+):
+    price("t2.nano", "0.0058", JAN)
+    for index in range(peers):
+        run_with(f"c7g.{index}xlarge", [float(index)], params={"block_size": 8192})
+        run_with("t2.nano", [1.0], params={"block_size": 8192})
+    with django_assert_max_num_queries(5):
+        page = instance_type_page("t2.nano")
+    assert page.ranks[0].main.out_of == peers + 1
+
+
+def test_an_unknown_type_or_benchmark_is_a_domain_error():
+    with pytest.raises(DomainError, match="unknown instance type"):
+        instance_type_page("c99.huge")
+    with pytest.raises(DomainError, match="unknown benchmark"):
+        benchmark_page("nope:x")
+
+
+def test_the_benchmark_page_counts_coverage_by_family():
+    run_with("c7g.large", [300.0])
+    run_with("c7g.xlarge", [600.0])
+    run_with("c7g.xlarge", [610.0], region="ap-northeast-1")
+    run_with("t2.nano", [100.0])
+    page = benchmark_page("openssl:sha256")
+    assert [(f.family, f.instance_types, f.runs) for f in page.families] == [
+        ("c7g", ["c7g.large", "c7g.xlarge"], 3),
+        ("t2", ["t2.nano"], 1),
+    ]
+    assert page.regions == ["ap-northeast-1", "us-east-1"]
+    assert page.description.startswith("openssl speed:")
+
+
+def test_the_run_page_formats_figures_flags_the_run_and_links_its_comparison():
+    run = run_with("c7g.large", [4_200_000_000.0], params={"block_size": 8192})
+    Run.objects.filter(pk=run.pk).update(
+        warnings=["iperf3 sent at a target rate of 1 Gbit/s: the figures are capped"]
+    )
+    page = run_page(run.pk)
+    assert page.flags == [flags.CAPPED]
+    (line,) = page.machines[0].results
+    assert line.shown == "4.2 GB/s"
+    assert line.flag == flags.CAPPED
+    assert line.comparison_url.startswith("/?benchmark=openssl%3Asha256&block_size=8192")
+    assert "families=fargate%2Ct2%2Cc7g%2Cc7a%2Cc7i" in line.comparison_url
