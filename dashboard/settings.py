@@ -9,16 +9,43 @@ from pathlib import Path
 import dj_database_url
 from celery.schedules import crontab
 
-from dashboard.env import envbool, envint, envlist, envstr
+from dashboard.env import envbool, envint, envlist, envstr, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 DEBUG = envbool("DEBUG", False)
-# The default key is for development only; docker-compose.yml and production set SECRET_KEY.
-SECRET_KEY = envstr("SECRET_KEY", "insecure-development-key-set-SECRET_KEY-in-production")
+# Production must set SECRET_KEY (refused otherwise); with DEBUG on, a random key is made
+# once and kept in var/secret_key, so sessions survive restarts and no key is in the code.
+SECRET_KEY = secret_key(debug=DEBUG, development_key_file=VAR_DIR / "secret_key")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+
+# HTTPS: on unless DEBUG (set PRICEBENCH_HTTPS=false to serve plain http without DEBUG, as
+# the test suite does). It redirects http to https, marks cookies Secure and sends HSTS.
+PRICEBENCH_HTTPS = envbool("PRICEBENCH_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = PRICEBENCH_HTTPS
+# Load balancers probe over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SESSION_COOKIE_SECURE = PRICEBENCH_HTTPS
+CSRF_COOKIE_SECURE = PRICEBENCH_HTTPS
+SECURE_HSTS_SECONDS = envint("PRICEBENCH_HSTS_SECONDS", 31_536_000) if PRICEBENCH_HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("PRICEBENCH_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = envbool("PRICEBENCH_HSTS_PRELOAD", True)
+# Behind a TLS-terminating proxy, name the header it sets (e.g. X-Forwarded-Proto) so that
+# its https requests are not redirected forever. Only set it when the proxy overwrites that
+# header: a client could otherwise claim https.
+_PROXY_SSL_HEADER = envstr("PRICEBENCH_PROXY_SSL_HEADER")
+if _PROXY_SSL_HEADER:
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + _PROXY_SSL_HEADER.upper().replace("-", "_"),
+        "https",
+    )
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -39,6 +66,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "dashboard.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

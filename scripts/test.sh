@@ -60,6 +60,10 @@ export DATABASE_URL="postgres://pricebench@127.0.0.1:$pg_port/pricebench"
 export PRICEBENCH_TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0"
 export DJANGO_ALLOW_ASYNC_UNSAFE=true
 export PRICEBENCH_REQUIRE_SERVICES=1
+# Production settings (DEBUG off) without https: the test client and the browser speak plain
+# http to the test server. tests/test_security_settings.py checks the https settings.
+export SECRET_KEY="test-only-$(.venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(40))')"
+export PRICEBENCH_HTTPS=false
 echo "PostgreSQL on port $pg_port, Redis on port $redis_port"
 
 .venv/bin/pytest "$@"
