@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from api import conditional, filters, serializers
 from api.permissions import IsUploaderOrStaffOrReadOnly
+from api.throttles import UploadRateThrottle
 from benchmarks.forms import PricePerformanceForm
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
 from benchmarks.selectors import price_performance
@@ -65,6 +66,11 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
     queryset = Run.objects.select_related("instance_type", "region")
     filterset_class = filters.RunFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsUploaderOrStaffOrReadOnly]
+
+    def get_throttles(self):
+        if self.action == "create":
+            return [*super().get_throttles(), UploadRateThrottle()]
+        return super().get_throttles()
 
     def get_serializer_class(self):
         if self.action == "create":

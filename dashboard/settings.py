@@ -136,7 +136,20 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.FormatOrFilterNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
+    # 429 with Retry-After past these rates; counted per web process (the default cache).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": envstr("PRICEBENCH_THROTTLE_ANON", "120/minute"),
+        "user": envstr("PRICEBENCH_THROTTLE_USER", "600/minute"),
+        # POST runs/ (api/throttles.py), on top of the user's rate.
+        "uploads": envstr("PRICEBENCH_THROTTLE_UPLOADS", "30/minute"),
+    },
 }
+# Failed POSTs to /admin/login/ per client address (dashboard/throttle.py).
+PRICEBENCH_THROTTLE_ADMIN_LOGIN = envstr("PRICEBENCH_THROTTLE_ADMIN_LOGIN", "10/minute")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "pricebench API",
@@ -149,6 +162,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 CACHES = {
+    # Also the throttles' request counts, per process: with N web processes a client gets up
+    # to N times a rate (a shared Redis cache would fail every request while Redis is away).
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Benchmarks and regions with their last-change stamps, per process (benchmarks/freshness.py).
     "lookups": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lookups"},

@@ -64,6 +64,9 @@ export PRICEBENCH_REQUIRE_SERVICES=1
 # http to the test server. tests/test_security_settings.py checks the https settings.
 export SECRET_KEY="test-only-$(.venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(40))')"
 export PRICEBENCH_HTTPS=false
+# No test trips a throttle by accident; tests/api/test_throttling.py sets low rates itself.
+export PRICEBENCH_THROTTLE_ANON=1000000/minute PRICEBENCH_THROTTLE_USER=1000000/minute
+export PRICEBENCH_THROTTLE_UPLOADS=1000000/minute PRICEBENCH_THROTTLE_ADMIN_LOGIN=1000000/minute
 echo "PostgreSQL on port $pg_port, Redis on port $redis_port"
 
 .venv/bin/pytest "$@"
