@@ -65,6 +65,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: its line times the whole answer and sees the final status.
+    "dashboard.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "dashboard.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -229,9 +231,27 @@ PRICEBENCH_MAX_UPLOAD_BYTES = envint("PRICEBENCH_MAX_UPLOAD_BYTES", 20 * 1024 * 
 DATA_UPLOAD_MAX_MEMORY_SIZE = PRICEBENCH_MAX_UPLOAD_BYTES + 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
+# PRICEBENCH_LOG_FORMAT=json: one JSON object per line (docker-compose sets it); else text.
+PRICEBENCH_LOG_FORMAT = envstr("PRICEBENCH_LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {"()": "dashboard.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if PRICEBENCH_LOG_FORMAT == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Our one line per request replaces Django's own (which logs only 4xx and 5xx).
+        "django.request": {"level": "ERROR"},
+        "django.server": {"level": "WARNING"},
+    },
 }
+# In JSON the worker's lines go through the handler above; in text Celery keeps its own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = PRICEBENCH_LOG_FORMAT != "json"
