@@ -33,7 +33,13 @@ class UploadTokenAdmin(admin.ModelAdmin):
         if change:
             return super().save_model(request, obj, form, change)
         token, key = create_upload_token(user=obj.user, name=obj.name)
-        obj.pk = token.pk
+        # The admin's own messages and log name the object it was given.
+        obj.pk, obj.prefix, obj.digest, obj.created_at = (
+            token.pk,
+            token.prefix,
+            token.digest,
+            token.created_at,
+        )
         messages.warning(
             request,
             f"The key of token {token.prefix}… is {key} — copy it now: it is not stored and "
