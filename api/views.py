@@ -91,16 +91,9 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
     def create(self, request, *args, **kwargs):
         upload = serializers.RunUploadSerializer(data=request.data)
         upload.is_valid(raise_exception=True)
-        data = upload.validated_data
         run, created = run_services.upload_run(
-            file=data["file"],
-            instance_type_name=data.get("instance_type") or None,
-            region_code=data.get("region") or None,
-            variant=data.get("variant", ""),
-            measured_at=data.get("measured_at"),
-            format=data.get("format", "auto"),
-            source=data.get("source", ""),
-            licence=data.get("licence", ""),
+            file=upload.validated_data["file"],
+            fields=upload.validated_data,
             uploaded_by=request.user,
         )
         body = serializers.RunSerializer(run, context={"request": request}).data

@@ -233,8 +233,10 @@ def _unsaved_result(benchmark, instance_type_id: int):
 
 
 @contextlib.contextmanager
-def gunicorn(database_url: str, *, workers: int = 2) -> Iterator[Server]:
-    server = Server(database_url, workers=workers)
+def gunicorn(
+    database_url: str, *, workers: int = 2, extra_env: dict | None = None
+) -> Iterator[Server]:
+    server = Server(database_url, workers=workers, extra_env=extra_env)
     try:
         server.start()
         yield server
@@ -245,11 +247,12 @@ def gunicorn(database_url: str, *, workers: int = 2) -> Iterator[Server]:
 class Server:
     """gunicorn serving pricebench on a free loopback port, with production-like settings."""
 
-    def __init__(self, database_url: str, *, workers: int) -> None:
+    def __init__(self, database_url: str, *, workers: int, extra_env: dict | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
+            **(extra_env or {}),
             "DATABASE_URL": database_url,
             "DATABASE_CONN_MAX_AGE": "60",
             "DEBUG": "false",

@@ -104,7 +104,7 @@ class SeriesStatisticsAdmin(admin.ModelAdmin):
 class PriceRefreshAdmin(admin.ModelAdmin):
     list_display = [
         "started_at",
-        "source",
+        "kind",
         "region",
         "status",
         "attempt",
@@ -114,7 +114,7 @@ class PriceRefreshAdmin(admin.ModelAdmin):
         "unchanged",
         "finished_at",
     ]
-    list_filter = ["status", "source", "region"]
+    list_filter = ["status", "kind", "region"]
     search_fields = ["region", "error"]
     readonly_fields = [field.name for field in models.PriceRefresh._meta.fields]
 

@@ -423,7 +423,7 @@ def in_family(family: str) -> Q:
 
 
 def fargate_name(vcpus: Decimal, memory_gib: Decimal, architecture: str) -> str:
-    """`fargate-0.25vcpu-0.5gb`, with `-arm64` for Graviton tasks (CONTRACT.md)."""
+    """`fargate-0.25vcpu-0.5gb`, with `-arm64` for Graviton tasks (docs/formats.md)."""
 
     def plain(number: Decimal) -> str:
         text = format(Decimal(number).normalize(), "f")
@@ -433,9 +433,18 @@ def fargate_name(vcpus: Decimal, memory_gib: Decimal, architecture: str) -> str:
     return f"fargate-{plain(vcpus)}vcpu-{plain(memory_gib)}gb{suffix}"
 
 
+# "Which period is in force on a day", the one definition: in SQL for the readers, in Python
+# for the importer that fits new periods among the ones it has loaded.
 def in_force_on(day: datetime.date) -> Q:
     """Periods (prices, rates) in force on `day`."""
     return Q(effective_from__lte=day) & (Q(effective_to__isnull=True) | Q(effective_to__gte=day))
+
+
+def is_in_force(period, day: datetime.date) -> bool:
+    """`in_force_on` for one period already loaded."""
+    return period.effective_from <= day and (
+        period.effective_to is None or period.effective_to >= day
+    )
 
 
 class PriceRefresh(models.Model):
@@ -445,7 +454,7 @@ class PriceRefresh(models.Model):
     price, still leaves its error here for the admin.
     """
 
-    class Source(models.TextChoices):
+    class Kind(models.TextChoices):
         ON_DEMAND = "on_demand", "On-demand EC2 prices and Fargate rates"
         SPOT = "spot", "Spot prices"
         SPECS = "specs", "Instance specifications"
@@ -455,7 +464,7 @@ class PriceRefresh(models.Model):
         OK = "ok", "OK"
         FAILED = "failed", "Failed"
 
-    source = models.CharField(max_length=16, choices=Source.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices, help_text="What was refreshed.")
     # A code rather than a key: a misspelt region in PRICEBENCH_REGIONS is recorded too.
     region = models.CharField(max_length=32)
     started_at = models.DateTimeField(default=timezone.now)
@@ -471,7 +480,7 @@ class PriceRefresh(models.Model):
 
     class Meta:
         ordering = ["-started_at", "-id"]
-        indexes = [models.Index(fields=["source", "region", "-started_at"])]
+        indexes = [models.Index(fields=["kind", "region", "-started_at"])]
 
     def __str__(self) -> str:
-        return f"{self.source} {self.region} {self.started_at:%Y-%m-%d %H:%M} {self.status}"
+        return f"{self.kind} {self.region} {self.started_at:%Y-%m-%d %H:%M} {self.status}"

@@ -47,7 +47,7 @@ def ingest_run(run_id: int) -> str:
 
 @shared_task
 def requeue_stale_runs() -> dict[str, int]:
-    """Every minute: runs left pending (broker down at upload, worker lost) are queued again."""
+    """Every 30 s: runs left pending (broker down at upload, worker lost) are queued again."""
     return run_services.requeue_stale_runs(
         older_than=datetime.timedelta(seconds=settings.PRICEBENCH_REQUEUE_AFTER_SECONDS),
         max_attempts=settings.PRICEBENCH_MAX_QUEUE_ATTEMPTS,
@@ -73,7 +73,7 @@ TRANSIENT_PRICE_ERRORS = (
 def refresh_on_demand_prices() -> list[str]:
     """Daily: on-demand EC2 prices and Fargate rates, one task per region in PRICEBENCH_REGIONS."""
     for region in settings.PRICEBENCH_REGIONS:
-        refresh_region_prices.delay(source=PriceRefresh.Source.ON_DEMAND, region=region)
+        refresh_region_prices.delay(kind=PriceRefresh.Kind.ON_DEMAND, region=region)
     return list(settings.PRICEBENCH_REGIONS)
 
 
@@ -81,7 +81,7 @@ def refresh_on_demand_prices() -> list[str]:
 def refresh_spot_prices() -> list[str]:
     """Hourly: spot prices per availability zone, one task per region in PRICEBENCH_REGIONS."""
     for region in settings.PRICEBENCH_REGIONS:
-        refresh_region_prices.delay(source=PriceRefresh.Source.SPOT, region=region)
+        refresh_region_prices.delay(kind=PriceRefresh.Kind.SPOT, region=region)
     return list(settings.PRICEBENCH_REGIONS)
 
 
@@ -89,7 +89,7 @@ def refresh_spot_prices() -> list[str]:
 def refresh_instance_specs() -> list[str]:
     """Weekly: instance specifications (vCPUs, cores, memory...) from describe_instance_types."""
     for region in settings.PRICEBENCH_REGIONS:
-        refresh_region_prices.delay(source=PriceRefresh.Source.SPECS, region=region)
+        refresh_region_prices.delay(kind=PriceRefresh.Kind.SPECS, region=region)
     return list(settings.PRICEBENCH_REGIONS)
 
 
@@ -102,7 +102,7 @@ def refresh_instance_specs() -> list[str]:
     retry_jitter=True,
     max_retries=5,
 )
-def refresh_region_prices(self, source: str, region: str) -> int:
+def refresh_region_prices(self, kind: str, region: str) -> int:
     """One region's refresh in one transaction; every attempt is recorded as a PriceRefresh."""
     attempt = self.request.retries + 1
-    return price_services.run_refresh(source=source, region=region, attempt=attempt).pk
+    return price_services.run_refresh(kind=kind, region=region, attempt=attempt).pk

@@ -208,7 +208,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "requeue-stale-runs": {
         "task": "benchmarks.tasks.requeue_stale_runs",
-        "schedule": 60.0,
+        "schedule": 30.0,
     },
 }
 # A worker child is replaced once it holds this many KB (a huge upload cannot keep it big).

@@ -58,13 +58,7 @@ def upload(request):
     if request.method == "POST" and form.is_valid():
         try:
             run, _ = run_services.upload_run(
-                file=form.cleaned_data["file"],
-                instance_type_name=form.cleaned_data["instance_type"] or None,
-                region_code=form.cleaned_data["region"] or None,
-                variant=form.cleaned_data["variant"],
-                measured_at=form.cleaned_data["measured_at"],
-                format=form.cleaned_data["format"],
-                uploaded_by=request.user,
+                file=form.cleaned_data["file"], fields=form.cleaned_data, uploaded_by=request.user
             )
         except DomainError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)

@@ -114,8 +114,10 @@ def check_values(results: list[ParsedResult]) -> None:
 def detect_format(text: str) -> str:
     """The first format whose signature the text carries (after any leading lscpu section)."""
     cpu, rest = lscpu.split_leading(text)
-    if cpu is not None and rest.strip():
-        text = rest
+    return _detect(rest if cpu is not None and rest.strip() else text)
+
+
+def _detect(text: str) -> str:
     for name, parser in PARSERS.items():
         with _bounded_nesting():
             if parser.looks_like(text):
@@ -151,7 +153,7 @@ def parse(
         else:
             cpu = None
 
-    name = detect_format(text) if format == "auto" else format
+    name = _detect(text) if format == "auto" else format
     module = PARSERS[name]
     given = {"processes": processes, "cpu_method": cpu_method}
     given = {key: value for key, value in given.items() if value is not None}

@@ -79,7 +79,7 @@ class ParsedOutput:
     warnings: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
-        """The object `parse_output` prints (CONTRACT.md)."""
+        """The object `parse_output` prints (docs/formats.md)."""
         return {
             "format": self.format,
             "tool_version": self.tool_version,

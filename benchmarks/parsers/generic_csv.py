@@ -1,6 +1,6 @@
 """A CSV of results the user measured themselves -> ParsedResult rows (format `csv`).
 
-One header line, then one result per line. Columns (CONTRACT.md, `POST runs/`):
+One header line, then one result per line. Columns (docs/formats.md, "Tables of results"):
 - required: `benchmark`, `instance_type`, `region`, `value`, `unit`;
 - optional: `variant`, `measured_at` (YYYY-MM-DD), `cpu_model`, `higher_is_better`
   (true/false/1/0/yes/no; default true), `notes`, `source` and `licence` (where the figure

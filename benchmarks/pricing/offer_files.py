@@ -450,85 +450,7 @@ def _csv_columns(header: list[str], name: str) -> dict[str, int]:
     return columns
 
 
-# The indexes that lead to the offer files.
-
-
-@dataclass(frozen=True)
-class OfferIndexEntry:
-    """One service in the offer index (offers/v1.0/aws/index.json)."""
-
-    offer_code: str
-    version_index_url: str
-    current_version_url: str
-    current_region_index_url: str
-
-
-@dataclass(frozen=True)
-class RegionalOffer:
-    """One region's current offer file, from a service's region index."""
-
-    region: str
-    url: str
-
-
-@dataclass(frozen=True)
-class OfferVersion:
-    """One published version of a service's offer file, from its version index."""
-
-    version: str
-    effective_from: str
-    effective_to: str
-    url: str
-
-
-def read_offer_index(data: dict) -> dict[str, OfferIndexEntry]:
-    """The offer (service) index: offer code -> where its versions and regional files are."""
-    offers = data.get("offers") if isinstance(data, dict) else None
-    if not isinstance(offers, dict):
-        raise DomainError("not the AWS offer index (no offers)")
-    return {
-        code: OfferIndexEntry(
-            offer_code=entry.get("offerCode", code),
-            version_index_url=_absolute(entry.get("versionIndexUrl", "")),
-            current_version_url=_absolute(entry.get("currentVersionUrl", "")),
-            current_region_index_url=_absolute(entry.get("currentRegionIndexUrl", "")),
-        )
-        for code, entry in offers.items()
-    }
-
-
-def read_region_index(data: dict) -> dict[str, RegionalOffer]:
-    """A service's region index: region code -> its current offer file's URL."""
-    regions = data.get("regions") if isinstance(data, dict) else None
-    # The offers' region indexes are keyed by region; the savings plans' are a list.
-    if isinstance(regions, dict):
-        regions = list(regions.values())
-    if not isinstance(regions, list):
-        raise DomainError("not an AWS region index (no regions)")
-    found = {}
-    for entry in regions:
-        url = entry.get("currentVersionUrl") or entry.get("versionUrl") or ""
-        found[entry["regionCode"]] = RegionalOffer(region=entry["regionCode"], url=_absolute(url))
-    return found
-
-
-def read_version_index(data: dict) -> list[OfferVersion]:
-    """A service's version index: every published version, oldest first."""
-    versions = data.get("versions") if isinstance(data, dict) else None
-    if not isinstance(versions, dict):
-        raise DomainError("not an AWS version index (no versions)")
-    return sorted(
-        (
-            OfferVersion(
-                version=version,
-                effective_from=entry.get("versionEffectiveBeginDate", "")[:10],
-                effective_to=entry.get("versionEffectiveEndDate", "")[:10],
-                url=_absolute(entry.get("offerVersionUrl", "")),
-            )
-            for version, entry in versions.items()
-        ),
-        key=lambda offer: offer.version,
-    )
+# The indexes that lead to the offer files are not offer files: say what to download.
 
 
 def regional_offer_file_url(offer_code: str, region: str, *, csv_format: bool = False) -> str:
@@ -548,7 +470,3 @@ def describe_index(kind: str) -> str:
     if kind == "regions":
         return "this is a region index; download one region's currentVersionUrl and import that"
     return "this is a version index; download one version's offerVersionUrl and import that"
-
-
-def _absolute(url: str) -> str:
-    return f"{PRICING_HOST}{url}" if url.startswith("/") else url

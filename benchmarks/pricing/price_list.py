@@ -86,12 +86,3 @@ def load_price_list_file(path: Path) -> list[dict]:
     if isinstance(data, list) and all(isinstance(page, dict) for page in data):
         return data
     raise DomainError(f"{path}: not a get_products response or a list of them")
-
-
-def services_in(pages: Iterable[dict]) -> list[str]:
-    """The services (AmazonEC2, AmazonECS, ...) the items of some pages belong to."""
-    found = {
-        item.get("serviceCode") or item["product"].get("attributes", {}).get("servicecode", "")
-        for item in decode_price_list(pages)
-    }
-    return sorted(found)

@@ -37,6 +37,7 @@ from benchmarks.models import (
     PurchaseOption,
     Region,
     VolumePrice,
+    is_in_force,
 )
 from benchmarks.pricing import aws, snapshot
 from benchmarks.pricing.instance_types import read_instance_types
@@ -185,12 +186,7 @@ class _History:
 
 
 def _in_force(periods: list, day: datetime.date):
-    for period in periods:
-        if period.effective_from <= day and (
-            period.effective_to is None or period.effective_to >= day
-        ):
-            return period
-    return None
+    return next((period for period in periods if is_in_force(period, day)), None)
 
 
 def _place_all(history: _History, observations: list[_Observation], summary) -> None:
@@ -585,6 +581,7 @@ def update_instance_specs(*, specs: Iterable[InstanceSpecRecord]) -> ImportSumma
 def _record_any(
     records: Iterable[PriceRecord | FargateRateRecord | VolumePriceRecord],
 ) -> ImportSummary:
+    """Read every record first (a file may take minutes), then write them in one transaction."""
     prices, rates, volume_prices = [], [], []
     for record in records:
         if isinstance(record, FargateRateRecord):
@@ -593,6 +590,11 @@ def _record_any(
             volume_prices.append(record)
         else:
             prices.append(record)
+    return _write_all(prices, rates, volume_prices)
+
+
+@transaction.atomic
+def _write_all(prices: list, rates: list, volume_prices: list) -> ImportSummary:
     summary = ImportSummary()
     if prices:
         summary += record_prices(records=prices)
@@ -712,6 +714,27 @@ def _known_region(region: str) -> None:
         raise DomainError(f"{region!r} is not an AWS region pricebench knows", field="region")
 
 
+def _price_list_pages(*, service: str, region: str, session=None) -> tuple[list[dict], str]:
+    """The Price List API's pages for one region's "ec2", "fargate" or "ebs" prices, and
+    the source they are stored under."""
+    endpoint = aws.pricing_endpoint_for(region)
+    client = aws.pricing_client(region, session=session)
+    if service == "ec2":
+        queries = [(aws.EC2, aws.ec2_on_demand_filters(region))]
+    elif service == "fargate":
+        queries = [(ECS, aws.fargate_filters(region))]
+    else:
+        queries = [(aws.EC2, filters) for filters in aws.ebs_filters(region)]
+    pages = [
+        page
+        for service_code, filters in queries
+        for page in aws.collect(
+            aws.fetch_price_list(client, service_code=service_code, filters=filters)
+        )
+    ]
+    return pages, f"AWS Price List API, get_products on {endpoint}, fetched {timezone.now().date()}"
+
+
 def import_from_api(*, service: str, region: str, session=None) -> ImportSummary:
     """Fetch one kind of price for one region from AWS, then store it in one transaction.
 
@@ -722,24 +745,8 @@ def import_from_api(*, service: str, region: str, session=None) -> ImportSummary
     if service not in API_SERVICES:
         raise DomainError(f"service {service!r} is not one of {', '.join(API_SERVICES)}")
     _known_region(region)
-    today = timezone.now().date()
     if service in ("ec2", "fargate", "ebs"):
-        endpoint = aws.pricing_endpoint_for(region)
-        client = aws.pricing_client(region, session=session)
-        if service == "ec2":
-            queries = [(aws.EC2, aws.ec2_on_demand_filters(region))]
-        elif service == "fargate":
-            queries = [(ECS, aws.fargate_filters(region))]
-        else:
-            queries = [(aws.EC2, filters) for filters in aws.ebs_filters(region)]
-        pages = [
-            page
-            for service_code, filters in queries
-            for page in aws.collect(
-                aws.fetch_price_list(client, service_code=service_code, filters=filters)
-            )
-        ]
-        source = f"AWS Price List API, get_products on {endpoint}, fetched {today}"
+        pages, source = _price_list_pages(service=service, region=region, session=session)
         return import_price_list(pages=pages, source=source)
     client = aws.ec2_client(region, session=session)
     if service == "spot":
@@ -748,48 +755,34 @@ def import_from_api(*, service: str, region: str, session=None) -> ImportSummary
         source = f"EC2 describe_spot_price_history in {region}, fetched {now:%Y-%m-%d %H:%M} UTC"
         return import_spot_history(pages=pages, source=source, region=region)
     pages = aws.collect(aws.fetch_instance_types(client))
-    source = f"EC2 describe_instance_types in {region}, fetched {today}"
+    source = f"EC2 describe_instance_types in {region}, fetched {timezone.now().date()}"
     return import_instance_types(pages=pages, source=source)
 
 
-def refresh_region(*, source: str, region: str, session=None) -> ImportSummary:
-    """One scheduled refresh of a region: on-demand (EC2 prices and Fargate rates) or spot.
-
-    AWS is asked first; the writes then happen in one transaction, so a refresh that fails
-    anywhere changes nothing.
-    """
-    if source == PriceRefresh.Source.ON_DEMAND:
+def refresh_region(*, kind: str, region: str, session=None) -> ImportSummary:
+    """One scheduled refresh of a region (`PriceRefresh.Kind`): the same paths as
+    `import_prices --api`; on-demand EC2 prices and Fargate rates land in one transaction."""
+    if kind == PriceRefresh.Kind.ON_DEMAND:
         _known_region(region)
-        endpoint = aws.pricing_endpoint_for(region)
-        client = aws.pricing_client(region, session=session)
-        ec2_pages = aws.collect(
-            aws.fetch_price_list(
-                client, service_code=aws.EC2, filters=aws.ec2_on_demand_filters(region)
-            )
-        )
-        ecs_pages = aws.collect(
-            aws.fetch_price_list(client, service_code=ECS, filters=aws.fargate_filters(region))
-        )
-        source_text = (
-            f"AWS Price List API, get_products on {endpoint}, fetched {timezone.now().date()}"
-        )
-        return import_price_list(pages=ec2_pages + ecs_pages, source=source_text)
-    if source == PriceRefresh.Source.SPOT:
+        ec2_pages, source = _price_list_pages(service="ec2", region=region, session=session)
+        ecs_pages, _ = _price_list_pages(service="fargate", region=region, session=session)
+        return import_price_list(pages=ec2_pages + ecs_pages, source=source)
+    if kind == PriceRefresh.Kind.SPOT:
         return import_from_api(service="spot", region=region, session=session)
-    if source == PriceRefresh.Source.SPECS:
+    if kind == PriceRefresh.Kind.SPECS:
         return import_from_api(service="specs", region=region, session=session)
-    raise DomainError(f"source {source!r} is not one of {', '.join(PriceRefresh.Source.values)}")
+    raise DomainError(f"kind {kind!r} is not one of {', '.join(PriceRefresh.Kind.values)}")
 
 
-def run_refresh(*, source: str, region: str, attempt: int = 1, session=None) -> PriceRefresh:
+def run_refresh(*, kind: str, region: str, attempt: int = 1, session=None) -> PriceRefresh:
     """Refresh a region and record the outcome as a PriceRefresh, failed ones included.
 
     Not atomic on purpose: the record of a failed refresh must outlive the rolled-back
     refresh it describes. The error is raised again for the caller (a task) to retry.
     """
-    refresh = PriceRefresh.objects.create(source=source, region=region, attempt=attempt)
+    refresh = PriceRefresh.objects.create(kind=kind, region=region, attempt=attempt)
     try:
-        summary = refresh_region(source=source, region=region, session=session)
+        summary = refresh_region(kind=kind, region=region, session=session)
     except Exception as error:
         refresh.status = PriceRefresh.Status.FAILED
         refresh.error = f"{type(error).__name__}: {error}"

@@ -6,6 +6,7 @@ import datetime
 import hashlib
 import logging
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -402,14 +403,26 @@ def reparse_run(*, run_id: int) -> Run:
     return ingest_run(run_id=run.pk)
 
 
-def upload_run(*, file, **submission: Any) -> tuple[Run, bool]:
+def upload_run(*, file, fields: Mapping[str, Any], uploaded_by=None) -> tuple[Run, bool]:
     """An uploaded file (API or page): checked, stored as pending, parsed by a Celery worker.
 
-    `file` is a Django UploadedFile; its size is checked before it is read. Sending again
-    what is still pending hands it to the broker again.
+    `file` is a Django UploadedFile, refused by its size before it is read. `fields` is the
+    upload form's or serializer's cleaned data, named as docs/formats.md names them. Sending
+    again what is still pending hands it to the broker again.
     """
     check_upload_size(file.size)
-    run, created = submit_run(content=file.read(), filename=file.name or "", **submission)
+    run, created = submit_run(
+        content=file.read(),
+        filename=file.name or "",
+        instance_type_name=fields.get("instance_type") or None,
+        region_code=fields.get("region") or None,
+        variant=fields.get("variant") or "",
+        measured_at=fields.get("measured_at"),
+        format=fields.get("format") or "auto",
+        source=fields.get("source") or "",
+        licence=fields.get("licence") or "",
+        uploaded_by=uploaded_by,
+    )
     if run.status == Run.Status.PENDING:
         transaction.on_commit(lambda: queue_ingest(run_id=run.pk))
     return run, created
@@ -429,9 +442,15 @@ def queue_ingest(*, run_id: int) -> bool:
     try:
         ingest_task.delay(run_id)
     except Exception as error:  # noqa: BLE001 (kombu and redis raise many kinds)
+        # Not queued: the next sweep hands it out at once instead of waiting for it to age.
+        Run.objects.filter(pk=run_id, status=Run.Status.PENDING).update(queued_at=None)
         logger.warning("run %s not queued (%s); the sweep will queue it", run_id, error)
         return False
     return True
+
+
+# How long an upload's own attempt to queue its run may take (kombu retries a lost broker).
+NEVER_QUEUED_GRACE = datetime.timedelta(seconds=10)
 
 
 def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> dict[str, int]:
@@ -441,8 +460,11 @@ def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> 
     queued `max_attempts` times without finishing fails with that reason.
     """
     now = timezone.now()
+    # Never queued (the broker refused it): as soon as its upload's own attempt is surely
+    # over. Queued: once it has waited `older_than` (a lost delivery, a lost worker).
     stale = Run.objects.filter(status=Run.Status.PENDING).filter(
-        Q(queued_at__lt=now - older_than) | Q(queued_at=None, created_at__lt=now - older_than)
+        Q(queued_at__lt=now - older_than)
+        | Q(queued_at=None, created_at__lt=now - NEVER_QUEUED_GRACE)
     )
     failed = stale.filter(queue_attempts__gte=max_attempts).update(
         status=Run.Status.FAILED,

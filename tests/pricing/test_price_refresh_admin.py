@@ -8,9 +8,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_admin_lists_refreshes_with_their_status_and_error(admin_client):
-    PriceRefresh.objects.create(source="on_demand", region="us-east-1", status="ok", stored=6)
+    PriceRefresh.objects.create(kind="on_demand", region="us-east-1", status="ok", stored=6)
     PriceRefresh.objects.create(
-        source="spot", region="ap-northeast-1", status="failed", error="AwsThrottled: slow down"
+        kind="spot", region="ap-northeast-1", status="failed", error="AwsThrottled: slow down"
     )
     page = admin_client.get("/admin/benchmarks/pricerefresh/")
     assert page.status_code == 200

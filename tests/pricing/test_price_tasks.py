@@ -52,7 +52,7 @@ def test_the_daily_refresh_stores_ec2_prices_and_fargate_rates_per_region(
     answer_on_demand(pricing, m5_item, load_response)
     assert tasks.refresh_on_demand_prices.delay().get() == ["us-east-1"]
     refresh = PriceRefresh.objects.get()
-    assert (refresh.source, refresh.region, refresh.status) == ("on_demand", "us-east-1", "ok")
+    assert (refresh.kind, refresh.region, refresh.status) == ("on_demand", "us-east-1", "ok")
     assert (refresh.read, refresh.matched, refresh.stored, refresh.attempt) == (12, 6, 6, 1)
     assert Price.objects.count() == 1 and FargateRate.objects.count() == 5
 
@@ -91,7 +91,7 @@ def test_the_hourly_refresh_stores_spot_prices_per_zone(
         stubber.add_response("describe_spot_price_history", spot_example, None)
         tasks.refresh_spot_prices.delay()
     refresh = PriceRefresh.objects.get()
-    assert (refresh.source, refresh.status, refresh.stored) == ("spot", "ok", 2)
+    assert (refresh.kind, refresh.status, refresh.stored) == ("spot", "ok", 2)
     zones = sorted(Price.objects.values_list("availability_zone", flat=True))
     assert zones == ["use1-aza", "use1-azc"]
     assert set(Price.objects.values_list("region__code", flat=True)) == {"us-east-1"}

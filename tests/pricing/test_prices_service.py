@@ -312,7 +312,7 @@ def test_a_refresh_asks_aws_then_stores_and_records_how_it_went(
         aws_session,
         {"AmazonEC2": [ec2_page], "AmazonECS": [load_response(ECS_RESPONSE)]},
     )
-    refresh = price_services.run_refresh(source="on_demand", region="us-east-1")
+    refresh = price_services.run_refresh(kind="on_demand", region="us-east-1")
     stubber.assert_no_pending_responses()
     assert (refresh.status, refresh.read, refresh.matched, refresh.stored) == ("ok", 12, 6, 6)
     assert refresh.finished_at is not None
@@ -337,7 +337,7 @@ def test_a_refresh_that_fails_half_way_changes_nothing_and_says_why(
     # The EC2 prices are written first; the Fargate rates then fail.
     monkeypatch.setattr(price_services, "record_fargate_rates", database_gone)
     with pytest.raises(OperationalError):
-        price_services.run_refresh(source="on_demand", region="us-east-1")
+        price_services.run_refresh(kind="on_demand", region="us-east-1")
     refresh = PriceRefresh.objects.get()
     assert refresh.status == "failed"
     assert refresh.error == "OperationalError: server closed the connection unexpectedly"
@@ -347,5 +347,5 @@ def test_a_refresh_that_fails_half_way_changes_nothing_and_says_why(
 
 def test_a_refresh_for_a_region_pricebench_does_not_know_fails_and_is_recorded():
     with pytest.raises(DomainError, match="'xx-moon-1' is not an AWS region"):
-        price_services.run_refresh(source="spot", region="xx-moon-1")
+        price_services.run_refresh(kind="spot", region="xx-moon-1")
     assert PriceRefresh.objects.get().status == "failed"

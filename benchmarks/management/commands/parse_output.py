@@ -44,7 +44,7 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(parsed.as_json(), indent=2))
 
     def _fail(self, message: str) -> None:
-        # CONTRACT.md: status 1 and one line on stderr, nothing on stdout.
+        # docs/formats.md: status 1 and one line on stderr, nothing on stdout.
         self.stderr.write(message)
         raise SystemExit(1)
 

@@ -1,0 +1,395 @@
+"""Faults during uploads and price imports: nothing accepted is lost, nothing is stored twice.
+
+    .venv/bin/python bench/faults.py [--uploads 1000] [--only redis,worker,postgres,prices]
+
+Serves pricebench with gunicorn (2 workers) on a throwaway PostgreSQL, with a Redis broker, a
+Celery worker (prefork, 2 processes) and Celery beat (the sweep that queues pending runs
+again), all on loopback. Each scenario sends `--uploads` distinct two-row CSV uploads through
+`POST /api/v1/runs/` from 8 threads and breaks something on the way:
+
+- redis: the broker (persisting to an append-only file, as docker-compose's) stopped for 10 s
+  after a third of the uploads, then started again;
+- worker: the worker SIGKILLed once a third of the runs are done, started again 2 s later;
+- postgres: PostgreSQL restarted (fast shutdown) once a third of the runs are done;
+- prices: `import_prices --offer-file` of a 32 MB offer file, PostgreSQL restarted while it
+  writes the prices (a trigger slows each row to 20 ms so the restart lands mid-write); then
+  the same import again, and a third time.
+
+For the uploads it prints the answers by status, how many runs answered 202 ended done,
+failed or still pending, how long after the fault the last one ended, and whether every done
+run holds its two results exactly once. For the prices, the prices stored after the broken
+import (all or none) and after the second one. Settings: the web and the worker use the
+defaults (PRICEBENCH_REQUEUE_AFTER_SECONDS=120, sweep every 30 s) except Celery's
+visibility timeout, 30 s here (a killed worker's deliveries come back after it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import common  # noqa: E402 (the bench folder is not a package)
+
+THREADS = 8
+SETTLE_SECONDS = 300
+
+
+class Redis:
+    """redis-server on a fixed loopback port, persisting as docker-compose's does (append-only
+    file), stopped (SIGTERM, as `docker compose stop` does) and started again at will."""
+
+    def __init__(self) -> None:
+        common.ensure_debian(("redis-server", "redis-server"))
+        self.port = common.free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.dir = tempfile.mkdtemp(prefix="pricebench-faults-redis-")
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
+             "--appendonly", "yes"],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        time.sleep(0.5)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+class Celery:
+    """A Celery worker or beat in its own process group."""
+
+    def __init__(self, env: dict, *arguments: str) -> None:
+        self.env, self.arguments = env, arguments
+        self.process: subprocess.Popen | None = None
+        self.log = tempfile.NamedTemporaryFile(prefix="pricebench-faults-", suffix=".log")  # noqa: SIM115
+
+    def start(self) -> Celery:
+        self.process = subprocess.Popen(
+            [common.PYTHON, "-m", "celery", "-A", "dashboard", *self.arguments,
+             "--loglevel=WARNING"],
+            cwd=common.ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        return self
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, 9)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, 15)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def upload_token() -> str:
+    """A user with an upload token, made in the bench database."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    user, _ = get_user_model().objects.get_or_create(username="faults")
+    return Token.objects.get_or_create(user=user)[0].key
+
+
+def csv_upload(scenario: str, number: int) -> bytes:
+    return (
+        "benchmark,instance_type,region,value,unit\n"
+        f"faults:{scenario},c7g.large,us-east-1,{1000 + number},op/s\n"
+        f"faults:{scenario},c7a.large,us-east-1,{2000 + number},op/s\n"
+    ).encode()
+
+
+def post(url: str, token: str, content: bytes) -> tuple[int, int | None]:
+    """(status, run id) of one multipart upload; status 0 when the connection failed."""
+    boundary = uuid.uuid4().hex
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="r.csv"\r\n'
+            "Content-Type: text/csv\r\n\r\n"
+        ).encode()
+        + content
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    request = urllib.request.Request(
+        url + "/api/v1/runs/",
+        data=body,
+        headers={
+            "Authorization": f"Token {token}",
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())["id"]
+    except urllib.error.HTTPError as error:
+        return error.code, None
+    except OSError:
+        return 0, None
+
+
+class Uploads:
+    """Sends the scenario's uploads from a thread pool; `sent` counts answers so far."""
+
+    def __init__(self, url: str, token: str, scenario: str, count: int) -> None:
+        self.url, self.token, self.scenario, self.count = url, token, scenario, count
+        self.answers: list[tuple[int, int | None]] = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run)
+
+    def _one(self, number: int) -> None:
+        answer = post(self.url, self.token, csv_upload(self.scenario, number))
+        with self.lock:
+            self.answers.append(answer)
+
+    def _run(self) -> None:
+        with ThreadPoolExecutor(THREADS) as pool:
+            list(pool.map(self._one, range(self.count)))
+
+    @property
+    def sent(self) -> int:
+        with self.lock:
+            return len(self.answers)
+
+    def accepted(self) -> list[int]:
+        return [run_id for status, run_id in self.answers if status in (200, 202)]
+
+
+def runs_by_status(run_ids: list[int]) -> collections.Counter:
+    from django.db import close_old_connections
+
+    from benchmarks.models import Run
+
+    close_old_connections()
+    for _ in range(30):
+        try:
+            return collections.Counter(
+                Run.objects.filter(pk__in=run_ids).values_list("status", flat=True)
+            )
+        except Exception:  # noqa: BLE001 (the database may be restarting)
+            close_old_connections()
+            time.sleep(1)
+    raise RuntimeError("the database did not come back")
+
+
+def wait_for(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"timed out waiting for {what}")
+
+
+def settle(run_ids: list[int], since: float) -> tuple[collections.Counter, float]:
+    """Waits until no run is pending (at most SETTLE_SECONDS): (statuses, seconds since)."""
+    deadline = time.monotonic() + SETTLE_SECONDS
+    statuses = runs_by_status(run_ids)
+    while statuses.get("pending") and time.monotonic() < deadline:
+        time.sleep(1)
+        statuses = runs_by_status(run_ids)
+    return statuses, time.monotonic() - since
+
+
+def stored_once(run_ids: list[int]) -> str:
+    from django.db.models import Count
+
+    from benchmarks.models import Result, Run
+
+    done = list(Run.objects.filter(pk__in=run_ids, status="done").values_list("pk", flat=True))
+    per_run = collections.Counter(
+        Result.objects.filter(run__parent__in=done)
+        .values("run__parent")
+        .annotate(n=Count("pk"))
+        .values_list("n", flat=True)
+    )
+    wrong = sum(count for results, count in per_run.items() if results != 2)
+    missing = len(done) - sum(per_run.values())
+    return f"{len(done) - wrong - missing} of {len(done)} done runs hold their 2 results once"
+
+
+def report(name: str, uploads: Uploads, statuses: collections.Counter, seconds: float) -> None:
+    answers = collections.Counter(status for status, _ in uploads.answers)
+    print(f"\n{name}")
+    print(f"  answers: {dict(sorted(answers.items()))}  (0: connection refused or reset)")
+    print(f"  runs answered 200/202: {dict(sorted(statuses.items()))}")
+    print(f"  last run ended {seconds:.0f} s after the fault was over")
+    print(f"  {stored_once(uploads.accepted())}")
+
+
+def scenario_redis(env, server, redis, token, count) -> None:
+    uploads = Uploads(server.url, token, "redis", count)
+    uploads.thread.start()
+    wait_for(lambda: uploads.sent >= count // 3, 300, "a third of the uploads")
+    redis.stop()
+    time.sleep(10)
+    redis.start()
+    back = time.monotonic()
+    uploads.thread.join()
+    statuses, seconds = settle(uploads.accepted(), back)
+    report("Redis stopped for 10 s during the uploads", uploads, statuses, seconds)
+
+
+def scenario_worker(env, server, worker, token, count) -> None:
+    uploads = Uploads(server.url, token, "worker", count)
+    uploads.thread.start()
+    wait_for(
+        lambda: runs_by_status(uploads.accepted()).get("done", 0) >= count // 3,
+        300,
+        "a third of the runs done",
+    )
+    worker.kill()
+    time.sleep(2)
+    worker.start()
+    back = time.monotonic()
+    uploads.thread.join()
+    statuses, seconds = settle(uploads.accepted(), back)
+    report("Celery worker SIGKILLed mid-batch, started again 2 s later", uploads, statuses, seconds)
+
+
+def scenario_postgres(env, server, cluster, token, count) -> None:
+    uploads = Uploads(server.url, token, "postgres", count)
+    uploads.thread.start()
+    wait_for(
+        lambda: runs_by_status(uploads.accepted()).get("done", 0) >= count // 3,
+        300,
+        "a third of the runs done",
+    )
+    started = time.monotonic()
+    cluster.restart()
+    down = time.monotonic() - started
+    back = time.monotonic()
+    uploads.thread.join()
+    statuses, seconds = settle(uploads.accepted(), back)
+    report(f"PostgreSQL restarted mid-ingest (down {down:.1f} s)", uploads, statuses, seconds)
+
+
+SLOW_WRITES = """
+CREATE OR REPLACE FUNCTION bench_slow_write() RETURNS trigger AS $$
+BEGIN PERFORM pg_sleep(0.02); RETURN NEW; END $$ LANGUAGE plpgsql;
+CREATE TRIGGER bench_slow_write BEFORE INSERT ON benchmarks_price
+FOR EACH ROW EXECUTE FUNCTION bench_slow_write();
+"""
+
+
+def writing_prices() -> bool:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' "
+            "AND query LIKE 'INSERT INTO \"benchmarks_price\"%%'"
+        )
+        return cursor.fetchone()[0] > 0
+
+
+def scenario_prices(env, cluster) -> None:
+    import offer_file
+    from django.db import close_old_connections, connection
+
+    from benchmarks.models import Price
+
+    folder = Path(tempfile.mkdtemp(prefix="pricebench-faults-offer-"))
+    json_path, csv_path = folder / "offer.json", folder / "offer.csv"
+    offer_file.build_files(json_path, csv_path, 32 * offer_file.MB)
+    command = [common.PYTHON, "manage.py", "import_prices", "--offer-file", str(json_path)]
+    before = Price.objects.count()
+    # Each price row takes 20 ms to write, so the restart surely lands while they are written.
+    with connection.cursor() as cursor:
+        cursor.execute(SLOW_WRITES)
+    importing = subprocess.Popen(
+        command, cwd=common.ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    wait_for(writing_prices, 300, "the import to write prices")
+    time.sleep(1)
+    cluster.restart()
+    _, error = importing.communicate(timeout=600)
+    close_old_connections()
+    after_fault = Price.objects.count()
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TRIGGER bench_slow_write ON benchmarks_price")
+    again = subprocess.run(command, cwd=common.ROOT, env=env, capture_output=True, text=True)
+    after_again = Price.objects.count()
+    third = subprocess.run(command, cwd=common.ROOT, env=env, capture_output=True, text=True)
+    more = Price.objects.count() - after_again
+    last_line = (error.decode().strip().splitlines() or ["(nothing)"])[-1]
+    print("\nimport_prices --offer-file (32 MB), PostgreSQL restarted while prices are written")
+    print(f"  exit {importing.returncode}: {last_line[:160]}")
+    print(f"  prices before {before}, after the broken import {after_fault}")
+    print(f"  after importing again: {after_again} (exit {again.returncode})")
+    print(f"  a third import stores {more} more (exit {third.returncode})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--uploads", type=int, default=1000)
+    parser.add_argument("--only", default="redis,worker,postgres,prices")
+    args = parser.parse_args()
+    wanted = args.only.split(",")
+
+    with common.postgres() as cluster:
+        common.setup_django(cluster.url)
+        from benchmarks.models import InstanceType
+
+        for name in ("c7g.large", "c7a.large"):
+            InstanceType.objects.get_or_create(name=name)
+        token = upload_token()
+        redis = Redis()
+        redis.start()
+        env = {
+            **os.environ,
+            "DATABASE_URL": cluster.url,
+            "CELERY_BROKER_URL": redis.url,
+            "CELERY_VISIBILITY_TIMEOUT": "30",
+            "SECRET_KEY": "bench-" + "x" * 50,
+            "PYTHONPATH": str(common.ROOT),
+        }
+        worker = Celery(env, "worker", "--concurrency=2", "--without-gossip", "--without-mingle")
+        beat_schedule = Path(tempfile.mkdtemp(prefix="pricebench-beat-")) / "schedule"
+        beat = Celery(env, "beat", "--schedule", str(beat_schedule))
+        try:
+            worker.start()
+            beat.start()
+            with common.gunicorn(cluster.url, extra_env=env) as server:
+                if "redis" in wanted:
+                    scenario_redis(env, server, redis, token, args.uploads)
+                if "worker" in wanted:
+                    scenario_worker(env, server, worker, token, args.uploads)
+                if "postgres" in wanted:
+                    scenario_postgres(env, server, cluster, token, args.uploads)
+            if "prices" in wanted:
+                scenario_prices(env, cluster)
+        finally:
+            with contextlib.suppress(Exception):
+                beat.stop()
+                worker.stop()
+            redis.stop()
+
+
+if __name__ == "__main__":
+    main()
