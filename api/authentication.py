@@ -13,7 +13,9 @@ class UploadTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key):
         token = active_token(key)
         if token is None:
-            raise exceptions.AuthenticationFailed(_("Invalid or revoked token."))
+            # DRF's own words, which the agent and scripts already know; a revoked key is
+            # told apart from a wrong one nowhere.
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return (token.user, token)
