@@ -4,7 +4,7 @@ VENV := .venv
 PORT ?= 8000
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: install run test lint bench worker clean
+.PHONY: install run test lint audit bench worker clean
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -35,6 +35,10 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# Known vulnerabilities in requirements.lock and package-lock.json (scripts/test.sh runs it).
+audit: install
+	$(VENV)/bin/python scripts/audit.py
 
 bench: install
 	$(VENV)/bin/python bench/offer_file.py

@@ -23,4 +23,6 @@ max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
 max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "100"))
 # Uploads are capped by PRICEBENCH_MAX_UPLOAD_BYTES; request lines and headers stay small.
 limit_request_line = 8190
-accesslog = "-"
+# pricebench logs one line per request itself (dashboard/logs.py): in JSON, gunicorn's own
+# text access line would only repeat it.
+accesslog = None if os.environ.get("PRICEBENCH_LOG_FORMAT") == "json" else "-"

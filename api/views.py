@@ -2,14 +2,16 @@
 
 from django import forms
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, status, viewsets
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from api import conditional, filters, serializers
+from api.permissions import IsUploaderOrStaffOrReadOnly
+from api.throttles import UploadRateThrottle
 from benchmarks.forms import PricePerformanceForm
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
 from benchmarks.selectors import price_performance
@@ -57,11 +59,18 @@ class BenchmarkViewSet(viewsets.ReadOnlyModelViewSet):
         return serializers.BenchmarkSerializer
 
 
-class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Runs; `POST` uploads a raw output or a table of results (token auth)."""
+class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Runs; `POST` uploads a raw output or a table of results (token auth); `DELETE` by
+    the uploader or staff removes a run, its results and their share of the statistics."""
 
     queryset = Run.objects.select_related("instance_type", "region")
     filterset_class = filters.RunFilter
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsUploaderOrStaffOrReadOnly]
+
+    def get_throttles(self):
+        if self.action == "create":
+            return [*super().get_throttles(), UploadRateThrottle()]
+        return super().get_throttles()
 
     def get_serializer_class(self):
         if self.action == "create":
@@ -95,6 +104,17 @@ class RunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         body["status_url"] = reverse("api:run-detail", args=[run.pk], request=request)
         body["created"] = created
         return Response(body, status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
+
+    @extend_schema(
+        responses={204: None, 401: OpenApiResponse(description="no or a bad token"),
+                   403: OpenApiResponse(description="neither the uploader nor staff"),
+                   404: OpenApiResponse(description="no such run")}
+    )  # fmt: skip
+    def destroy(self, request, *args, **kwargs):
+        return super().destroy(request, *args, **kwargs)
+
+    def perform_destroy(self, instance):
+        run_services.delete_run(run=instance)
 
 
 def _form_parameters(form_class: type[forms.Form]) -> list[OpenApiParameter]:

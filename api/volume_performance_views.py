@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.views import _form_parameters
-from benchmarks.query_forms import VolumePerformanceForm
+from benchmarks.forms import VolumePerformanceForm
 from benchmarks.selectors import volume_performance
 
 

@@ -26,6 +26,16 @@ signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
+# Production settings (DEBUG off) served over plain http on loopback and unthrottled: the
+# benches measure the answers, and the throttles would refuse wrk's load with 429.
+for _name, _value in {
+    "SECRET_KEY": "bench-" + "x" * 50,
+    "PRICEBENCH_HTTPS": "false",
+    "PRICEBENCH_THROTTLE_ANON": "100000000/minute",
+    "PRICEBENCH_THROTTLE_USER": "100000000/minute",
+    "PRICEBENCH_THROTTLE_UPLOADS": "100000000/minute",
+}.items():
+    os.environ.setdefault(_name, _value)
 BENCHMARK = "bench:work"
 REGIONS = ("us-east-1", "ap-northeast-1")
 CPU_MODELS = ("Neoverse-V1", "AMD EPYC 9R14", "Intel(R) Xeon(R) Platinum 8488C")

@@ -111,10 +111,11 @@ class Celery:
 def upload_token() -> str:
     """A user with an upload token, made in the bench database."""
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
+
+    from api.tokens import create_upload_token
 
     user, _ = get_user_model().objects.get_or_create(username="faults")
-    return Token.objects.get_or_create(user=user)[0].key
+    return create_upload_token(user=user, name="fault bench")[1]
 
 
 def csv_upload(scenario: str, number: int) -> bytes:

@@ -13,7 +13,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from benchmarks.models import PriceRefresh
+from benchmarks.models import PriceRefresh, Run
 from benchmarks.pricing.aws import AwsThrottled
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
@@ -35,6 +35,9 @@ def ingest_run(run_id: int) -> str:
     """Parse and store one uploaded run; safe to deliver twice (the service is idempotent)."""
     try:
         return run_services.ingest_run(run_id=run_id).status
+    except Run.DoesNotExist:
+        # Deleted (DELETE runs/ID/) after it was queued: nothing to do.
+        return "deleted"
     except SoftTimeLimitExceeded:
         return run_services.fail_run(
             run_id=run_id,

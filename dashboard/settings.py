@@ -9,16 +9,43 @@ from pathlib import Path
 import dj_database_url
 from celery.schedules import crontab
 
-from dashboard.env import envbool, envint, envlist, envstr
+from dashboard.env import envbool, envint, envlist, envstr, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 DEBUG = envbool("DEBUG", False)
-# The default key is for development only; docker-compose.yml and production set SECRET_KEY.
-SECRET_KEY = envstr("SECRET_KEY", "insecure-development-key-set-SECRET_KEY-in-production")
+# Production must set SECRET_KEY (refused otherwise); with DEBUG on, a random key is made
+# once and kept in var/secret_key, so sessions survive restarts and no key is in the code.
+SECRET_KEY = secret_key(debug=DEBUG, development_key_file=VAR_DIR / "secret_key")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+
+# HTTPS: on unless DEBUG (set PRICEBENCH_HTTPS=false to serve plain http without DEBUG, as
+# the test suite does). It redirects http to https, marks cookies Secure and sends HSTS.
+PRICEBENCH_HTTPS = envbool("PRICEBENCH_HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = PRICEBENCH_HTTPS
+# Load balancers probe over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SESSION_COOKIE_SECURE = PRICEBENCH_HTTPS
+CSRF_COOKIE_SECURE = PRICEBENCH_HTTPS
+SECURE_HSTS_SECONDS = envint("PRICEBENCH_HSTS_SECONDS", 31_536_000) if PRICEBENCH_HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("PRICEBENCH_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = envbool("PRICEBENCH_HSTS_PRELOAD", True)
+# Behind a TLS-terminating proxy, name the header it sets (e.g. X-Forwarded-Proto) so that
+# its https requests are not redirected forever. Only set it when the proxy overwrites that
+# header: a client could otherwise claim https.
+_PROXY_SSL_HEADER = envstr("PRICEBENCH_PROXY_SSL_HEADER")
+if _PROXY_SSL_HEADER:
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + _PROXY_SSL_HEADER.upper().replace("-", "_"),
+        "https",
+    )
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -38,7 +65,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: its line times the whole answer and sees the final status.
+    "dashboard.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "dashboard.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -97,7 +127,7 @@ STATICFILES_DIRS = [
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.UploadTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -112,7 +142,20 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.FormatOrFilterNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
+    # 429 with Retry-After past these rates; counted per web process (the default cache).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": envstr("PRICEBENCH_THROTTLE_ANON", "120/minute"),
+        "user": envstr("PRICEBENCH_THROTTLE_USER", "600/minute"),
+        # POST runs/ (api/throttles.py), on top of the user's rate.
+        "uploads": envstr("PRICEBENCH_THROTTLE_UPLOADS", "30/minute"),
+    },
 }
+# Failed POSTs to /admin/login/ per client address (dashboard/throttle.py).
+PRICEBENCH_THROTTLE_ADMIN_LOGIN = envstr("PRICEBENCH_THROTTLE_ADMIN_LOGIN", "10/minute")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "pricebench API",
@@ -125,6 +168,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 CACHES = {
+    # Also the throttles' request counts, per process: with N web processes a client gets up
+    # to N times a rate (a shared Redis cache would fail every request while Redis is away).
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Benchmarks and regions with their last-change stamps, per process (benchmarks/freshness.py).
     "lookups": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lookups"},
@@ -190,9 +235,27 @@ PRICEBENCH_MAX_UPLOAD_BYTES = envint("PRICEBENCH_MAX_UPLOAD_BYTES", 20 * 1024 * 
 DATA_UPLOAD_MAX_MEMORY_SIZE = PRICEBENCH_MAX_UPLOAD_BYTES + 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
+# PRICEBENCH_LOG_FORMAT=json: one JSON object per line (docker-compose sets it); else text.
+PRICEBENCH_LOG_FORMAT = envstr("PRICEBENCH_LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {"()": "dashboard.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if PRICEBENCH_LOG_FORMAT == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Our one line per request replaces Django's own (which logs only 4xx and 5xx).
+        "django.request": {"level": "ERROR"},
+        "django.server": {"level": "WARNING"},
+    },
 }
+# In JSON the worker's lines go through the handler above; in text Celery keeps its own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = PRICEBENCH_LOG_FORMAT != "json"

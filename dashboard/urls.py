@@ -3,7 +3,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from dashboard import beyond_views, views
+from dashboard import views
+from dashboard.throttle import limit_failed_logins
 
 urlpatterns = [
     path("", views.comparison, name="comparison"),
@@ -11,13 +12,15 @@ urlpatterns = [
     path("runs/<int:run_id>/", views.run_detail, name="run"),
     path("instance-types/<str:name>/", views.instance_type_detail, name="instance-type"),
     path("benchmarks/<path:key>/", views.benchmark_detail, name="benchmark"),
+    # Before the admin's own URLs, so that this wrapped view answers its login page.
+    path("admin/login/", limit_failed_logins(admin.site.login)),
     path("admin/", admin.site.urls),
     path("api/v1/", include("api.urls")),
     path("agent.py", views.agent_script, name="agent-script"),
     path("agent/", views.agent, name="agent"),
     path("volumes/", views.volumes, name="volumes"),
-    path("network/", beyond_views.network_page, name="network"),
-    path("databases/", beyond_views.databases_page, name="databases"),
+    path("network/", views.network_page, name="network"),
+    path("databases/", views.databases_page, name="databases"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
 ]

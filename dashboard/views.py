@@ -7,10 +7,11 @@ from django.shortcuts import redirect, render
 
 from benchmarks import parsers
 from benchmarks.errors import DomainError
-from benchmarks.forms import PricePerformanceForm
+from benchmarks.forms import DatabaseForm, NetworkScalingForm, PricePerformanceForm
 from benchmarks.models import InstanceType, Region, Run
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import comparison as comparison_selector
+from benchmarks.selectors import databases, network
 from benchmarks.selectors import instance_types as instance_type_selector
 from benchmarks.selectors import runs as run_selector
 from benchmarks.selectors import storage as storage_selector
@@ -133,3 +134,88 @@ def agent_script(request):
 def agent(request):
     """`/agent/`: how to run the agent on EC2 and Fargate, and what it sends."""
     return render(request, "dashboard/agent.html", {"server": request.build_absolute_uri("/")[:-1]})
+
+
+def network_page(request):
+    """`/network/`: Gbit/s against processes and streams per instance type, with AWS's
+    advertised bandwidth and Gbit/s per dollar-hour."""
+    form = NetworkScalingForm(request.GET)
+    context, status = {"form": form}, 200
+    if not form.is_valid():
+        context["error"], status = form.error_text(), 400
+    else:
+        try:
+            answer = network.network_scaling(**form.selector_arguments())
+        except DomainError as error:
+            context["error"], status = error.message, error.status_code
+        else:
+            context.update(answer=answer, chart_data=_network_chart(answer))
+    return render(request, "dashboard/network.html", context, status=status)
+
+
+def _network_chart(answer: network.NetworkScaling) -> dict:
+    """One line per instance type and streams per process: median Gbit/s by process count."""
+    lines = []
+    for curve in answer.curves:
+        by_streams: dict[int, list] = {}
+        for point in curve.points:
+            by_streams.setdefault(point.streams, []).append(
+                [point.processes, point.median_gbit_per_second]
+            )
+        for streams, points in sorted(by_streams.items()):
+            lines.append(
+                {
+                    "label": f"{curve.instance_type} ({streams} stream{'s' if streams > 1 else ''}"
+                    " per process)",
+                    "points": points,
+                }
+            )
+        one_process = [
+            [point.streams, point.median_gbit_per_second]
+            for point in curve.points
+            if point.processes == 1
+        ]
+        if one_process:
+            lines.append({"label": f"{curve.instance_type} (one process)", "streams": one_process})
+    return {"lines": lines}
+
+
+def databases_page(request):
+    """`/databases/`: RDS and Aurora engines per DB instance class, side by side per dollar."""
+    choices = databases.database_benchmarks()
+    data = request.GET.copy()
+    data.setdefault("benchmark", choices[0] if choices else "sysbench:oltp_read_write:queries")
+    data.setdefault("region", "us-east-1")
+    form = DatabaseForm(data)
+    context, status = {"form": form, "benchmarks": choices}, 200
+    if not form.is_valid():
+        context["error"], status = form.error_text(), 400
+    else:
+        try:
+            table = databases.database_price_performance(**form.selector_arguments())
+        except DomainError as error:
+            context["error"], status = error.message, error.status_code
+        else:
+            context.update(table=table, chart_data=_database_chart(table))
+    return render(request, "dashboard/databases.html", context, status=status)
+
+
+def _database_chart(table: databases.DatabaseTable) -> dict:
+    """Bars per DB instance class, one dataset per engine: per dollar-hour, or the median of
+    a lower-is-better benchmark (response time)."""
+    classes = sorted({row.instance_type for row in table.results})
+    engines = sorted({row.engine for row in table.results})
+    figure = "per_usd_hour" if table.benchmark.higher_is_better else "median"
+    values = {(row.instance_type, row.engine): getattr(row, figure) for row in table.results}
+    return {
+        "classes": classes,
+        "axis": (
+            f"{table.benchmark.unit} per dollar-hour"
+            if table.benchmark.higher_is_better
+            else f"{table.benchmark.unit} (lower is better)"
+        ),
+        "engines": [
+            {"label": engine, "values": [values.get((name, engine)) for name in classes]}
+            for engine in engines
+        ],
+    }

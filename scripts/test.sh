@@ -25,6 +25,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Known vulnerabilities in the pinned dependencies (policy in the README, "Dependency audit").
+.venv/bin/python scripts/audit.py
+
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 free_port() { .venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 pg_port=$(free_port)
@@ -60,6 +63,13 @@ export DATABASE_URL="postgres://pricebench@127.0.0.1:$pg_port/pricebench"
 export PRICEBENCH_TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0"
 export DJANGO_ALLOW_ASYNC_UNSAFE=true
 export PRICEBENCH_REQUIRE_SERVICES=1
+# Production settings (DEBUG off) without https: the test client and the browser speak plain
+# http to the test server. tests/test_security_settings.py checks the https settings.
+export SECRET_KEY="test-only-$(.venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(40))')"
+export PRICEBENCH_HTTPS=false
+# No test trips a throttle by accident; tests/api/test_throttling.py sets low rates itself.
+export PRICEBENCH_THROTTLE_ANON=1000000/minute PRICEBENCH_THROTTLE_USER=1000000/minute
+export PRICEBENCH_THROTTLE_UPLOADS=1000000/minute PRICEBENCH_THROTTLE_ADMIN_LOGIN=1000000/minute
 echo "PostgreSQL on port $pg_port, Redis on port $redis_port"
 
 .venv/bin/pytest "$@"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 import redis
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from api.tokens import create_upload_token
 from benchmarks.models import InstanceType, Result, Run
 from tests.conftest import SHARED_DATA
 from tests.worker import Worker, wait_until
@@ -34,7 +34,7 @@ def ec2_types():
 def uploader(django_user_model):
     user = django_user_model.objects.create(username="uploader")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_upload_token(user=user)[1]}")
     return client
 
 

@@ -385,6 +385,8 @@ def _run_and_children(run: Run) -> list[int]:
 @transaction.atomic
 def delete_run(*, run: Run) -> None:
     """Delete a run (and a table's child runs) with its results; its statistics follow."""
+    # Wait for an ingest holding the run to commit, so that its results' series are seen.
+    run = Run.objects.select_for_update(of=("self",)).get(pk=run.pk)
     touched = set(
         statistics.series_of_runs(_run_and_children(run)).values_list("series_id", flat=True)
     )

@@ -3,9 +3,9 @@
 import io
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from api.tokens import create_upload_token
 from benchmarks.models import InstanceType, Result, Run
 from tests.conftest import SHARED_DATA
 
@@ -21,7 +21,7 @@ def client(django_user_model):
         InstanceType.objects.get_or_create(name=name)
     user = django_user_model.objects.create(username="uploader")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_upload_token(user=user)[1]}")
     return client
 
 

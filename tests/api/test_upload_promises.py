@@ -7,9 +7,9 @@ import threading
 
 import pytest
 from django.db import OperationalError, connections
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from api.tokens import create_upload_token
 from benchmarks import parsers
 from benchmarks.models import InstanceType, Result, Run
 from benchmarks.services import runs as run_services
@@ -25,7 +25,7 @@ def client(django_user_model):
     InstanceType.objects.get_or_create(name="t2.nano")
     user = django_user_model.objects.create(username="uploader")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_upload_token(user=user)[1]}")
     return client
 
 
@@ -195,7 +195,7 @@ def test_an_upload_made_while_the_broker_is_away_is_queued_once_it_returns(
     InstanceType.objects.get_or_create(name="t2.nano")
     user = django_user_model.objects.create(username="uploader")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_upload_token(user=user)[1]}")
     app.conf.update(broker_url="redis://127.0.0.1:9/0")  # nothing listens there
     _reset_broker_pools(app)
     try:

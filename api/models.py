@@ -1,0 +1,32 @@
+"""Upload tokens: only a SHA-256 digest of each key is stored; the key is shown once."""
+
+from django.conf import settings
+from django.db import models
+
+
+class UploadToken(models.Model):
+    """A revocable API key for uploads; the key itself is never stored, only its digest."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="upload_tokens"
+    )
+    name = models.CharField(max_length=100, blank=True, help_text="what the token is for")
+    # Hex SHA-256 of the key: a key is random and long, so an unsalted fast hash is enough
+    # (nothing to guess), and a lookup by digest is one indexed query.
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    # The key's first characters, to tell tokens apart in the admin.
+    prefix = models.CharField(max_length=8, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user})"
+
+    @property
+    def is_active(self) -> bool:
+        """Whether the token still authenticates."""
+        return self.revoked_at is None
