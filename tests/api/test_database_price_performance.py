@@ -13,9 +13,9 @@ import io
 import json
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from api.tokens import create_upload_token
 from benchmarks.services import prices as price_services
 from tests.pricing.rds_items import aurora_items, instance_item
 
@@ -41,7 +41,7 @@ def client(shared_data, django_user_model, django_capture_on_commit_callbacks):
     )
     user = django_user_model.objects.create(username="s5")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_upload_token(user=user)[1]}")
     output = (shared_data / SYSBENCH).read_bytes()
     with django_capture_on_commit_callbacks(execute=True):
         for engine in ("aurora-mysql", "mysql"):

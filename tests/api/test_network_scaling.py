@@ -13,9 +13,9 @@ import io
 import json
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from api.tokens import create_upload_token
 from benchmarks.models import InstanceType, Price, Region, Run
 from benchmarks.services.prices import import_instance_types_file
 
@@ -59,7 +59,7 @@ def client(shared_data, django_user_model):
     )
     user = django_user_model.objects.create(username="s3")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_upload_token(user=user)[1]}")
     return client
 
 

@@ -9,9 +9,9 @@ variant.
 import io
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from api.tokens import create_upload_token
 from benchmarks.selectors.volume_performance import volume_of_variant
 from benchmarks.services import prices as price_services
 
@@ -34,7 +34,7 @@ def client(shared_data, django_user_model, django_capture_on_commit_callbacks):
     price_services.import_snapshot()
     user = django_user_model.objects.create(username="s4")
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {create_upload_token(user=user)[1]}")
     output = (shared_data / FIO).read_bytes()
     with django_capture_on_commit_callbacks(execute=True):
         for volume in ("gp2-100gb", "io1-100gb-1000iops", "io1-100gb"):
