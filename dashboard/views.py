@@ -5,7 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from benchmarks import parsers
+from benchmarks import inspector, parsers
 from benchmarks.errors import DomainError
 from benchmarks.forms import PricePerformanceForm
 from benchmarks.models import InstanceType, Region, Run
@@ -73,7 +73,8 @@ def run_detail(request, run_id: int):
         ),
         pk=run_id,
     )
-    return render(request, "dashboard/run.html", {"run": run})
+    credit = inspector.credit_for([run.source, *(child.source for child in run.children.all())])
+    return render(request, "dashboard/run.html", {"run": run, "credit": credit})
 
 
 def volumes(request):

@@ -1,7 +1,8 @@
 """The comparison page: a price-performance table, the menus around it and its chart data.
 
 At most nine queries whatever the data's size: the benchmark menu, the region menu, the
-purchase options of the region, and the price-performance table's six.
+purchase options of the region, and the price-performance table's six. (The demo's loading
+note reads a small file, not the database.)
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from benchmarks import catalog, inspector
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, Region
-from benchmarks.selectors import prices
+from benchmarks.selectors import demo, prices
 from benchmarks.selectors.price_performance import (
     PricePerformanceQuery,
     PricePerformanceTable,
@@ -47,6 +49,12 @@ class Comparison:
     families_missing: list[str] = field(default_factory=list)
     # [(source, licence, runs)], most runs first.
     sources: list[tuple[str, str, int]] = field(default_factory=list)
+    # The credit line the sources ask for (Spare Cores'), shown with the chart.
+    credit: str | None = None
+    # The benchmark menu: (kind, its benchmarks by key), kinds in name order, "Other" last.
+    benchmark_groups: list[tuple[str, list[Benchmark]]] = field(default_factory=list)
+    # While the demo's Spare Cores figures load in the background (make run).
+    demo_note: str | None = None
     chart: dict | None = None
     # (field, message) of a refused question, shown beside its control.
     error: tuple[str | None, str] | None = None
@@ -80,7 +88,13 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
     query = replace(
         query, benchmark=chosen, region=query.region or DEFAULT_REGION, families=families
     )
-    result = Comparison(benchmarks=benchmarks, regions=regions, query=query)
+    result = Comparison(
+        benchmarks=benchmarks,
+        regions=regions,
+        query=query,
+        benchmark_groups=benchmark_groups(benchmarks),
+        demo_note=demo.loading_note(),
+    )
     if not chosen:
         return result
     try:
@@ -97,8 +111,17 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
     ]
     result.families_missing = [family for family in families if family not in present]
     result.sources = _sources(table)
+    result.credit = inspector.credit_for(source for source, _, _ in result.sources)
     result.chart = chart_data(table)
     return result
+
+
+def benchmark_groups(benchmarks: list[Benchmark]) -> list[tuple[str, list[Benchmark]]]:
+    """The benchmarks by kind for the menu's groups; kinds by name, "Other" last."""
+    groups: dict[str, list[Benchmark]] = {}
+    for benchmark in sorted(benchmarks, key=lambda benchmark: benchmark.key):
+        groups.setdefault(benchmark.group or catalog.OTHER, []).append(benchmark)
+    return sorted(groups.items(), key=lambda item: (item[0] == catalog.OTHER, item[0]))
 
 
 def _sources(table: PricePerformanceTable) -> list[tuple[str, str, int]]:
