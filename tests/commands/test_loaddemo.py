@@ -13,6 +13,7 @@ from django.core.management import call_command
 
 from benchmarks.models import FargateRate, InstanceType, Price, Result, Run, family_of
 from benchmarks.selectors import demo as demo_selectors
+from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 from benchmarks.services import demo
 from tests import inspector_data
 
@@ -46,18 +47,14 @@ def counts():
     )
 
 
-def test_loading_the_first_part_twice_stores_nothing_the_second_time(capsys):
+# Committed as it goes, as in use: PostgreSQL's planner then has statistics on the results
+# table, which it never gets for rows a test's transaction holds uncommitted.
+@pytest.mark.django_db(transaction=True)
+def test_the_first_part_holds_the_default_families_and_loads_once(reference_data, capsys):
     call_command("loaddemo", "--part", "first")
     first = counts()
     assert all(count > 0 for count in first)
     assert Run.objects.filter(status="failed").count() == 0
-    call_command("loaddemo", "--part", "first")
-    assert counts() == first
-    assert "runs stored 0" in capsys.readouterr().out.splitlines()[-1]
-
-
-def test_the_first_part_holds_spare_cores_figures_of_the_default_families_only():
-    call_command("loaddemo", "--part", "first")
     types, paths, figures = bundled(FIRST_FAMILIES)
     spare_cores = Run.objects.filter(source__startswith="Spare Cores")
     assert set(spare_cores.values_list("filename", flat=True)) == paths
@@ -81,14 +78,23 @@ def test_the_first_part_holds_spare_cores_figures_of_the_default_families_only()
         "passmark",
     }
 
+    call_command("loaddemo", "--part", "first")
+    assert counts() == first
+    assert "runs stored 0" in capsys.readouterr().out.splitlines()[-1]
+
 
 def test_the_rest_loads_other_families_with_progress_and_stops_at_stored_types():
     seen = []
-    families = {"m4"}
+    families = {"h1"}
+    # What `loaddemo --part rest` leaves out: the default families, loaded before.
     summary = demo.load_sparecores_demo(
-        families=families, progress=lambda done, total, summary: seen.append((done, total))
+        families=families | {"t2"},
+        exclude_families=DEFAULT_FAMILIES,
+        progress=lambda done, total, summary: seen.append((done, total)),
     )
     types, paths, figures = bundled(families)
+    assert len(types) == 2
+    assert not Run.objects.filter(instance_type__name__startswith="t2.").exists()
     assert (summary.instance_types, summary.runs_stored, summary.results) == (
         len(types),
         len(paths),
@@ -102,7 +108,8 @@ def test_the_rest_loads_other_families_with_progress_and_stops_at_stored_types()
     assert Result.objects.count() == figures
 
 
-def test_import_sparecores_over_the_demo_finds_its_runs_stored(tmp_path):
+@pytest.mark.django_db(transaction=True)
+def test_import_sparecores_over_the_demo_finds_its_runs_stored(reference_data, tmp_path):
     """The demo's runs carry the archive files' natural keys: importing the archive over the
     demo stores nothing new for the types they share."""
     demo.load_sparecores_demo(families={"c7g"})
