@@ -465,7 +465,11 @@ def record_machine_runs(
             rows.extend(_result_rows(run, parsed.results, benchmarks))
             outcome.stored[output.filename] = len(parsed.results)
     run_ids = _store(rows)
-    statistics.refresh_series(statistics.series_of_runs(run_ids))
+    # The ids themselves, a few hundred per machine: as a subquery, the refresh's DELETE ran a
+    # join that PostgreSQL plans badly while the results table has no statistics yet (rows
+    # not yet committed, as in a test or a long load), slower with every machine.
+    series_ids = statistics.series_of_runs(run_ids).values_list("series_id", flat=True)
+    statistics.refresh_series(sorted(set(series_ids)))
     return outcome
 
 

@@ -213,28 +213,33 @@ def _spaced(ordered: list[_Sample]) -> list[_Sample]:
 
 
 def _samples(series_ids: Collection[int]) -> Iterator[tuple[int, _Sample]]:
-    rows = (
-        Result.objects.filter(series_id__in=series_ids, run__status=Run.Status.DONE)
-        .values_list(
-            "series_id",
-            "value",
-            "run_id",
-            "run__region__code",
-            "run__cpu_model",
-            "run__source",
-            "run__licence",
-            "run__measured_at",
-        )
+    # Two plain lookups (results by series, then their runs by primary key) rather than one
+    # join: with the join, PostgreSQL without statistics on the results table (rows a
+    # transaction has not committed yet, as when a test or a long load writes many types)
+    # chose a nested loop over every run, which made each type's refresh slower than the last.
+    results = list(
+        Result.objects.filter(series_id__in=series_ids)
+        .values_list("series_id", "value", "run_id")
         .order_by()
+        .iterator(chunk_size=10_000)
     )
-    for series_id, value, run_id, region, cpu_model, source, licence, measured_at in rows.iterator(
-        chunk_size=10_000
-    ):
-        yield series_id, _Sample(value, run_id, region, cpu_model, source, licence, measured_at)
+    runs = {
+        pk: rest
+        for pk, *rest in Run.objects.filter(
+            pk__in={run_id for _, _, run_id in results}, status=Run.Status.DONE
+        )
+        .values_list("pk", "region__code", "cpu_model", "source", "licence", "measured_at")
+        .order_by()
+        .iterator(chunk_size=10_000)
+    }
+    for series_id, value, run_id in results:
+        run = runs.get(run_id)
+        if run is not None:
+            yield series_id, _Sample(value, run_id, *run)
 
 
 def compute_statistics(series_ids: Collection[int]) -> list[tuple]:
-    """The statistics rows of these series, from their done runs' results (one query).
+    """The statistics rows of these series, from their done runs' results (two queries).
 
     An all-regions row per series, and a row per region only for series measured in
     several regions (the all-regions row of the others names their one region).
