@@ -83,7 +83,7 @@ def test_it_stores_every_run_once_and_its_summary_counts_the_files(sample_archiv
 
 
 def test_each_skipped_folder_is_listed_with_its_reason(sample_archive):
-    summary, _ = run_import(sample_archive, "--verbose")
+    summary, _ = run_import(sample_archive)
 
     assert "aws/x8i.64xlarge/redis: exit_code -1 (creating EC2 Instance:" in summary
     assert "VcpuLimitExceeded" in summary
@@ -154,7 +154,7 @@ def test_a_checkout_a_folder_and_an_archive_import_the_same_runs(tmp_path):
     (checkout / "data/gcp/e2-small/redis").mkdir(parents=True)
     (checkout / "data/gcp/e2-small/redis/stdout").write_bytes(files["aws/c7g.large/redis/stdout"])
 
-    summary, _ = run_import(checkout, "--verbose")
+    summary, _ = run_import(checkout)
     from_checkout = sorted(Run.objects.values_list("upload_key", "filename"))
     assert {filename.split("/")[2] for _, filename in from_checkout} == {"c7g.large", "t2.micro"}
     assert all(filename.startswith("data/aws/") for _, filename in from_checkout)
@@ -245,7 +245,7 @@ def test_a_malformed_file_is_skipped_with_its_reason_and_nothing_half_written(tm
     files["aws/c7g.large/bw_mem/meta.json"] = b'{"exit_code": 0, "start": '
     archive = inspector_data.write_archive(tmp_path / "broken.tar.gz", files)
 
-    summary, _ = run_import(archive, "--verbose")
+    summary, _ = run_import(archive)
 
     assert re.search(
         r"aws/c7g.large/redis/stdout: the output could not be parsed \(line 4: .+\)", summary

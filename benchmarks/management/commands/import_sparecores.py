@@ -1,4 +1,4 @@
-"""`python manage.py import_sparecores PATH [--vendor aws] [--only KIND,...] [--verbose]`.
+"""`python manage.py import_sparecores PATH [--vendor aws] [--only KIND,...]`.
 
 Reads Spare Cores' inspector data in place (a checkout of SpareCores/sc-inspector-data, a
 folder of `<vendor>/<type>/<benchmark>/` folders, or a .tar.xz/.tar.gz of either) and stores
@@ -36,9 +36,6 @@ class Command(BaseCommand):
             "--only",
             metavar="KIND,...",
             help=f"import only these benchmark folders: {', '.join(inspector.KINDS)}",
-        )
-        parser.add_argument(
-            "--verbose", action="store_true", help="list every skipped folder with its reason"
         )
         parser.add_argument(
             "--jobs",
@@ -133,13 +130,9 @@ class Command(BaseCommand):
                     f"{skipped_here:>8,}"
                 )
         write(f"skipped: {skipped:,} folders")
-        if options["verbose"]:
-            for _kind, skipped_path, reason, detail in sorted(report.skipped, key=lambda s: s[1]):
-                write(f"  {skipped_path}: {reason}" + (f" ({detail})" if detail else ""))
-        else:
-            for reason, count in report.skipped_by_reason():
-                write(f"  {count:>6,}  {reason}")
-            if skipped:
-                write("  (--verbose lists each folder with its reason)")
+        for reason, count in report.skipped_by_reason():
+            write(f"  {count:>6,}  {reason}")
+        for _kind, skipped_path, reason, detail in sorted(report.skipped, key=lambda s: s[1]):
+            write(f"  {skipped_path}: {reason}" + (f" ({detail})" if detail else ""))
         for name, error in report.errors:
             self.stderr.write(f"{name}: the import failed: {error}")
