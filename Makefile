@@ -17,14 +17,17 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# SQLite under var/, tasks in-process, demo data loaded.
+# SQLite under var/, tasks in-process, demo data loaded: what the first page shows first,
+# then Spare Cores' other instance types in the background while the server runs.
 run: install
 	mkdir -p var
 	DEBUG=$${DEBUG:-true} $(VENV)/bin/python manage.py migrate --verbosity 0
-	DEBUG=$${DEBUG:-true} $(VENV)/bin/python manage.py loaddemo
+	DEBUG=$${DEBUG:-true} $(VENV)/bin/python manage.py loaddemo --part first
 	@echo
 	@echo "pricebench is running at http://127.0.0.1:$(PORT)/  (API: http://127.0.0.1:$(PORT)/api/v1/)"
 	@echo
+	DEBUG=$${DEBUG:-true} $(VENV)/bin/python manage.py loaddemo --part rest & loader=$$!; \
+	trap 'kill $$loader 2>/dev/null' EXIT INT TERM; \
 	DEBUG=$${DEBUG:-true} $(VENV)/bin/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Real PostgreSQL and Redis (installed from Debian when missing), a real Celery worker,

@@ -98,7 +98,7 @@ class BenchmarkFilter(django_filters.FilterSet):
 
     class Meta:
         model = Benchmark
-        fields = ["tool", "higher_is_better"]
+        fields = ["tool", "group", "higher_is_better"]
 
     def filter_tool(self, queryset, name, value):
         return queryset.filter(key__startswith=f"{value}:")

@@ -85,7 +85,7 @@ class FargateRateSerializer(serializers.ModelSerializer):
 class BenchmarkSerializer(serializers.ModelSerializer):
     class Meta:
         model = Benchmark
-        fields = ["key", "unit", "higher_is_better", "description"]
+        fields = ["key", "unit", "higher_is_better", "group", "description"]
 
 
 class BenchmarkDetailSerializer(BenchmarkSerializer):

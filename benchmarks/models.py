@@ -316,6 +316,9 @@ class Benchmark(models.Model):
     key = models.CharField(max_length=120, unique=True)
     unit = models.CharField(max_length=40)
     higher_is_better = models.BooleanField(default=True)
+    # The kind of work it measures ("Key-value store", "Compression"): the menu's group.
+    # Set with the description from benchmarks/catalog.py when an ingest creates it.
+    group = models.CharField(max_length=60, blank=True, default="")
     description = models.TextField(blank=True)
     # Kept at ingest from the series' statistics (services/statistics.py), so that menus and
     # parameter checks never scan results: every parameter with its values in order, and the
@@ -360,7 +363,8 @@ class Run(models.Model):
     cpu_model = models.CharField(max_length=200, blank=True, default="")
     measured_at = models.DateField(null=True, blank=True)
     format = models.CharField(max_length=32, blank=True)
-    tool_version = models.CharField(max_length=64, blank=True, default="")
+    # Long enough for Spare Cores' redis version line (95 characters).
+    tool_version = models.CharField(max_length=200, blank=True, default="")
     filename = models.CharField(max_length=255, blank=True, default="")
     raw_output = models.TextField(blank=True, default="")
     content_hash = models.CharField(max_length=64, blank=True, default="")

@@ -13,10 +13,12 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from benchmarks import inspector
 from benchmarks.models import PriceRefresh, Run
 from benchmarks.pricing.aws import AwsThrottled
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
+from benchmarks.services import sparecores as sparecores_services
 
 
 @shared_task(
@@ -52,6 +54,25 @@ def requeue_stale_runs() -> dict[str, int]:
         older_than=datetime.timedelta(seconds=settings.PRICEBENCH_REQUEUE_AFTER_SECONDS),
         max_attempts=settings.PRICEBENCH_MAX_QUEUE_ATTEMPTS,
     )
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    max_retries=8,
+    # `import_sparecores` waits for each type's summary.
+    ignore_result=False,
+)
+def import_sparecores_machine(machine: dict, kinds: list[str] | None = None) -> dict:
+    """One instance type of Spare Cores' data (its files' contents, as the command read them)
+    stored in one transaction; safe to deliver twice."""
+    summary = sparecores_services.import_machine(
+        inspector.Machine.from_payload(machine), kinds=kinds
+    )
+    return summary.as_dict()
 
 
 # ---- AWS prices: Celery beat runs the two refreshes (CELERY_BEAT_SCHEDULE) -------------

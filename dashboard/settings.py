@@ -186,7 +186,10 @@ CACHES = {
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_RESULT_BACKEND = None
+# Results are kept (on the broker's Redis) only for tasks that ask (import_sparecores waits
+# for its tasks' summaries); every other task's result is ignored.
+CELERY_RESULT_BACKEND = CELERY_BROKER_URL or None
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -233,6 +236,9 @@ PRICEBENCH_FRESHNESS_SECONDS = envint("PRICEBENCH_FRESHNESS_SECONDS", 2)
 # Largest accepted upload, in bytes.
 PRICEBENCH_MAX_UPLOAD_BYTES = envint("PRICEBENCH_MAX_UPLOAD_BYTES", 20 * 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = PRICEBENCH_MAX_UPLOAD_BYTES + 1024 * 1024
+# Where `loaddemo` says how far its background load of Spare Cores' figures got (the
+# comparison page shows a note while it runs).
+PRICEBENCH_DEMO_PROGRESS_FILE = VAR_DIR / "demo-loading.json"
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 # PRICEBENCH_LOG_FORMAT=json: one JSON object per line (docker-compose sets it); else text.

@@ -22,10 +22,10 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from benchmarks import palette, units
+from benchmarks import inspector, palette, units
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark
-from benchmarks.selectors import prices
+from benchmarks.selectors import demo, prices
 from benchmarks.selectors.price_performance import (
     PricePerformanceQuery,
     PricePerformanceRow,
@@ -162,6 +162,10 @@ class Comparison:
     bars: list[PricePerformanceRow] = field(default_factory=list)
     frontier: list[PricePerformanceRow] = field(default_factory=list)
     studies: list[StudyView] = field(default_factory=list)
+    # The credit line the sources ask for (Spare Cores'), shown with the chart.
+    credit: str | None = None
+    # While the demo's Spare Cores figures load in the background (make run).
+    demo_note: str | None = None
     chart: dict | None = None
     # The question as the API asks it (every default resolved): export and permalink.
     resolved: dict[str, str] = field(default_factory=dict)
@@ -229,6 +233,7 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
     menu = prices.price_menu()
     result = Comparison(benchmarks=benchmarks, price_menu=menu, query=query)
     result.groups = _groups(benchmarks)
+    result.demo_note = demo.loading_note()
     by_key = {benchmark.key: benchmark for benchmark in benchmarks}
     result.studies = [study for study in STUDY_VIEWS if study.query["benchmark"] in by_key]
     wanted = query.families or DEFAULT_FAMILIES
@@ -345,6 +350,7 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     result.measured_in_options = sorted(measured)
     result.empty_because = _empty_because(result, table)
     result.sources = source_groups(table.results)
+    result.credit = inspector.credit_for(group.text for group in result.sources)
     result.cpu_breakdowns = {row.key: cpu_breakdown(row) for row in table.results}
     result.flagged = [
         (row, flag, runs, run_ids) for row in table.results for flag, runs, run_ids in row.flags

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from benchmarks import cpu_models, flags, units
+from benchmarks import cpu_models, flags, inspector, units
 from benchmarks.models import Result, Run
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 
@@ -51,6 +51,8 @@ class RunPage:
     run: Run
     machines: list[MachineRuns]
     flags: list[str]
+    # The credit line the run's source asks for (Spare Cores'), if any.
+    credit: str | None = None
 
     @property
     def raw_output(self) -> str:
@@ -113,4 +115,5 @@ def run_page(run_id: int) -> RunPage:
             )
         )
     shown = [machine for machine in machines.values() if machine.results or machine.run is run]
-    return RunPage(run=run, machines=shown, flags=flags.run_flags(run.warnings))
+    credit = inspector.credit_for(machine.run.source for machine in machines.values())
+    return RunPage(run=run, machines=shown, flags=flags.run_flags(run.warnings), credit=credit)

@@ -1,16 +1,28 @@
-"""The bundled demo: real prices and the published studies' results, with their sources."""
+"""The bundled demo: real prices, the published studies' results and Spare Cores' figures,
+with their sources."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import csv
+import datetime
+import io
+import json
+import lzma
+import os
+import time
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
 
-from benchmarks.models import Run
+from benchmarks import inspector
+from benchmarks.models import InstanceType, Run, family_of
+from benchmarks.parsers import CpuInfo, ParsedOutput, ParsedResult
+from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
-from benchmarks.services import statistics
+from benchmarks.services import sparecores, statistics
 from benchmarks.services.prices import ImportSummary
 
 DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
@@ -26,10 +38,6 @@ S2_SOURCE = (
     "at their own prices. The study found c7i the slowest but published no figure for it: "
     "c7i is left out rather than invented."
 )
-SPARECORES_SOURCE = (
-    "Benchmark data: Spare Cores (sparecores.com), sc-inspector-data commit 804d3c71"
-)
-SPARECORES_LICENCE = "CC BY-SA 4.0"
 
 
 @dataclass
@@ -75,15 +83,199 @@ def load_demo() -> DemoSummary:
         source=S2_SOURCE,
         licence="as published with the study",
     )
-    _load(
-        summary,
-        content=(DEMO_DIR / "sparecores_openssl.csv").read_bytes(),
-        filename="sparecores_openssl.csv",
-        format="csv",
-        source=SPARECORES_SOURCE,
-        licence=SPARECORES_LICENCE,
-    )
+    # What the comparison page opens on: Spare Cores' figures of its default families.
+    sparecores_summary = load_sparecores_demo(families=DEFAULT_FAMILIES)
+    summary.runs_stored += sparecores_summary.runs_stored
+    summary.runs_present += sparecores_summary.runs_present
     # A database loaded before statistics were kept gets them now.
     if statistics.needs_rebuild():
         statistics.rebuild_statistics()
     return summary
+
+
+# ---- Spare Cores' figures ---------------------------------------------------------------
+
+SPARECORES_FILE = DEMO_DIR / "sparecores_inspector.csv.xz"
+
+
+@dataclass
+class SparecoresDemoSummary:
+    """What loading the bundled Spare Cores figures did."""
+
+    instance_types: int = 0
+    instance_types_present: int = 0
+    runs_stored: int = 0
+    runs_present: int = 0
+    results: int = 0
+
+
+@dataclass
+class _DemoMachine:
+    """One instance type of the bundled file: its lscpu figures and its runs' rows."""
+
+    name: str
+    cpu: CpuInfo
+    runs: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # path -> rows
+
+
+def load_sparecores_demo(
+    *,
+    families: Collection[str] | None = None,
+    exclude_families: Collection[str] = (),
+    progress: Callable[[int, int, SparecoresDemoSummary], None] | None = None,
+) -> SparecoresDemoSummary:
+    """Load the bundled Spare Cores figures (scripts/build_demo_sparecores.py), one
+    transaction per instance type, through the batch ingest path.
+
+    Each run keeps the natural key of the Spare Cores file its figures come from, so that
+    `import_sparecores` later finds it stored. Types whose runs are all stored are skipped
+    after one query. `progress(done, total, summary)` is called before the first type and
+    after each.
+    """
+    machines = [
+        machine
+        for machine in _demo_machines()
+        if (families is None or family_of(InstanceType.Kind.EC2, machine.name) in families)
+        and family_of(InstanceType.Kind.EC2, machine.name) not in exclude_families
+    ]
+    stored = set(
+        Run.objects.filter(region=None, variant="", upload_key__isnull=False)
+        .exclude(instance_type=None)
+        .values_list("upload_key", flat=True)
+    )
+    summary = SparecoresDemoSummary()
+    if progress:
+        # At once, so that the page's note shows from the first request on.
+        progress(0, len(machines), summary)
+    for done, machine in enumerate(machines, start=1):
+        keys = {
+            run_services.upload_key(rows[0]["sha256"], machine.name, "", "")
+            for rows in machine.runs.values()
+        }
+        if keys <= stored:
+            summary.instance_types_present += 1
+            summary.runs_present += len(keys)
+        else:
+            _load_demo_machine(machine, summary)
+        if progress:
+            progress(done, len(machines), summary)
+    return summary
+
+
+@transaction.atomic
+def _load_demo_machine(machine: _DemoMachine, summary: SparecoresDemoSummary) -> None:
+    sparecores.ensure_instance_type(machine.name, machine.cpu, source=sparecores.TYPE_SOURCE)
+    outputs = []
+    for path, rows in machine.runs.items():
+        first = rows[0]
+        folder = path.split("/")[-2]
+        parsed = ParsedOutput(
+            format=inspector.KINDS[folder].format,
+            results=[
+                ParsedResult(
+                    benchmark=row["benchmark"],
+                    params=json.loads(row["params"]),
+                    value=float(row["value"]),
+                    unit=row["unit"],
+                    higher_is_better=row["higher_is_better"] == "1",
+                    notes=row["notes"] or None,
+                )
+                for row in rows
+            ],
+            tool_version=first["tool_version"] or None,
+            cpu_model=first["cpu_model"] or None,
+        )
+        outputs.append(
+            run_services.MachineOutput(
+                content=_csv_text(rows).encode("utf-8"),
+                filename=path,
+                format=parsed.format,
+                measured_at=datetime.date.fromisoformat(first["measured_at"])
+                if first["measured_at"]
+                else None,
+                tool_version=first["tool_version"],
+                cpu_model=first["cpu_model"],
+                source=first["source"],
+                licence=first["licence"],
+                parsed=parsed,
+                content_sha256=first["sha256"],
+            )
+        )
+    outcome = run_services.record_machine_runs(
+        instance_type_name=machine.name, region_code=None, outputs=outputs
+    )
+    if outcome.failed or outcome.refused:
+        # The bundled figures are known good: a failure is a regression, not bad input.
+        raise RuntimeError(f"bundled Spare Cores figures of {machine.name} failed: {outcome}")
+    summary.instance_types += 1
+    summary.runs_stored += len(outcome.stored)
+    summary.runs_present += len(outcome.present)
+    summary.results += outcome.results
+
+
+def _demo_machines() -> Iterator[_DemoMachine]:
+    """The bundled file's instance types in order, read as a stream."""
+    machine: _DemoMachine | None = None
+    with lzma.open(SPARECORES_FILE, "rt", encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if machine is None or machine.name != row["instance_type"]:
+                if machine is not None:
+                    yield machine
+                machine = _DemoMachine(name=row["instance_type"], cpu=_cpu(row))
+            machine.runs.setdefault(row["path"], []).append(row)
+    if machine is not None:
+        yield machine
+
+
+def _cpu(row: dict[str, str]) -> CpuInfo:
+    def number(column: str) -> int | None:
+        return int(row[column]) if row[column] else None
+
+    cores = number("physical_cores")
+    return CpuInfo(
+        model_name=row["cpu_model"] or None,
+        architecture=row["architecture"] or None,
+        cpus=number("vcpus"),
+        threads_per_core=number("threads_per_core"),
+        # CpuInfo knows cores as per socket times sockets: one socket holding them all.
+        cores_per_socket=cores,
+        sockets=1 if cores else None,
+    )
+
+
+def _csv_text(rows: list[dict[str, str]]) -> str:
+    """A run's rows as they stand in the bundled file: what its raw_output keeps."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return text.getvalue()
+
+
+class ProgressFile:
+    """Where a background load says how far it got, for the comparison page's note
+    (selectors/demo.py): settings.PRICEBENCH_DEMO_PROGRESS_FILE, removed when it ends."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def update(self, done: int, total: int, summary: SparecoresDemoSummary) -> None:
+        """Write the state atomically (a reader never sees half a file)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_suffix(".tmp")
+        partial.write_text(
+            json.dumps(
+                {
+                    "done": done,
+                    "total": total,
+                    "results": summary.results,
+                    "updated_at": time.time(),
+                    "pid": os.getpid(),
+                }
+            )
+        )
+        partial.replace(self.path)
+
+    def clear(self) -> None:
+        """The load ended (or stopped): no more note."""
+        self.path.unlink(missing_ok=True)

@@ -1,16 +1,56 @@
-"""`python manage.py loaddemo`: the bundled demo prices and results. Idempotent."""
+"""`python manage.py loaddemo [--part all|first|rest]`: the bundled demo data. Idempotent."""
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from benchmarks.services.demo import load_demo
+from benchmarks.selectors.comparison import DEFAULT_FAMILIES
+from benchmarks.services.demo import ProgressFile, load_demo, load_sparecores_demo
 
 
 class Command(BaseCommand):
     help = "Load the bundled demo data (prices and benchmark results, with their sources)."
 
-    def handle(self, *args, **options):
-        summary = load_demo()
-        self.stdout.write(
-            f"demo loaded: prices {summary.prices}; runs stored {summary.runs_stored}, "
-            f"already present {summary.runs_present}"
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--part",
+            choices=["all", "first", "rest"],
+            default="all",
+            help="first: prices, the studies and Spare Cores' figures of the comparison "
+            "page's default families (what the first page shows); rest: Spare Cores' figures "
+            "of every other instance type (make run loads them in the background); all: both",
         )
+
+    def handle(self, *args, **options):
+        part = options["part"]
+        stored = present = 0
+        prices = "not loaded (--part rest)"
+        if part in ("all", "first"):
+            summary = load_demo()
+            prices, stored, present = summary.prices, summary.runs_stored, summary.runs_present
+        if part in ("all", "rest"):
+            rest = self._load_rest()
+            stored += rest.runs_stored
+            present += rest.runs_present
+        self.stdout.write(
+            f"demo loaded: prices {prices}; runs stored {stored}, already present {present}"
+        )
+
+    def _load_rest(self):
+        progress_file = ProgressFile(settings.PRICEBENCH_DEMO_PROGRESS_FILE)
+        shown = set()
+
+        def progress(done, total, summary):
+            progress_file.update(done, total, summary)
+            tenth = 10 * done // total if total else 10
+            if tenth not in shown:
+                shown.add(tenth)
+                self.stdout.write(
+                    f"Spare Cores demo data: {done:,} of {total:,} instance types "
+                    f"({summary.results:,} results stored)"
+                )
+                self.stdout.flush()
+
+        try:
+            return load_sparecores_demo(exclude_families=DEFAULT_FAMILIES, progress=progress)
+        finally:
+            progress_file.clear()

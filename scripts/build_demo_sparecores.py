@@ -1,0 +1,108 @@
+"""Build benchmarks/demo/sparecores_inspector.csv.xz from Spare Cores' inspector archive.
+
+Reads ../shared/data/sparecores-inspector/aws.tar.xz in place with pricebench's own reader
+and parsers (the same plan as `import_sparecores`: lscpu for the CPU and the vCPU count,
+meta.json for the date and the tool's version, failed runs left out) and writes one row per
+figure: the instance type with what its lscpu says, the run (the inspector file's path and
+sha256, date, CPU model, tool version), the figure (benchmark key, params as JSON, value,
+unit, direction, note) and its source and licence. The project keeps these figures, not
+Spare Cores' files; they are shared, like the data they come from, under CC BY-SA 4.0 (see
+benchmarks/demo/sparecores_inspector.md).
+
+    .venv/bin/python scripts/build_demo_sparecores.py [--archive PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import io
+import json
+import lzma
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
+
+from benchmarks import inspector, parsers  # noqa: E402
+
+ARCHIVE = ROOT.parent / "shared" / "data" / "sparecores-inspector" / "aws.tar.xz"
+OUTPUT = ROOT / "benchmarks" / "demo" / "sparecores_inspector.csv.xz"
+SOURCE = f"{inspector.SOURCE} (commit 804d3c71)"
+COLUMNS = [
+    "instance_type",
+    "vcpus",
+    "physical_cores",
+    "threads_per_core",
+    "architecture",
+    "path",
+    "sha256",
+    "measured_at",
+    "cpu_model",
+    "tool_version",
+    "benchmark",
+    "params",
+    "value",
+    "unit",
+    "higher_is_better",
+    "notes",
+    "source",
+    "licence",
+]
+
+
+def rows(archive: Path):
+    """One dict per figure, in instance type and path order."""
+    for machine in inspector.read_source(archive):
+        plan = inspector.plan_machine(machine)
+        cpu = plan.cpu
+        for run in plan.runs:
+            parsed = parsers.parse(run.content, format=run.format, **run.parse_options)
+            for result in parsed.results:
+                yield {
+                    "instance_type": machine.name,
+                    "vcpus": cpu.cpus if cpu else "",
+                    "physical_cores": cpu.physical_cores if cpu and cpu.physical_cores else "",
+                    "threads_per_core": cpu.threads_per_core if cpu else "",
+                    "architecture": (cpu.architecture or "") if cpu else "",
+                    "path": run.path,
+                    "sha256": hashlib.sha256(run.content).hexdigest(),
+                    "measured_at": run.measured_at.isoformat() if run.measured_at else "",
+                    "cpu_model": (cpu.model_name or "") if cpu else "",
+                    "tool_version": run.tool_version or parsed.tool_version or "",
+                    "benchmark": result.benchmark,
+                    "params": json.dumps(result.params, sort_keys=True, separators=(",", ":")),
+                    "value": repr(result.value),
+                    "unit": result.unit,
+                    "higher_is_better": int(result.higher_is_better),
+                    "notes": result.notes or "",
+                    "source": SOURCE,
+                    "licence": inspector.LICENCE,
+                }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--archive", type=Path, default=ARCHIVE)
+    args = parser.parse_args()
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    count = 0
+    for row in rows(args.archive):
+        writer.writerow(row)
+        count += 1
+    data = text.getvalue().encode("utf-8")
+    OUTPUT.write_bytes(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
+    print(
+        f"wrote {OUTPUT.relative_to(ROOT)}: {count:,} figures, {len(data):,} bytes of CSV, "
+        f"{OUTPUT.stat().st_size:,} compressed"
+    )
+
+
+if __name__ == "__main__":
+    main()
