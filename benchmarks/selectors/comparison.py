@@ -214,7 +214,7 @@ def default_benchmark(benchmarks: list[Benchmark], families: tuple[str, ...]) ->
 
 def group_of(benchmark: Benchmark) -> str:
     """The menu group of a benchmark: its kind where known, else its tool."""
-    return getattr(benchmark, "group", "") or benchmark.tool
+    return benchmark.group or benchmark.tool
 
 
 def _groups(benchmarks: list[Benchmark]) -> list[BenchmarkGroup]:

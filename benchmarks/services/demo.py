@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import functools
 import io
 import json
 import lzma
@@ -132,12 +133,11 @@ def load_sparecores_demo(
     after one query. `progress(done, total, summary)` is called before the first type and
     after each.
     """
-    machines = [
-        machine
-        for machine in _demo_machines()
-        if (families is None or family_of(InstanceType.Kind.EC2, machine.name) in families)
-        and family_of(InstanceType.Kind.EC2, machine.name) not in exclude_families
-    ]
+    if families is not None:
+        machines = list(_machines_of(frozenset(families) - frozenset(exclude_families)))
+    else:
+        excluded = frozenset(exclude_families)
+        machines = list(_demo_machines(lambda family: family not in excluded))
     stored = set(
         Run.objects.filter(region=None, variant="", upload_key__isnull=False)
         .exclude(instance_type=None)
@@ -213,15 +213,34 @@ def _load_demo_machine(machine: _DemoMachine, summary: SparecoresDemoSummary) ->
     summary.results += outcome.results
 
 
-def _demo_machines() -> Iterator[_DemoMachine]:
-    """The bundled file's instance types in order, read as a stream."""
+@functools.lru_cache(maxsize=4)
+def _machines_of(families: frozenset[str]) -> tuple[_DemoMachine, ...]:
+    """Some families' machines, read once per process (a test loads the demo many times);
+    the rows are shared: never change them."""
+    return tuple(_demo_machines(lambda family: family in families))
+
+
+def _demo_machines(wanted: Callable[[str], bool]) -> Iterator[_DemoMachine]:
+    """The bundled file's instance types of the families `wanted` accepts, in order, read as
+    a stream; the other rows are skipped before they are made into dicts."""
     machine: _DemoMachine | None = None
+    families: dict[str, bool] = {}
     with lzma.open(SPARECORES_FILE, "rt", encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle):
-            if machine is None or machine.name != row["instance_type"]:
+        reader = csv.reader(handle)
+        header = next(reader)
+        name_at = header.index("instance_type")
+        for cells in reader:
+            name = cells[name_at]
+            keep = families.get(name)
+            if keep is None:
+                keep = families[name] = wanted(family_of(InstanceType.Kind.EC2, name))
+            if not keep:
+                continue
+            row = dict(zip(header, cells, strict=True))
+            if machine is None or machine.name != name:
                 if machine is not None:
                     yield machine
-                machine = _DemoMachine(name=row["instance_type"], cpu=_cpu(row))
+                machine = _DemoMachine(name=name, cpu=_cpu(row))
             machine.runs.setdefault(row["path"], []).append(row)
     if machine is not None:
         yield machine
