@@ -103,7 +103,10 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         envstr("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'pricebench.sqlite3'}",
-        conn_max_age=envint("DATABASE_CONN_MAX_AGE", 0),
+        # A web or worker process keeps its connection between requests (checked before
+        # each reuse, so a restarted database costs one failed check, not an error).
+        conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -144,8 +147,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     # 429 with Retry-After past these rates; counted per web process (the default cache).
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        # DRF's scopes counted in fixed windows: one integer per client (api/throttles.py).
+        "api.throttles.AnonymousThrottle",
+        "api.throttles.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": envstr("PRICEBENCH_THROTTLE_ANON", "120/minute"),
