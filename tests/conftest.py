@@ -19,6 +19,32 @@ def _empty_answer_cache():
     caches["lookups"].clear()
 
 
+@pytest.fixture(scope="module")
+def demo_rolled_back(django_db_setup, django_db_blocker):
+    """The bundled demo, loaded once for a module of `db` tests that read it.
+
+    Loaded inside a transaction rolled back after the module's last test; each test's own
+    transaction nests in it as a savepoint, so a test's writes are undone before the next.
+    """
+    from django.db import connection, transaction
+
+    from benchmarks.services.demo import load_demo
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        load_demo()
+        if connection.vendor == "postgresql":
+            # The planner's row counts, from rows only this transaction sees (ANALYZE counts
+            # its own transaction's inserts): left at an earlier module's empty tables, a
+            # join over the demo's results is planned as if they were empty.
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+        # Check the demo's deferred foreign keys now, once: checked inside each test's
+        # savepoint instead, the check would be rolled back with it and run again each time.
+        connection.check_constraints()
+        yield
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
 def shared_data() -> Path:
     assert SHARED_DATA.is_dir(), f"{SHARED_DATA} is missing: tests read ../shared/data in place"

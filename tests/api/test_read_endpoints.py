@@ -3,14 +3,11 @@
 import pytest
 from rest_framework.test import APIClient
 
-from benchmarks.services.demo import load_demo
-
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client():
-    load_demo()
+def client(demo_rolled_back):
     return APIClient()
 
 

@@ -105,7 +105,9 @@ def test_rates_are_read_like_drfs():
 def test_a_clients_count_is_one_number_whatever_the_rate(monkeypatch):
     # DRF's default keeps every request's time for a window: at a high rate the list copied
     # in and out of the cache on each request grows into thousands of entries.
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": "100000/minute", "user": "100000/minute"})
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {"anon": "100000/minute", "user": "100000/minute"}
+    )
     client = APIClient(REMOTE_ADDR="10.0.0.7")
     for _ in range(30):
         assert client.get("/api/v1/regions/").status_code == 200
