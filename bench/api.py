@@ -125,7 +125,13 @@ def main() -> None:
                 print(f"{what:>22}, {rows:>5}-row answers: {common.summary(latencies)}")
 
             _, _, size = common.timed_get(server.url + question(1000))
-            print(f"1,000-row answer: {size / 1000:.0f} kB as served")
+            _, _, gzipped = common.timed_get(
+                server.url + question(1000), headers={"Accept-Encoding": "gzip"}
+            )
+            print(
+                f"1,000-row answer: {size / 1000:.0f} kB as served, {gzipped / 1000:.0f} kB to a"
+                " client that accepts gzip"
+            )
             warm = {
                 "/healthz": common.wrk(server.url + "/healthz", seconds=args.seconds),
                 "50 rows": common.wrk(server.url + question(50), seconds=args.seconds),

@@ -2,6 +2,7 @@
 
 import csv
 import datetime
+import gzip
 import io
 import json
 import time
@@ -161,6 +162,19 @@ def test_a_thousand_row_answer_stays_under_300_kb():
     response = APIClient().get(URL, {"benchmark": "tool:x", "region": "us-east-1"})
     assert len(response.content) < 300_000, len(response.content)
     assert len(response.json()["results"]) == 1000
+
+
+def test_a_client_that_accepts_gzip_gets_the_answer_compressed_and_revalidates_it():
+    fleet(1000)
+    client = APIClient()
+    query = {"benchmark": "tool:x", "region": "us-east-1"}
+    plain = client.get(URL, query)
+    packed = client.get(URL, query, HTTP_ACCEPT_ENCODING="gzip")
+    assert packed["Content-Encoding"] == "gzip"
+    assert len(packed.content) * 5 < len(plain.content)
+    assert json.loads(gzip.decompress(packed.content)) == plain.json()
+    again = client.get(URL, query, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed["ETag"])
+    assert again.status_code == 304
 
 
 def test_an_unchanged_answer_revalidates_with_304_and_a_new_run_changes_it():

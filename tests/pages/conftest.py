@@ -38,3 +38,48 @@ def page(browser):
     page.on("pageerror", lambda error: page.console_errors.append(str(error)))
     yield page
     context.close()
+
+
+@pytest.fixture(scope="module")
+def demo_site(django_db_setup, django_db_blocker):
+    """A live server on the bundled demo, loaded once for a module of page tests that only read.
+
+    The demo is committed (the server's thread reads with its own connection), and removed
+    after the module: the project's tables emptied, the migrations' reference rows put back, as the
+    database tests after it expect. The tests take the plain `django_db` mark: they read.
+    """
+    from django.apps import apps
+    from django.core.management.color import no_style
+    from django.db import connection
+    from pytest_django.live_server_helper import LiveServer
+
+    from benchmarks.models import InstanceType, Region
+    from benchmarks.reference import load_reference_data
+    from benchmarks.services.demo import load_demo
+
+    with django_db_blocker.unblock():
+        load_reference_data(Region, InstanceType)
+        load_demo()
+        if connection.vendor == "postgresql":
+            # Emptied by the module before, the tables would be planned as empty until
+            # autovacuum looks at them again.
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+    server = LiveServer("localhost")
+    yield server
+    server.stop()
+    with django_db_blocker.unblock():
+        # The project's tables only: emptying Django's own too would make their rows again
+        # through a second connection that outlives the test database.
+        tables = [
+            model._meta.db_table
+            for app in ("benchmarks", "api", "dashboard")
+            for model in apps.get_app_config(app).get_models(include_auto_created=True)
+        ]
+        flush = connection.ops.sql_flush(
+            no_style(), tables, reset_sequences=True, allow_cascade=True
+        )
+        with connection.cursor() as cursor:
+            for statement in flush:
+                cursor.execute(statement)
+        load_reference_data(Region, InstanceType)

@@ -2,22 +2,11 @@
 
 import pytest
 
-from benchmarks.services.demo import load_demo
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("reference_data"),
-]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 
-@pytest.fixture
-def demo(reference_data):
-    load_demo()
-
-
-def test_the_default_page_charts_t2_and_c7_families_per_dollar(live_server, page, demo):
-    page.goto(f"{live_server.url}/")
+def test_the_default_page_charts_t2_and_c7_families_per_dollar(demo_site, page):
+    page.goto(f"{demo_site.url}/")
     page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
     assert page.locator("#per-dollar-chart").bounding_box()["height"] > 100
     types = page.locator("#results-table tbody tr").evaluate_all(
@@ -30,8 +19,8 @@ def test_the_default_page_charts_t2_and_c7_families_per_dollar(live_server, page
     assert page.console_errors == []
 
 
-def test_picking_study_s1s_benchmark_shows_fargate_and_its_cpu_spread(live_server, page, demo):
-    page.goto(f"{live_server.url}/?benchmark=openssl:aes-128-gcm&region=us-east-1&at=2017-12-13")
+def test_picking_study_s1s_benchmark_shows_fargate_and_its_cpu_spread(demo_site, page):
+    page.goto(f"{demo_site.url}/?benchmark=openssl:aes-128-gcm&region=us-east-1&at=2017-12-13")
     page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
     row = page.locator('#results-table tr[data-instance-type="fargate-1vcpu-2gb"]')
     text = row.inner_text()
@@ -47,15 +36,15 @@ def test_picking_study_s1s_benchmark_shows_fargate_and_its_cpu_spread(live_serve
     assert page.console_errors == []
 
 
-def test_a_bad_query_is_a_clear_error(live_server, page, demo):
-    response = page.goto(f"{live_server.url}/?benchmark=openssl:nope")
+def test_a_bad_query_is_a_clear_error(demo_site, page):
+    response = page.goto(f"{demo_site.url}/?benchmark=openssl:nope")
     assert response.status == 400
     assert "unknown benchmark" in page.locator(".error").inner_text()
 
 
-def test_study_s2_reads_more_per_dollar_for_accp_on_c7g(live_server, page, demo):
+def test_study_s2_reads_more_per_dollar_for_accp_on_c7g(demo_site, page):
     page.goto(
-        f"{live_server.url}/?benchmark=keycloak:oauth2-login&region=ap-northeast-1"
+        f"{demo_site.url}/?benchmark=keycloak:oauth2-login&region=ap-northeast-1"
         "&baseline=c7a.xlarge:base"
     )
     page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
@@ -68,8 +57,8 @@ def test_study_s2_reads_more_per_dollar_for_accp_on_c7g(live_server, page, demo)
     assert ".large sizes" in page.locator("#sources").inner_text()
 
 
-def test_benchmark_parameters_are_named_as_in_the_api(live_server, page, demo):
-    page.goto(f"{live_server.url}/?benchmark=openssl:aes-128-gcm&region=us-east-1&block_size=1024")
+def test_benchmark_parameters_are_named_as_in_the_api(demo_site, page):
+    page.goto(f"{demo_site.url}/?benchmark=openssl:aes-128-gcm&region=us-east-1&block_size=1024")
     page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
     assert "block_size=1024" in page.locator("#summary").inner_text()
     assert page.locator("#param-block_size").input_value() == "1024"

@@ -5,22 +5,12 @@ import re
 import pytest
 
 from benchmarks.models import Run
-from benchmarks.services.demo import load_demo
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("reference_data"),
-]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 
-@pytest.fixture
-def demo(reference_data):
-    load_demo()
-
-
-def test_the_instance_type_page_charts_its_prices_and_ranks_it(live_server, page, demo):
-    page.goto(f"{live_server.url}/instance-types/c7g.xlarge/")
+def test_the_instance_type_page_charts_its_prices_and_ranks_it(demo_site, page):
+    page.goto(f"{demo_site.url}/instance-types/c7g.xlarge/")
     page.wait_for_selector("body[data-charts-ready=true]")
     assert "4 (4 cores, 1 thread per core)" in page.locator("#specs").inner_text()
     lines = page.evaluate("Chart.getChart('price-history-chart').data.datasets.map(d => d.label)")
@@ -37,21 +27,21 @@ def test_the_instance_type_page_charts_its_prices_and_ranks_it(live_server, page
     assert page.console_errors == []
 
 
-def test_a_fargate_task_is_priced_from_the_rates(live_server, page, demo):
-    page.goto(f"{live_server.url}/instance-types/fargate-1vcpu-2gb/")
+def test_a_fargate_task_is_priced_from_the_rates(demo_site, page):
+    page.goto(f"{demo_site.url}/instance-types/fargate-1vcpu-2gb/")
     page.wait_for_selector("body[data-charts-ready=true]")
     assert "Fargate rates per vCPU-hour and GB-hour × 1 vCPU and 2 GB" in page.inner_text("main")
     assert page.console_errors == []
 
 
-def test_an_unknown_instance_type_or_benchmark_is_not_found(live_server, page, demo):
-    assert page.goto(f"{live_server.url}/instance-types/c99.huge/").status == 404
-    assert page.goto(f"{live_server.url}/benchmarks/nope:x/").status == 404
-    assert page.goto(f"{live_server.url}/runs/999999/").status == 404
+def test_an_unknown_instance_type_or_benchmark_is_not_found(demo_site, page):
+    assert page.goto(f"{demo_site.url}/instance-types/c99.huge/").status == 404
+    assert page.goto(f"{demo_site.url}/benchmarks/nope:x/").status == 404
+    assert page.goto(f"{demo_site.url}/runs/999999/").status == 404
 
 
-def test_the_benchmark_page_says_what_it_measures_and_covers(live_server, page, demo):
-    page.goto(f"{live_server.url}/benchmarks/openssl:aes-128-gcm/")
+def test_the_benchmark_page_says_what_it_measures_and_covers(demo_site, page):
+    page.goto(f"{demo_site.url}/benchmarks/openssl:aes-128-gcm/")
     facts = page.locator("#benchmark-facts").inner_text()
     assert "B/s, higher is better" in facts
     assert "block_size" in facts
@@ -65,13 +55,13 @@ def test_the_benchmark_page_says_what_it_measures_and_covers(live_server, page, 
     assert page.console_errors == []
 
 
-def test_the_run_page_formats_figures_and_links_back_to_its_comparison(live_server, page, demo):
+def test_the_run_page_formats_figures_and_links_back_to_its_comparison(demo_site, page):
     run = (
         Run.objects.filter(instance_type__name="t2.nano", format="openssl", results__isnull=False)
         .exclude(raw_output="")
         .first()
     )
-    page.goto(f"{live_server.url}/runs/{run.pk}/")
+    page.goto(f"{demo_site.url}/runs/{run.pk}/")
     figures = page.locator("#run-results td.figure").all_inner_texts()
     assert figures and all(figure.endswith("B/s") and "e+" not in figure for figure in figures)
     # The CPU model as one name per model, beside the string the machine reported.
@@ -89,9 +79,9 @@ def test_the_run_page_formats_figures_and_links_back_to_its_comparison(live_serv
 @pytest.mark.parametrize(
     "path", ["/instance-types/t2.nano/", "/benchmarks/openssl:aes-256-cbc/", "/runs/{run}/"]
 )
-def test_the_pages_fit_a_phone(live_server, page, demo, path):
+def test_the_pages_fit_a_phone(demo_site, page, path):
     page.set_viewport_size({"width": 375, "height": 800})
     run = Run.objects.filter(results__isnull=False).first()
-    page.goto(live_server.url + path.format(run=run.pk))
+    page.goto(demo_site.url + path.format(run=run.pk))
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     assert page.console_errors == []

@@ -2,22 +2,11 @@
 
 import pytest
 
-from benchmarks.services.demo import load_demo
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("reference_data"),
-]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
 
 
-@pytest.fixture
-def demo(reference_data):
-    load_demo()
-
-
-def test_study_s4s_volumes_are_priced_and_the_burst_is_charted(live_server, page, demo):
-    page.goto(f"{live_server.url}/volumes/?region=ap-northeast-1&at=2014-06-15")
+def test_study_s4s_volumes_are_priced_and_the_burst_is_charted(demo_site, page):
+    page.goto(f"{demo_site.url}/volumes/?region=ap-northeast-1&at=2014-06-15")
     page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
     costs = page.locator("#volumes-table tbody td.usd").all_inner_texts()
     assert costs == ["88.20", "48.00", "12.00"]
@@ -34,8 +23,8 @@ def test_study_s4s_volumes_are_priced_and_the_burst_is_charted(live_server, page
     assert page.console_errors == []
 
 
-def test_the_default_page_uses_the_nearest_prices_and_says_so(live_server, page, demo):
-    page.goto(f"{live_server.url}/volumes/")
+def test_the_default_page_uses_the_nearest_prices_and_says_so(demo_site, page):
+    page.goto(f"{demo_site.url}/volumes/")
     page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
     assert page.locator("#region").input_value() == "ap-northeast-1"
     assert "using the nearest known" in page.locator("#volumes-table").inner_text()
@@ -43,14 +32,14 @@ def test_the_default_page_uses_the_nearest_prices_and_says_so(live_server, page,
     assert page.console_errors == []
 
 
-def test_a_volume_aws_would_refuse_is_a_clear_error(live_server, page, demo):
-    response = page.goto(f"{live_server.url}/volumes/?volume_type_1=io1&size_gb_1=100")
+def test_a_volume_aws_would_refuse_is_a_clear_error(demo_site, page):
+    response = page.goto(f"{demo_site.url}/volumes/?volume_type_1=io1&size_gb_1=100")
     assert response.status == 400
     assert "iops_1: io1 volumes need their provisioned iops" in page.locator(".error").inner_text()
 
 
-def test_a_volume_type_without_prices_says_so_in_its_row(live_server, page, demo):
-    page.goto(f"{live_server.url}/volumes/?region=ap-northeast-1&volume_type_1=st1&size_gb_1=500")
+def test_a_volume_type_without_prices_says_so_in_its_row(demo_site, page):
+    page.goto(f"{demo_site.url}/volumes/?region=ap-northeast-1&volume_type_1=st1&size_gb_1=500")
     page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
     assert (
         "no st1 storage price is known in ap-northeast-1"
