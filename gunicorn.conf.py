@@ -26,3 +26,20 @@ limit_request_line = 8190
 # pricebench logs one line per request itself (dashboard/logs.py): in JSON, gunicorn's own
 # text access line would only repeat it.
 accesslog = None if os.environ.get("PRICEBENCH_LOG_FORMAT") == "json" else "-"
+
+
+def post_worker_init(worker):
+    """Each worker opens its database connection before it takes its first request.
+
+    Connections are kept between requests (DATABASE_CONN_MAX_AGE); opening one costs a new
+    PostgreSQL backend, which the first request after a start or a max_requests replacement
+    would otherwise wait for. A database that is away is not an error here: the first
+    request connects, or answers 503.
+    """
+    from django.db import connection
+    from django.db.utils import OperationalError
+
+    try:
+        connection.ensure_connection()
+    except OperationalError as error:
+        worker.log.warning("database not reachable at worker start: %s", error)
