@@ -1,6 +1,7 @@
 """How fast pricebench imports Spare Cores' whole inspector archive into PostgreSQL.
 
     .venv/bin/python bench/import.py [--archive PATH] [--jobs N]
+    .venv/bin/python bench/import.py --profile 80    # cProfile of the first 80 types, one job
 
 Starts a throwaway PostgreSQL (bench/common.py), loads the bundled price snapshot, then runs
 `import_sparecores` on the archive (../shared/data/sparecores-inspector/aws.tar.xz, read in
@@ -9,6 +10,10 @@ runs per second. Then imports the same archive again (it must store nothing) and
 `GET /api/v1/price-performance/?region=us-east-1` for one benchmark of each kind, printing
 how many instance types each ranks. Exits non-zero when the second import stored anything or
 a kind ranks fewer than MINIMUM_RANKED types.
+
+With `--profile N`, imports only the archive's first N types, one at a time in this process
+(`sparecores.import_machines`, what the command runs), under cProfile, and prints the CPU
+seconds and the functions that took the most time, cumulative.
 """
 
 from __future__ import annotations
@@ -98,10 +103,46 @@ def ranked(benchmark: str, params: dict) -> int:
     return len(response.json()["results"])
 
 
+def profile(archive: Path, types: int, postmaster: int) -> None:
+    """cProfile of importing the archive's first `types` types with one job."""
+    import cProfile
+    import pstats
+
+    from django.db import connections
+
+    from benchmarks import inspector
+    from benchmarks.services import sparecores
+
+    machines = inspector.read_source(archive)[:types]
+    results = 0
+    connections.close_all()
+    cpu = cpu_seconds(postmaster)
+    profiler = cProfile.Profile()
+    started = time.perf_counter()
+    profiler.enable()
+    for machine, summary in sparecores.import_machines(machines, jobs=1):
+        if isinstance(summary, Exception):
+            raise SystemExit(f"{machine.name}: {summary}")
+        results += summary.results
+    profiler.disable()
+    wall = time.perf_counter() - started
+    connections.close_all()
+    time.sleep(0.5)
+    print(
+        f"{types} types, {results:,} results: {wall:.1f} s wall (under cProfile), "
+        f"{cpu_seconds(postmaster) - cpu:.1f} CPU seconds (pricebench and PostgreSQL), "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    stats = pstats.Stats(profiler).sort_stats("cumulative")
+    stats.print_stats(30)
+    stats.print_callees("record_machine_runs|refresh_series|record_new_series")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--archive", type=Path, default=ARCHIVE)
     parser.add_argument("--jobs", type=int, help="passed to import_sparecores (default: its own)")
+    parser.add_argument("--profile", type=int, metavar="N", help="profile the first N types")
     args = parser.parse_args()
     failures = []
     # The API is asked through Django's test client, whose host is "testserver".
@@ -115,6 +156,9 @@ def main() -> None:
 
         price_services.import_snapshot()
         postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        if args.profile:
+            profile(args.archive, args.profile, postmaster)
+            return
         seconds, cpu, summary = import_once(args.archive, args.jobs, postmaster)
         results, runs = Result.objects.count(), Run.objects.count()
         print(summary)

@@ -290,14 +290,26 @@ def _result_rows(
 
 
 def _store(rows: list[ResultRow]) -> set[int]:
-    """Store results in their series, all of an upload at once; returns their runs' ids."""
-    statistics.attach_series(rows)
+    """Store results in their series, all of an upload at once; returns the series this
+    created (for `statistics.refresh_stored`, once the runs are saved)."""
+    keys = [statistics.params_key(row.params) for row in rows]
+    created = statistics.attach_series(rows, keys=keys)
     statistics.insert_rows(
         Result,
         ("run_id", "benchmark_id", "params", "value", "notes", "series_id"),
-        [(r.run_id, r.benchmark_id, r.params, r.value, r.notes, r.series_id) for r in rows],
+        [
+            (
+                r.run_id,
+                r.benchmark_id,
+                statistics.stored_params(key, r.params),
+                r.value,
+                r.notes,
+                r.series_id,
+            )
+            for r, key in zip(rows, keys, strict=True)
+        ],  # fmt: skip
     )
-    return {row.run_id for row in rows}
+    return created
 
 
 def _tabular_rows(
@@ -401,7 +413,7 @@ def ingest_run(*, run_id: int) -> Run:
                         "upload it with an instance_type and a region"
                     )
                 rows = _result_rows(run, parsed.results, benchmarks)
-            run_ids = _store(rows)
+            created = _store(rows)
     except ParseError as error:
         return _fail(run, str(error))
     except (OperationalError, InterfaceError):
@@ -416,7 +428,7 @@ def ingest_run(*, run_id: int) -> Run:
     run.status = Run.Status.DONE
     run.finished_at = timezone.now()
     run.save()
-    statistics.refresh_series(statistics.series_of_runs(run_ids))
+    statistics.refresh_stored(rows, created=created)
     return run
 
 
@@ -694,12 +706,7 @@ def record_machine_runs(
         else:
             rows.extend(_result_rows(run, parsed.results, benchmarks))
             outcome.stored[output.filename] = len(parsed.results)
-    run_ids = _store(rows)
-    # The ids themselves, a few hundred per machine: as a subquery, the refresh's DELETE ran a
-    # join that PostgreSQL plans badly while the results table has no statistics yet (rows
-    # not yet committed, as in a test or a long load), slower with every machine.
-    series_ids = statistics.series_of_runs(run_ids).values_list("series_id", flat=True)
-    statistics.refresh_series(sorted(set(series_ids)))
+    statistics.refresh_stored(rows, created=_store(rows))
     return outcome
 
 
