@@ -610,24 +610,48 @@ def _merge_summaries(series: list[tuple]) -> None:
                 [ids, [params for params, _ in wanted], [families for _, families in wanted]],
             )
             stale = [pk for pk, holds in cursor.fetchall() if not holds]
-        benchmarks = list(Benchmark.objects.filter(pk__in=stale).order_by("pk")) if stale else []
+        current = Benchmark.objects.filter(pk__in=stale) if stale else Benchmark.objects.none()
     else:
-        benchmarks = list(Benchmark.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
-    changed = []
-    for benchmark in benchmarks:
-        values, families = summaries[benchmark.pk]
-        for name, known in benchmark.params.items():
+        current = Benchmark.objects.select_for_update().filter(pk__in=ids)
+    changed: dict[int, tuple[dict, list]] = {}
+    for pk, known_params, known_families in current.order_by("pk").values_list(
+        "pk", "params", "families"
+    ):
+        values, families = summaries[pk]
+        for name, known in known_params.items():
             values[name].update(_hashable(value) for value in known)
         params = _ordered_params(values)
-        families = sorted(families | set(benchmark.families))
-        if (params, families) != (benchmark.params, benchmark.families):
-            benchmark.params, benchmark.families = params, families
-            changed.append(benchmark)
+        families = sorted(families | set(known_families))
+        if (params, families) != (known_params, known_families):
+            changed[pk] = (params, families)
     # Every summary gets the new time in one UPDATE (bulk_update's CASE per row took longer
     # than the whole ingest); only the changed ones are written whole.
     Benchmark.objects.filter(pk__in=ids).update(stats_updated_at=timezone.now())
     if changed:
-        Benchmark.objects.bulk_update(changed, ["params", "families"])
+        _write_summaries(changed)
+
+
+def _write_summaries(changed: dict[int, tuple[dict, list]]) -> None:
+    """Write these benchmarks' (params, families): one UPDATE from arrays on PostgreSQL."""
+    if connection.vendor != "postgresql":
+        Benchmark.objects.bulk_update(
+            [Benchmark(pk=pk, params=params, families=families) for pk, (params, families) in
+             changed.items()],
+            ["params", "families"],
+        )  # fmt: skip
+        return
+    table = connection.ops.quote_name(Benchmark._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS benchmark SET params = new.params, families = new.families "
+            f"FROM unnest(%s::bigint[], %s::jsonb[], %s::jsonb[]) AS new(id, params, families) "
+            f"WHERE benchmark.id = new.id",
+            [
+                list(changed),
+                [json.dumps(params) for params, _ in changed.values()],
+                [json.dumps(families) for _, families in changed.values()],
+            ],
+        )
 
 
 def _recompute_summaries(benchmark_ids: Collection[int]) -> None:
