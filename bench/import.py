@@ -54,8 +54,10 @@ QUESTIONS = {
 }
 
 
-def import_once(archive: Path, jobs: int | None, postmaster: int) -> tuple[float, float, str]:
-    """`import_sparecores ARCHIVE`: its wall time, the CPU seconds it cost (this process and
+def import_once(
+    archive: Path, jobs: int | None, postmaster: int
+) -> tuple[float, tuple[float, float], str]:
+    """`import_sparecores ARCHIVE`: its wall time, the CPU seconds it cost (this process's,
     PostgreSQL's) and its summary."""
     from django.core.management import call_command
     from django.db import connections
@@ -63,29 +65,35 @@ def import_once(archive: Path, jobs: int | None, postmaster: int) -> tuple[float
     out = io.StringIO()
     options = ["--jobs", str(jobs)] if jobs else []
     connections.close_all()
-    cpu = cpu_seconds(postmaster)
+    cpu = cpu_split(postmaster)
     started = time.perf_counter()
     call_command("import_sparecores", str(archive), *options, stdout=out, stderr=io.StringIO())
     wall = time.perf_counter() - started
     # Closed connections end their backends, whose CPU time then counts in the postmaster's.
     connections.close_all()
     time.sleep(0.5)
-    return wall, cpu_seconds(postmaster) - cpu, out.getvalue()
+    after = cpu_split(postmaster)
+    return wall, (after[0] - cpu[0], after[1] - cpu[1]), out.getvalue()
 
 
 def cpu_seconds(postmaster: int) -> float:
-    """CPU seconds used so far by this process and by PostgreSQL (the postmaster, its live
-    children and the children it has reaped), from /proc."""
+    """CPU seconds used so far by this process and by PostgreSQL, from /proc."""
+    return sum(cpu_split(postmaster))
+
+
+def cpu_split(postmaster: int) -> tuple[float, float]:
+    """(this process's CPU seconds, PostgreSQL's: the postmaster, its live children and the
+    children it has reaped), from /proc."""
     ticks = os.sysconf("SC_CLK_TCK")
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    total = usage.ru_utime + usage.ru_stime
+    own = usage.ru_utime + usage.ru_stime
     fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
-    total += sum(int(value) for value in fields[11:15]) / ticks  # utime stime cutime cstime
+    postgres = sum(int(value) for value in fields[11:15]) / ticks  # utime stime cutime cstime
     for child in Path(f"/proc/{postmaster}/task/{postmaster}/children").read_text().split():
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
-            total += sum(int(value) for value in fields[11:13]) / ticks
-    return total
+            postgres += sum(int(value) for value in fields[11:13]) / ticks
+    return own, postgres
 
 
 def number(summary: str, pattern: str) -> int:
@@ -165,7 +173,8 @@ def main() -> None:
         print(
             f"first import: {seconds:.1f} s wall, {runs:,} runs, {results:,} results: "
             f"{results / seconds:,.0f} results/s, {runs / seconds:,.1f} runs/s; "
-            f"{cpu:.1f} CPU seconds (pricebench and PostgreSQL) on {os.cpu_count()} CPUs, "
+            f"{sum(cpu):.1f} CPU seconds (pricebench {cpu[0]:.1f}, PostgreSQL {cpu[1]:.1f}) on "
+            f"{os.cpu_count()} CPUs, "
             f"load average {os.getloadavg()[0]:.1f} at the end"
         )
         again, _, second = import_once(args.archive, args.jobs, postmaster)

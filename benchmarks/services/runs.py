@@ -80,8 +80,10 @@ def check_results(results: list[ParsedResult]) -> None:
             raise DomainError(f"{what} was measured_at {result.measured_at}, a day still to come")
 
 
-def _check_table(text: str, format: str) -> None:  # noqa: A002
-    """A table is read at upload, so that a bad row is a 400 naming it, not a failed run."""
+def _check_table(text: str, format: str) -> ParsedOutput:  # noqa: A002
+    """A table is read at upload, so that a bad row is a 400 naming it, not a failed run.
+
+    Returns what it read, which an ingest in the same process need not read again."""
     limit = settings.PRICEBENCH_MAX_RESULTS_PER_UPLOAD
     lines = text.count("\n")
     if format == "csv" and lines > limit + 1:  # counted before reading a row
@@ -106,6 +108,7 @@ def _check_table(text: str, format: str) -> None:  # noqa: A002
         _by_name(Region, "code", _named(parsed, "region"), get_region)
     except DomainError as error:
         raise DomainError(f"in the table: {error.message}", field="file") from None
+    return parsed
 
 
 def _named(parsed: ParsedOutput, attribute: str) -> set[str]:
@@ -124,7 +127,18 @@ def check_upload_size(size: int) -> None:
 
 
 @transaction.atomic
-def submit_run(
+def submit_run(**submission: Any) -> tuple[Run, bool]:
+    """Accept one uploaded output as a pending run; returns (run, created).
+
+    The same content for the same machine and variant returns the existing run. Input that
+    can be refused before parsing (too large, binary, not UTF-8, unknown machine) raises
+    DomainError and writes nothing. Takes `_submit`'s keywords.
+    """
+    run, created, _parsed = _submit(**submission)
+    return run, created
+
+
+def _submit(
     *,
     content: bytes,
     filename: str = "",
@@ -136,13 +150,9 @@ def submit_run(
     source: str = "",
     licence: str = "",
     uploaded_by=None,
-) -> tuple[Run, bool]:
-    """Accept one uploaded output as a pending run; returns (run, created).
-
-    The same content for the same machine and variant returns the existing run. Input that
-    can be refused before parsing (too large, binary, not UTF-8, unknown machine) raises
-    DomainError and writes nothing.
-    """
+) -> tuple[Run, bool, ParsedOutput | None]:
+    """`submit_run`, which it runs in a transaction; also returns the table it read, if any
+    (the run's raw output parsed in its format, checked)."""
     text = _checked_content(content, format)
     check_submission_texts(variant=variant, source=source, licence=licence)
 
@@ -167,8 +177,7 @@ def submit_run(
             f"{detected} output does not name its machine: give instance_type and region",
             field="instance_type",
         )
-    if detected in TABULAR_FORMATS:
-        _check_table(text, detected)
+    parsed = _check_table(text, detected) if detected in TABULAR_FORMATS else None
 
     content_hash = hashlib.sha256(content).hexdigest()
     key = upload_key(
@@ -179,7 +188,7 @@ def submit_run(
     )
     existing = Run.objects.filter(upload_key=key).first()
     if existing is not None:
-        return existing, False
+        return existing, False, None
     try:
         # The same upload sent twice at once: the unique key lets one insert win; the other
         # waits for it and answers with its run.
@@ -199,8 +208,8 @@ def submit_run(
                 uploaded_by=uploaded_by,
             )
     except IntegrityError:
-        return Run.objects.get(upload_key=key), False
-    return run, True
+        return Run.objects.get(upload_key=key), False, None
+    return run, True, parsed
 
 
 def _checked_content(content: bytes, format: str) -> str:  # noqa: A002
@@ -381,10 +390,12 @@ def fail_run(*, run_id: int, reason: str) -> Run:
 
 
 @transaction.atomic
-def ingest_run(*, run_id: int) -> Run:
+def ingest_run(*, run_id: int, parsed: ParsedOutput | None = None) -> Run:
     """Parse a pending run and store its results in one transaction; a no-op once done.
 
     A parse error marks the run failed with the parser's message and stores no results.
+    `parsed` is the run's raw output already parsed in its format and checked (a table read
+    at upload in this process), which is then not read again.
     """
     run = (
         Run.objects.select_for_update(of=("self",))
@@ -396,13 +407,14 @@ def ingest_run(*, run_id: int) -> Run:
     try:
         # The savepoint lets a failure undo partial results but keep the failed status.
         with transaction.atomic():
-            parsed = parsers.parse(run.raw_output, format=run.format or "auto")
+            if parsed is None:
+                parsed = parsers.parse(run.raw_output, format=run.format or "auto")
+                try:
+                    check_results(parsed.results)
+                except DomainError as error:
+                    raise ParseError(error.message) from None
             if not parsed.results:
                 raise ParseError("the output holds no benchmark results")
-            try:
-                check_results(parsed.results)
-            except DomainError as error:
-                raise ParseError(error.message) from None
             benchmarks = _benchmarks(parsed.results)
             if parsed.format in TABULAR_FORMATS:
                 rows = _tabular_rows(run, parsed, benchmarks)
@@ -588,10 +600,14 @@ def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> 
 
 
 def record_run(**submission: Any) -> tuple[Run, bool]:
-    """Submit and ingest in this process (commands, demo data): (finished run, created)."""
-    run, created = submit_run(**submission)
+    """Submit and ingest in this process (commands, demo data): (finished run, created).
+
+    A table is parsed once: the ingest takes what the upload's check read.
+    """
+    with transaction.atomic():
+        run, created, parsed = _submit(**submission)
     if created:
-        run = ingest_run(run_id=run.pk)
+        run = ingest_run(run_id=run.pk, parsed=parsed)
     return run, created
 
 
