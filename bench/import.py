@@ -143,6 +143,7 @@ def profile(archive: Path, types: int, postmaster: int) -> None:
     )
     stats = pstats.Stats(profiler).sort_stats("cumulative")
     stats.print_stats(30)
+    stats.sort_stats("tottime").print_stats(25)
     stats.print_callees("record_machine_runs|refresh_series|record_new_series")
 
 

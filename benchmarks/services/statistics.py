@@ -619,23 +619,27 @@ def _merge_summaries(series: list[tuple]) -> None:
         return
     ids = sorted(summaries)
     if connection.vendor == "postgresql":
-        wanted = [
-            (
-                json.dumps(_ordered_params(summaries[pk][0])),
-                json.dumps(sorted(summaries[pk][1])),
-            )
-            for pk in ids
-        ]
+        # One JSON document rather than arrays: psycopg escapes every array element in Python.
+        wanted = json.dumps(
+            [
+                {
+                    "id": pk,
+                    "params": _ordered_params(summaries[pk][0]),
+                    "families": sorted(summaries[pk][1]),
+                }
+                for pk in ids
+            ]
+        )
         table = connection.ops.quote_name(Benchmark._meta.db_table)
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT benchmark.id, benchmark.params @> wanted.params "
                 f"AND benchmark.families @> wanted.families "
                 f"FROM {table} AS benchmark "
-                f"JOIN unnest(%s::bigint[], %s::jsonb[], %s::jsonb[]) "
-                f"AS wanted(id, params, families) ON benchmark.id = wanted.id "
+                f"JOIN jsonb_to_recordset(%s::jsonb) "
+                f"AS wanted(id bigint, params jsonb, families jsonb) ON benchmark.id = wanted.id "
                 f"ORDER BY benchmark.id FOR UPDATE OF benchmark",
-                [ids, [params for params, _ in wanted], [families for _, families in wanted]],
+                [wanted],
             )
             stale = [pk for pk, holds in cursor.fetchall() if not holds]
         current = Benchmark.objects.filter(pk__in=stale) if stale else Benchmark.objects.none()
@@ -660,7 +664,7 @@ def _merge_summaries(series: list[tuple]) -> None:
 
 
 def _write_summaries(changed: dict[int, tuple[dict, list]]) -> None:
-    """Write these benchmarks' (params, families): one UPDATE from arrays on PostgreSQL."""
+    """Write these benchmarks' (params, families): one UPDATE from a JSON list on PostgreSQL."""
     if connection.vendor != "postgresql":
         Benchmark.objects.bulk_update(
             [Benchmark(pk=pk, params=params, families=families) for pk, (params, families) in
@@ -672,12 +676,15 @@ def _write_summaries(changed: dict[int, tuple[dict, list]]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} AS benchmark SET params = new.params, families = new.families "
-            f"FROM unnest(%s::bigint[], %s::jsonb[], %s::jsonb[]) AS new(id, params, families) "
+            f"FROM jsonb_to_recordset(%s::jsonb) AS new(id bigint, params jsonb, families jsonb) "
             f"WHERE benchmark.id = new.id",
             [
-                list(changed),
-                [json.dumps(params) for params, _ in changed.values()],
-                [json.dumps(families) for _, families in changed.values()],
+                json.dumps(
+                    [
+                        {"id": pk, "params": params, "families": families}
+                        for pk, (params, families) in changed.items()
+                    ]
+                )
             ],
         )
 
