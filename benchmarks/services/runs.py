@@ -62,22 +62,39 @@ def check_results(results: list[ParsedResult]) -> None:
     Used at upload for tables (a 400 naming the problem) and at ingest for every output.
     """
     latest = timezone.localdate() + datetime.timedelta(days=1)
+    # (attribute, how the message names it, the longest it may be), looked up once: per
+    # result, the field lookups cost more than the checks.
+    texts = (
+        ("benchmark", "benchmark {}", _limit(Benchmark, "key")),
+        ("unit", "the unit of {}", _limit(Benchmark, "unit")),
+        ("variant", "the variant of {}", _limit(Run, "variant")),
+        ("cpu_model", "the cpu_model of {}", _limit(Run, "cpu_model")),
+        ("licence", "the licence of {}", _limit(Run, "licence")),
+        ("source", "the source of {}", MAX_SOURCE),
+        ("notes", "the notes of {}", MAX_NOTES),
+    )
+    params_limit = _limit(statistics.Series, "params_key")
+    dates_ahead: dict[str, bool] = {}
     for result in results:
-        what = f"{result.benchmark[:60]!r}"
-        _check_length(f"benchmark {what}", result.benchmark, _limit(Benchmark, "key"))
-        _check_length(f"the unit of {what}", result.unit, _limit(Benchmark, "unit"))
-        _check_length(f"the variant of {what}", result.variant, _limit(Run, "variant"))
-        _check_length(f"the cpu_model of {what}", result.cpu_model, _limit(Run, "cpu_model"))
-        _check_length(f"the licence of {what}", result.licence, _limit(Run, "licence"))
-        _check_length(f"the source of {what}", result.source, MAX_SOURCE)
-        _check_length(f"the notes of {what}", result.notes, MAX_NOTES)
-        _check_length(
-            f"the parameters of {what}",
-            statistics.params_key(result.params),
-            _limit(statistics.Series, "params_key"),
-        )
-        if result.measured_at and datetime.date.fromisoformat(result.measured_at) > latest:
-            raise DomainError(f"{what} was measured_at {result.measured_at}, a day still to come")
+        for attribute, label, limit in texts:
+            value = getattr(result, attribute)
+            if value and len(value) > limit:
+                _check_length(label.format(f"{result.benchmark[:60]!r}"), value, limit)
+        if result.params:
+            key = statistics.params_key(result.params)
+            if len(key) > params_limit:
+                _check_length(f"the parameters of {result.benchmark[:60]!r}", key, params_limit)
+        if result.measured_at:
+            ahead = dates_ahead.get(result.measured_at)
+            if ahead is None:
+                ahead = dates_ahead[result.measured_at] = (
+                    datetime.date.fromisoformat(result.measured_at) > latest
+                )
+            if ahead:
+                raise DomainError(
+                    f"{result.benchmark[:60]!r} was measured_at {result.measured_at}, "
+                    "a day still to come"
+                )
 
 
 def _check_table(text: str, format: str) -> ParsedOutput:  # noqa: A002
@@ -303,20 +320,14 @@ def _store(rows: list[ResultRow]) -> set[int]:
     created (for `statistics.refresh_stored`, once the runs are saved)."""
     keys = [statistics.params_key(row.params) for row in rows]
     created = statistics.attach_series(rows, keys=keys)
+    stored = statistics.stored_params(keys, [row.params for row in rows])
     statistics.insert_rows(
         Result,
         ("run_id", "benchmark_id", "params", "value", "notes", "series_id"),
         [
-            (
-                r.run_id,
-                r.benchmark_id,
-                statistics.stored_params(key, r.params),
-                r.value,
-                r.notes,
-                r.series_id,
-            )
-            for r, key in zip(rows, keys, strict=True)
-        ],  # fmt: skip
+            (r.run_id, r.benchmark_id, params, r.value, r.notes, r.series_id)
+            for r, params in zip(rows, stored, strict=True)
+        ],
     )
     return created
 

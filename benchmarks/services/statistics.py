@@ -93,7 +93,14 @@ def attach_series(results: list, *, keys: list[str] | None = None) -> set[int]:
         all_ours = insert_rows(
             Series,
             ("instance_type_id", "variant", "benchmark_id", "params_key", "params"),
-            [(*key, stored_params(key[3], wanted[key])) for key in missing],
+            [
+                (*key, stored)
+                for key, stored in zip(
+                    missing,
+                    stored_params([key[3] for key in missing], [wanted[key] for key in missing]),
+                    strict=True,
+                )
+            ],
             ignore_conflicts=True,  # another transaction may create the same series
         )
         inserted = _series_ids({key: wanted[key] for key in missing})
@@ -411,13 +418,15 @@ def _samples_in_hand(rows: Iterable) -> Iterator[tuple[int, _Sample]]:
         )
 
 
-def stored_params(text: str, params: dict[str, Any]) -> Any:
-    """What `insert_rows` writes for params whose `params_key` is `text`.
+def stored_params(texts: Sequence[str], params: Sequence[dict[str, Any]]) -> list[Any]:
+    """What `insert_rows` writes for params whose `params_key`s are `texts`.
 
-    On PostgreSQL the canonical text itself (jsonb keeps no key order, so nothing changes but
-    the dumping saved); elsewhere the dict, whose keys then keep the parser's order.
+    On PostgreSQL the canonical texts themselves (jsonb keeps no key order, so nothing changes
+    but the dumping saved); elsewhere the dicts, whose keys then keep the parser's order.
     """
-    return JsonText(text) if connection.vendor == "postgresql" else params
+    if connection.vendor == "postgresql":
+        return [JsonText(text) for text in texts]
+    return list(params)
 
 
 def _json_text(value: Any) -> str:
