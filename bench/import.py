@@ -1,6 +1,7 @@
 """How fast pricebench imports Spare Cores' whole inspector archive into PostgreSQL.
 
     .venv/bin/python bench/import.py [--archive PATH] [--jobs N]
+    .venv/bin/python bench/import.py --profile 80    # cProfile of the first 80 types, one job
 
 Starts a throwaway PostgreSQL (bench/common.py), loads the bundled price snapshot, then runs
 `import_sparecores` on the archive (../shared/data/sparecores-inspector/aws.tar.xz, read in
@@ -9,6 +10,10 @@ runs per second. Then imports the same archive again (it must store nothing) and
 `GET /api/v1/price-performance/?region=us-east-1` for one benchmark of each kind, printing
 how many instance types each ranks. Exits non-zero when the second import stored anything or
 a kind ranks fewer than MINIMUM_RANKED types.
+
+With `--profile N`, imports only the archive's first N types, one at a time in this process
+(`sparecores.import_machines`, what the command runs), under cProfile, and prints the CPU
+seconds and the functions that took the most time, cumulative.
 """
 
 from __future__ import annotations
@@ -49,8 +54,10 @@ QUESTIONS = {
 }
 
 
-def import_once(archive: Path, jobs: int | None, postmaster: int) -> tuple[float, float, str]:
-    """`import_sparecores ARCHIVE`: its wall time, the CPU seconds it cost (this process and
+def import_once(
+    archive: Path, jobs: int | None, postmaster: int
+) -> tuple[float, tuple[float, float], str]:
+    """`import_sparecores ARCHIVE`: its wall time, the CPU seconds it cost (this process's,
     PostgreSQL's) and its summary."""
     from django.core.management import call_command
     from django.db import connections
@@ -58,29 +65,35 @@ def import_once(archive: Path, jobs: int | None, postmaster: int) -> tuple[float
     out = io.StringIO()
     options = ["--jobs", str(jobs)] if jobs else []
     connections.close_all()
-    cpu = cpu_seconds(postmaster)
+    cpu = cpu_split(postmaster)
     started = time.perf_counter()
     call_command("import_sparecores", str(archive), *options, stdout=out, stderr=io.StringIO())
     wall = time.perf_counter() - started
     # Closed connections end their backends, whose CPU time then counts in the postmaster's.
     connections.close_all()
     time.sleep(0.5)
-    return wall, cpu_seconds(postmaster) - cpu, out.getvalue()
+    after = cpu_split(postmaster)
+    return wall, (after[0] - cpu[0], after[1] - cpu[1]), out.getvalue()
 
 
 def cpu_seconds(postmaster: int) -> float:
-    """CPU seconds used so far by this process and by PostgreSQL (the postmaster, its live
-    children and the children it has reaped), from /proc."""
+    """CPU seconds used so far by this process and by PostgreSQL, from /proc."""
+    return sum(cpu_split(postmaster))
+
+
+def cpu_split(postmaster: int) -> tuple[float, float]:
+    """(this process's CPU seconds, PostgreSQL's: the postmaster, its live children and the
+    children it has reaped), from /proc."""
     ticks = os.sysconf("SC_CLK_TCK")
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    total = usage.ru_utime + usage.ru_stime
+    own = usage.ru_utime + usage.ru_stime
     fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
-    total += sum(int(value) for value in fields[11:15]) / ticks  # utime stime cutime cstime
+    postgres = sum(int(value) for value in fields[11:15]) / ticks  # utime stime cutime cstime
     for child in Path(f"/proc/{postmaster}/task/{postmaster}/children").read_text().split():
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
-            total += sum(int(value) for value in fields[11:13]) / ticks
-    return total
+            postgres += sum(int(value) for value in fields[11:13]) / ticks
+    return own, postgres
 
 
 def number(summary: str, pattern: str) -> int:
@@ -98,10 +111,47 @@ def ranked(benchmark: str, params: dict) -> int:
     return len(response.json()["results"])
 
 
+def profile(archive: Path, types: int, postmaster: int) -> None:
+    """cProfile of importing the archive's first `types` types with one job."""
+    import cProfile
+    import pstats
+
+    from django.db import connections
+
+    from benchmarks import inspector
+    from benchmarks.services import sparecores
+
+    machines = inspector.read_source(archive)[:types]
+    results = 0
+    connections.close_all()
+    cpu = cpu_seconds(postmaster)
+    profiler = cProfile.Profile()
+    started = time.perf_counter()
+    profiler.enable()
+    for machine, summary in sparecores.import_machines(machines, jobs=1):
+        if isinstance(summary, Exception):
+            raise SystemExit(f"{machine.name}: {summary}")
+        results += summary.results
+    profiler.disable()
+    wall = time.perf_counter() - started
+    connections.close_all()
+    time.sleep(0.5)
+    print(
+        f"{types} types, {results:,} results: {wall:.1f} s wall (under cProfile), "
+        f"{cpu_seconds(postmaster) - cpu:.1f} CPU seconds (pricebench and PostgreSQL), "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    stats = pstats.Stats(profiler).sort_stats("cumulative")
+    stats.print_stats(30)
+    stats.sort_stats("tottime").print_stats(25)
+    stats.print_callees("record_machine_runs|refresh_series|record_new_series")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--archive", type=Path, default=ARCHIVE)
     parser.add_argument("--jobs", type=int, help="passed to import_sparecores (default: its own)")
+    parser.add_argument("--profile", type=int, metavar="N", help="profile the first N types")
     args = parser.parse_args()
     failures = []
     # The API is asked through Django's test client, whose host is "testserver".
@@ -115,13 +165,17 @@ def main() -> None:
 
         price_services.import_snapshot()
         postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        if args.profile:
+            profile(args.archive, args.profile, postmaster)
+            return
         seconds, cpu, summary = import_once(args.archive, args.jobs, postmaster)
         results, runs = Result.objects.count(), Run.objects.count()
         print(summary)
         print(
             f"first import: {seconds:.1f} s wall, {runs:,} runs, {results:,} results: "
             f"{results / seconds:,.0f} results/s, {runs / seconds:,.1f} runs/s; "
-            f"{cpu:.1f} CPU seconds (pricebench and PostgreSQL) on {os.cpu_count()} CPUs, "
+            f"{sum(cpu):.1f} CPU seconds (pricebench {cpu[0]:.1f}, PostgreSQL {cpu[1]:.1f}) on "
+            f"{os.cpu_count()} CPUs, "
             f"load average {os.getloadavg()[0]:.1f} at the end"
         )
         again, _, second = import_once(args.archive, args.jobs, postmaster)

@@ -62,26 +62,45 @@ def check_results(results: list[ParsedResult]) -> None:
     Used at upload for tables (a 400 naming the problem) and at ingest for every output.
     """
     latest = timezone.localdate() + datetime.timedelta(days=1)
+    # (attribute, how the message names it, the longest it may be), looked up once: per
+    # result, the field lookups cost more than the checks.
+    texts = (
+        ("benchmark", "benchmark {}", _limit(Benchmark, "key")),
+        ("unit", "the unit of {}", _limit(Benchmark, "unit")),
+        ("variant", "the variant of {}", _limit(Run, "variant")),
+        ("cpu_model", "the cpu_model of {}", _limit(Run, "cpu_model")),
+        ("licence", "the licence of {}", _limit(Run, "licence")),
+        ("source", "the source of {}", MAX_SOURCE),
+        ("notes", "the notes of {}", MAX_NOTES),
+    )
+    params_limit = _limit(statistics.Series, "params_key")
+    dates_ahead: dict[str, bool] = {}
     for result in results:
-        what = f"{result.benchmark[:60]!r}"
-        _check_length(f"benchmark {what}", result.benchmark, _limit(Benchmark, "key"))
-        _check_length(f"the unit of {what}", result.unit, _limit(Benchmark, "unit"))
-        _check_length(f"the variant of {what}", result.variant, _limit(Run, "variant"))
-        _check_length(f"the cpu_model of {what}", result.cpu_model, _limit(Run, "cpu_model"))
-        _check_length(f"the licence of {what}", result.licence, _limit(Run, "licence"))
-        _check_length(f"the source of {what}", result.source, MAX_SOURCE)
-        _check_length(f"the notes of {what}", result.notes, MAX_NOTES)
-        _check_length(
-            f"the parameters of {what}",
-            statistics.params_key(result.params),
-            _limit(statistics.Series, "params_key"),
-        )
-        if result.measured_at and datetime.date.fromisoformat(result.measured_at) > latest:
-            raise DomainError(f"{what} was measured_at {result.measured_at}, a day still to come")
+        for attribute, label, limit in texts:
+            value = getattr(result, attribute)
+            if value and len(value) > limit:
+                _check_length(label.format(f"{result.benchmark[:60]!r}"), value, limit)
+        if result.params:
+            key = statistics.params_key(result.params)
+            if len(key) > params_limit:
+                _check_length(f"the parameters of {result.benchmark[:60]!r}", key, params_limit)
+        if result.measured_at:
+            ahead = dates_ahead.get(result.measured_at)
+            if ahead is None:
+                ahead = dates_ahead[result.measured_at] = (
+                    datetime.date.fromisoformat(result.measured_at) > latest
+                )
+            if ahead:
+                raise DomainError(
+                    f"{result.benchmark[:60]!r} was measured_at {result.measured_at}, "
+                    "a day still to come"
+                )
 
 
-def _check_table(text: str, format: str) -> None:  # noqa: A002
-    """A table is read at upload, so that a bad row is a 400 naming it, not a failed run."""
+def _check_table(text: str, format: str) -> ParsedOutput:  # noqa: A002
+    """A table is read at upload, so that a bad row is a 400 naming it, not a failed run.
+
+    Returns what it read, which an ingest in the same process need not read again."""
     limit = settings.PRICEBENCH_MAX_RESULTS_PER_UPLOAD
     lines = text.count("\n")
     if format == "csv" and lines > limit + 1:  # counted before reading a row
@@ -106,6 +125,7 @@ def _check_table(text: str, format: str) -> None:  # noqa: A002
         _by_name(Region, "code", _named(parsed, "region"), get_region)
     except DomainError as error:
         raise DomainError(f"in the table: {error.message}", field="file") from None
+    return parsed
 
 
 def _named(parsed: ParsedOutput, attribute: str) -> set[str]:
@@ -124,7 +144,18 @@ def check_upload_size(size: int) -> None:
 
 
 @transaction.atomic
-def submit_run(
+def submit_run(**submission: Any) -> tuple[Run, bool]:
+    """Accept one uploaded output as a pending run; returns (run, created).
+
+    The same content for the same machine and variant returns the existing run. Input that
+    can be refused before parsing (too large, binary, not UTF-8, unknown machine) raises
+    DomainError and writes nothing. Takes `_submit`'s keywords.
+    """
+    run, created, _parsed = _submit(**submission)
+    return run, created
+
+
+def _submit(
     *,
     content: bytes,
     filename: str = "",
@@ -136,13 +167,9 @@ def submit_run(
     source: str = "",
     licence: str = "",
     uploaded_by=None,
-) -> tuple[Run, bool]:
-    """Accept one uploaded output as a pending run; returns (run, created).
-
-    The same content for the same machine and variant returns the existing run. Input that
-    can be refused before parsing (too large, binary, not UTF-8, unknown machine) raises
-    DomainError and writes nothing.
-    """
+) -> tuple[Run, bool, ParsedOutput | None]:
+    """`submit_run`, which it runs in a transaction; also returns the table it read, if any
+    (the run's raw output parsed in its format, checked)."""
     text = _checked_content(content, format)
     check_submission_texts(variant=variant, source=source, licence=licence)
 
@@ -167,8 +194,7 @@ def submit_run(
             f"{detected} output does not name its machine: give instance_type and region",
             field="instance_type",
         )
-    if detected in TABULAR_FORMATS:
-        _check_table(text, detected)
+    parsed = _check_table(text, detected) if detected in TABULAR_FORMATS else None
 
     content_hash = hashlib.sha256(content).hexdigest()
     key = upload_key(
@@ -179,7 +205,7 @@ def submit_run(
     )
     existing = Run.objects.filter(upload_key=key).first()
     if existing is not None:
-        return existing, False
+        return existing, False, None
     try:
         # The same upload sent twice at once: the unique key lets one insert win; the other
         # waits for it and answers with its run.
@@ -199,8 +225,8 @@ def submit_run(
                 uploaded_by=uploaded_by,
             )
     except IntegrityError:
-        return Run.objects.get(upload_key=key), False
-    return run, True
+        return Run.objects.get(upload_key=key), False, None
+    return run, True, parsed
 
 
 def _checked_content(content: bytes, format: str) -> str:  # noqa: A002
@@ -290,14 +316,20 @@ def _result_rows(
 
 
 def _store(rows: list[ResultRow]) -> set[int]:
-    """Store results in their series, all of an upload at once; returns their runs' ids."""
-    statistics.attach_series(rows)
+    """Store results in their series, all of an upload at once; returns the series this
+    created (for `statistics.refresh_stored`, once the runs are saved)."""
+    keys = [statistics.params_key(row.params) for row in rows]
+    created = statistics.attach_series(rows, keys=keys)
+    stored = statistics.stored_params(keys, [row.params for row in rows])
     statistics.insert_rows(
         Result,
         ("run_id", "benchmark_id", "params", "value", "notes", "series_id"),
-        [(r.run_id, r.benchmark_id, r.params, r.value, r.notes, r.series_id) for r in rows],
+        [
+            (r.run_id, r.benchmark_id, params, r.value, r.notes, r.series_id)
+            for r, params in zip(rows, stored, strict=True)
+        ],
     )
-    return {row.run_id for row in rows}
+    return created
 
 
 def _tabular_rows(
@@ -369,10 +401,12 @@ def fail_run(*, run_id: int, reason: str) -> Run:
 
 
 @transaction.atomic
-def ingest_run(*, run_id: int) -> Run:
+def ingest_run(*, run_id: int, parsed: ParsedOutput | None = None) -> Run:
     """Parse a pending run and store its results in one transaction; a no-op once done.
 
     A parse error marks the run failed with the parser's message and stores no results.
+    `parsed` is the run's raw output already parsed in its format and checked (a table read
+    at upload in this process), which is then not read again.
     """
     run = (
         Run.objects.select_for_update(of=("self",))
@@ -384,13 +418,14 @@ def ingest_run(*, run_id: int) -> Run:
     try:
         # The savepoint lets a failure undo partial results but keep the failed status.
         with transaction.atomic():
-            parsed = parsers.parse(run.raw_output, format=run.format or "auto")
+            if parsed is None:
+                parsed = parsers.parse(run.raw_output, format=run.format or "auto")
+                try:
+                    check_results(parsed.results)
+                except DomainError as error:
+                    raise ParseError(error.message) from None
             if not parsed.results:
                 raise ParseError("the output holds no benchmark results")
-            try:
-                check_results(parsed.results)
-            except DomainError as error:
-                raise ParseError(error.message) from None
             benchmarks = _benchmarks(parsed.results)
             if parsed.format in TABULAR_FORMATS:
                 rows = _tabular_rows(run, parsed, benchmarks)
@@ -401,7 +436,7 @@ def ingest_run(*, run_id: int) -> Run:
                         "upload it with an instance_type and a region"
                     )
                 rows = _result_rows(run, parsed.results, benchmarks)
-            run_ids = _store(rows)
+            created = _store(rows)
     except ParseError as error:
         return _fail(run, str(error))
     except (OperationalError, InterfaceError):
@@ -416,7 +451,7 @@ def ingest_run(*, run_id: int) -> Run:
     run.status = Run.Status.DONE
     run.finished_at = timezone.now()
     run.save()
-    statistics.refresh_series(statistics.series_of_runs(run_ids))
+    statistics.refresh_stored(rows, created=created)
     return run
 
 
@@ -576,10 +611,14 @@ def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> 
 
 
 def record_run(**submission: Any) -> tuple[Run, bool]:
-    """Submit and ingest in this process (commands, demo data): (finished run, created)."""
-    run, created = submit_run(**submission)
+    """Submit and ingest in this process (commands, demo data): (finished run, created).
+
+    A table is parsed once: the ingest takes what the upload's check read.
+    """
+    with transaction.atomic():
+        run, created, parsed = _submit(**submission)
     if created:
-        run = ingest_run(run_id=run.pk)
+        run = ingest_run(run_id=run.pk, parsed=parsed)
     return run, created
 
 
@@ -694,12 +733,7 @@ def record_machine_runs(
         else:
             rows.extend(_result_rows(run, parsed.results, benchmarks))
             outcome.stored[output.filename] = len(parsed.results)
-    run_ids = _store(rows)
-    # The ids themselves, a few hundred per machine: as a subquery, the refresh's DELETE ran a
-    # join that PostgreSQL plans badly while the results table has no statistics yet (rows
-    # not yet committed, as in a test or a long load), slower with every machine.
-    series_ids = statistics.series_of_runs(run_ids).values_list("series_id", flat=True)
-    statistics.refresh_series(sorted(set(series_ids)))
+    statistics.refresh_stored(rows, created=_store(rows))
     return outcome
 
 

@@ -4,7 +4,9 @@ Every result belongs to a series (benchmark, instance type, variant, parameters)
 run's results arrive, go or are parsed again, the series they touch are recomputed from their
 results, in the caller's transaction and in a fixed number of queries whatever the number of
 series: lock the series, read their values, delete their statistics, insert the new ones,
-and merge each touched benchmark's summary (its parameters' values and its families).
+and merge each touched benchmark's summary (its parameters' values and its families). A
+series the ingest itself created holds only the results in hand: its statistics are computed
+from them without reading anything back (`refresh_stored`), the bulk of a first import.
 
 Concurrent ingests of the same series wait for each other on the series' row locks (taken in
 id order, then the benchmarks' in id order, so that two transactions never deadlock), and
@@ -14,9 +16,10 @@ each reads the values the other committed.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,40 +58,58 @@ def param_order(value: Any) -> tuple:
     return (1, 0, str(value))
 
 
+class JsonText(str):
+    """A JSON value already written as text (a series' `params_key`): `insert_rows` stores
+    it as it is instead of dumping it again."""
+
+
+_NO_FLAGS = JsonText("[]")
+
+
 # ---- attaching results to series ------------------------------------------------------
 
 
-def attach_series(results: list) -> None:
+def attach_series(results: list, *, keys: list[str] | None = None) -> set[int]:
     """Set the series of unsaved results (their runs set), creating the missing series.
 
     `results` are Result instances or anything with their `run`, `benchmark_id`, `params`
-    and `series_id` (services.runs.ResultRow).
+    and `series_id` (services.runs.ResultRow); `keys` their params' `params_key`, when the
+    caller has them. Returns the ids of the series this call created: until the transaction
+    commits, they hold these results only.
 
     Three queries at most, whatever the number of results and machines.
     """
     wanted: dict[tuple[int, str, int, str], dict[str, Any]] = {}
-    keys = []
-    for result in results:
-        key = (
-            result.run.instance_type_id,
-            result.run.variant,
-            result.benchmark_id,
-            params_key(result.params),
-        )
+    series_keys = []
+    texts = keys if keys is not None else [params_key(result.params) for result in results]
+    for result, text in zip(results, texts, strict=True):
+        key = (result.run.instance_type_id, result.run.variant, result.benchmark_id, text)
         wanted.setdefault(key, result.params)
-        keys.append(key)
+        series_keys.append(key)
     found = _series_ids(wanted)
     missing = [key for key in wanted if key not in found]
+    created: set[int] = set()
     if missing:
-        insert_rows(
+        all_ours = insert_rows(
             Series,
             ("instance_type_id", "variant", "benchmark_id", "params_key", "params"),
-            [(*key, wanted[key]) for key in missing],
+            [
+                (*key, stored)
+                for key, stored in zip(
+                    missing,
+                    stored_params([key[3] for key in missing], [wanted[key] for key in missing]),
+                    strict=True,
+                )
+            ],
             ignore_conflicts=True,  # another transaction may create the same series
         )
-        found.update(_series_ids({key: wanted[key] for key in missing}))
-    for result, key in zip(results, keys, strict=True):
+        inserted = _series_ids({key: wanted[key] for key in missing})
+        found.update(inserted)
+        if all_ours:
+            created = set(inserted.values())
+    for result, key in zip(results, series_keys, strict=True):
         result.series_id = found[key]
+    return created
 
 
 def _series_ids(wanted: dict[tuple, Any]) -> dict[tuple, int]:
@@ -218,7 +239,8 @@ def _row(series_id: int, measured_in: str, samples: list[_Sample], now) -> tuple
 
 
 def _single_row(series_id: int, measured_in: str, sample: _Sample, now) -> tuple:
-    """`_row` of a series of one result (most series of fresh data), without sorting."""
+    """`_row` of a series of one result (most series of fresh data), without sorting, its
+    JSON written from pieces kept across rows (dumping it took a tenth of a bulk import)."""
     value, cpu_model = sample.value, sample.cpu_model
     return (
         series_id,
@@ -231,17 +253,38 @@ def _single_row(series_id: int, measured_in: str, sample: _Sample, now) -> tuple
         value,
         value,
         value,
-        {cpu_model: 1},
-        [sample.region],
-        [[sample.source, sample.licence, 1]],
-        [[value, cpu_model]],
+        _json_once({cpu_model: 1}, ("models", cpu_model)),
+        _json_once([sample.region], ("regions", sample.region)),
+        _json_once(
+            [[sample.source, sample.licence, 1]], ("sources", sample.source, sample.licence)
+        ),
+        JsonText(f"[[{_json_number(value)}, {_json_once(cpu_model, ('name', cpu_model))}]]"),
         sample.measured_at,
         sample.measured_at,
         0,
-        [],
+        _NO_FLAGS,
         False,
         now,
     )
+
+
+# JSON texts of small values that recur across rows (a CPU model, a region, a source).
+_JSON_KEPT: dict[Any, str] = {}
+
+
+def _json_once(value: Any, key: Any) -> str:
+    """json.dumps(value), kept under `key` (which names the value whole) for the next rows."""
+    text = _JSON_KEPT.get(key)
+    if text is None:
+        if len(_JSON_KEPT) > 10_000:  # a long-lived worker meets few distinct ones
+            _JSON_KEPT.clear()
+        text = _JSON_KEPT[key] = JsonText(json.dumps(value))
+    return text
+
+
+def _json_number(value: Any) -> str:
+    """json.dumps of a number: a finite float is its repr, as the json module writes it."""
+    return repr(value) if type(value) is float and math.isfinite(value) else json.dumps(value)
 
 
 def _spaced(ordered: list[_Sample]) -> list[_Sample]:
@@ -312,6 +355,11 @@ def compute_statistics(series_ids: Collection[int]) -> list[tuple]:
     by_series: dict[int, list[_Sample]] = defaultdict(list)
     for series_id, sample in _samples(series_ids):
         by_series[series_id].append(sample)
+    return _statistics_rows(by_series)
+
+
+def _statistics_rows(by_series: dict[int, list[_Sample]]) -> list[tuple]:
+    """`compute_statistics` from the samples of each series, wherever they were read."""
     now = timezone.now()
     rows = []
     for series_id in sorted(by_series):
@@ -326,24 +374,87 @@ def compute_statistics(series_ids: Collection[int]) -> list[tuple]:
     return rows
 
 
+# How a Run's measured_at is stored (a date from a date, a datetime or ISO text).
+_stored_date = Run._meta.get_field("measured_at").to_python
+
+
+def _samples_in_hand(rows: Iterable) -> Iterator[tuple[int, _Sample]]:
+    """`_samples` of results just stored, from their rows and runs in memory (no query).
+
+    The same figures the database would give back: each value as the float column stores
+    it, the run's region, normalised CPU model, date and flags, the done runs only.
+    """
+    names: dict[str, str] = {}
+    note = flags.FAILED_RESPONSES_NOTE
+    # SQLite's LIKE (`notes__contains` in `_samples`) ignores the case of ASCII letters.
+    blind = connection.vendor == "sqlite"
+    for row in rows:
+        run = row.run
+        if run.status != Run.Status.DONE:
+            continue
+        cpu_model = names.get(run.cpu_model)
+        if cpu_model is None:
+            cpu_model = names[run.cpu_model] = cpu_models.normalise(run.cpu_model)
+        notes = row.notes or ""
+        failed_note = (note.lower() in notes.lower()) if blind else (note in notes)
+        flag = (
+            flags.flag_of(run.warnings, note if failed_note else None)
+            if run.warnings or failed_note
+            else None
+        )
+        region = run.region.code if run.region_id else None
+        yield (
+            row.series_id,
+            _Sample(
+                float(row.value),
+                run.pk,
+                region,
+                cpu_model,
+                run.source,
+                run.licence,
+                _stored_date(run.measured_at),
+                flag,
+            ),
+        )
+
+
+def stored_params(texts: Sequence[str], params: Sequence[dict[str, Any]]) -> list[Any]:
+    """What `insert_rows` writes for params whose `params_key`s are `texts`.
+
+    On PostgreSQL the canonical texts themselves (jsonb keeps no key order, so nothing changes
+    but the dumping saved); elsewhere the dicts, whose keys then keep the parser's order.
+    """
+    if connection.vendor == "postgresql":
+        return [JsonText(text) for text in texts]
+    return list(params)
+
+
+def _json_text(value: Any) -> str:
+    # Django's JSONField writes json.dumps(value) (no encoder is set on our fields).
+    return value if isinstance(value, JsonText) else json.dumps(value)
+
+
 def insert_rows(
     model, columns: tuple[str, ...], rows: list[tuple], *, ignore_conflicts: bool = False
-) -> None:
+) -> bool:
     """Insert rows of plain values (tuples of `columns`): with COPY on PostgreSQL, else one
-    executemany per 5,000.
+    executemany per 5,000. Returns whether this call inserted every row itself (False when,
+    ignoring conflicts, some rows may have been there already).
 
     The ORM's per-field work made bulk_create of series and statistics most of an ingest's
     time; here each value is adapted once, the way the ORM adapts it for the column's type.
+    JSON is passed to COPY as text, which PostgreSQL reads as jsonb: psycopg's Jsonb wrapper
+    cost as much as the dumping itself.
     """
     if not rows:
-        return
+        return True
     ops = connection.ops
     fields = [model._meta.get_field(column.removesuffix("_id")) for column in columns]
     adapters = []
     for index, model_field in enumerate(fields):
         kind = model_field.get_internal_type()
         if kind == "JSONField":
-            adapters.append((index, lambda value: ops.adapt_json_value(value, None)))
+            adapters.append((index, _json_text))
         elif kind == "DateField":
             adapters.append((index, ops.adapt_datefield_value))
         elif kind == "DateTimeField":
@@ -359,8 +470,7 @@ def insert_rows(
     table = quote(model._meta.db_table)
     names = ", ".join(quote(column) for column in columns)
     if connection.vendor == "postgresql":
-        _copy(table, names, [adapt(row) for row in rows], ignore_conflicts=ignore_conflicts)
-        return
+        return _copy(table, names, [adapt(row) for row in rows], ignore_conflicts=ignore_conflicts)
     sql = "INSERT INTO {} ({}) VALUES ({}){}".format(
         table,
         names,
@@ -370,9 +480,12 @@ def insert_rows(
     with connection.cursor() as cursor:
         for start in range(0, len(rows), 5000):
             cursor.executemany(sql, [adapt(row) for row in rows[start : start + 5000]])
+    # SQLite has one writer: a transaction that has read a row missing cannot commit a write
+    # after another connection inserted it, so ON CONFLICT never skips a row we looked for.
+    return True
 
 
-def _copy(table: str, names: str, rows: list[tuple], *, ignore_conflicts: bool) -> None:
+def _copy(table: str, names: str, rows: list[tuple], *, ignore_conflicts: bool) -> bool:
     """PostgreSQL's COPY, several times faster than executemany (whose client-side binding
     quotes every value in Python).
 
@@ -382,11 +495,11 @@ def _copy(table: str, names: str, rows: list[tuple], *, ignore_conflicts: bool) 
     """
     if not ignore_conflicts:
         _copy_into(table, names, rows)
-        return
+        return True
     try:
         with transaction.atomic():
             _copy_into(table, names, rows)
-        return
+        return True
     except (IntegrityError, psycopg.errors.IntegrityError):
         pass
     temporary = connection.ops.quote_name("pricebench_copy")
@@ -399,6 +512,7 @@ def _copy(table: str, names: str, rows: list[tuple], *, ignore_conflicts: bool) 
             f"INSERT INTO {table} ({names}) SELECT {names} FROM {temporary} ON CONFLICT DO NOTHING"
         )
         cursor.execute(f"DROP TABLE {temporary}")
+    return False
 
 
 def _copy_into(table: str, names: str, rows: list[tuple]) -> None:
@@ -425,14 +539,7 @@ def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = Fals
     if not ids:
         return
     freshness.data_changed()
-    locked = list(
-        Series.objects.select_for_update(of=("self",))
-        .filter(pk__in=ids)
-        .order_by("pk")
-        .values_list("pk", "benchmark_id", "params", "instance_type__kind", "instance_type__name")
-    )
-    fresh = compute_statistics(ids)
-    SeriesStatistics.objects.filter(series_id__in=ids).delete()
+    locked, fresh = _recompute(ids)
     insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
     if removed:
         kept = {row[0] for row in fresh}
@@ -441,7 +548,50 @@ def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = Fals
             Series.objects.filter(pk__in=empty).delete()
         _recompute_summaries({benchmark_id for _, benchmark_id, *_ in locked})
     else:
-        _merge_summaries([series for series in locked])
+        _merge_summaries(locked)
+
+
+def _recompute(ids: Collection[int] | QuerySet) -> tuple[list[tuple], list[tuple]]:
+    """Lock these series, recompute their statistics from the database and delete the old
+    ones: (the series as (pk, benchmark id, params, kind, name), their new rows)."""
+    locked = list(
+        Series.objects.select_for_update(of=("self",))
+        .filter(pk__in=ids)
+        .order_by("pk")
+        .values_list("pk", "benchmark_id", "params", "instance_type__kind", "instance_type__name")
+    )
+    fresh = compute_statistics(ids)
+    SeriesStatistics.objects.filter(series_id__in=ids).delete()
+    return locked, fresh
+
+
+@transaction.atomic
+def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
+    """Keep the statistics of the series that just-stored results went to (their runs saved
+    done or failed), and merge their benchmarks' summaries.
+
+    `rows` are the results as `attach_series` left them (services.runs.ResultRow, their runs'
+    region and instance type in memory); `created` the series it created. Those hold these
+    results only, so their statistics come from the values in hand, without reading anything
+    back; the other series are locked and recomputed from the database, as `refresh_series`
+    does. The same statistics either way (tests/services/test_statistics.py).
+    """
+    if not rows:
+        return
+    freshness.data_changed()
+    new: dict[int, tuple] = {}
+    for row in rows:
+        if row.series_id in created and row.series_id not in new:
+            machine = row.run.instance_type
+            new[row.series_id] = (row.benchmark_id, row.params, machine.kind, machine.name)
+    old = sorted({row.series_id for row in rows} - new.keys())
+    locked, fresh = _recompute(old) if old else ([], [])
+    by_series: dict[int, list[_Sample]] = defaultdict(list)
+    for series_id, sample in _samples_in_hand(row for row in rows if row.series_id in new):
+        by_series[series_id].append(sample)
+    fresh.extend(_statistics_rows(by_series))
+    insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
+    _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
 
 
 def _summary_of(series: Iterable[tuple[int, dict, str, str]]) -> dict[int, tuple[dict, set]]:
@@ -466,27 +616,86 @@ def _ordered_params(values: dict[str, set]) -> dict[str, list]:
 
 
 def _merge_summaries(series: list[tuple]) -> None:
-    """New results only add parameter values and families: merge them into the summaries."""
+    """New results only add parameter values and families: merge them into the summaries.
+
+    The benchmarks are locked in id order (a deletion recomputes them under the same lock).
+    On PostgreSQL, one query locks them and tells which already hold every value and family
+    (jsonb containment), so that only the others are read and written: most ingests bring
+    nothing new, and reading every summary back had cost a tenth of a bulk import.
+    """
     summaries = _summary_of(rest for _pk, *rest in series)
-    benchmarks = list(Benchmark.objects.select_for_update().filter(pk__in=summaries).order_by("pk"))
-    now = timezone.now()
-    changed = []
-    for benchmark in benchmarks:
-        values, families = summaries[benchmark.pk]
-        for name, known in benchmark.params.items():
+    if not summaries:
+        return
+    ids = sorted(summaries)
+    if connection.vendor == "postgresql":
+        # One JSON document rather than arrays: psycopg escapes every array element in Python.
+        wanted = json.dumps(
+            [
+                {
+                    "id": pk,
+                    "params": _ordered_params(summaries[pk][0]),
+                    "families": sorted(summaries[pk][1]),
+                }
+                for pk in ids
+            ]
+        )
+        table = connection.ops.quote_name(Benchmark._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT benchmark.id, benchmark.params @> wanted.params "
+                f"AND benchmark.families @> wanted.families "
+                f"FROM {table} AS benchmark "
+                f"JOIN jsonb_to_recordset(%s::jsonb) "
+                f"AS wanted(id bigint, params jsonb, families jsonb) ON benchmark.id = wanted.id "
+                f"ORDER BY benchmark.id FOR UPDATE OF benchmark",
+                [wanted],
+            )
+            stale = [pk for pk, holds in cursor.fetchall() if not holds]
+        current = Benchmark.objects.filter(pk__in=stale) if stale else Benchmark.objects.none()
+    else:
+        current = Benchmark.objects.select_for_update().filter(pk__in=ids)
+    changed: dict[int, tuple[dict, list]] = {}
+    for pk, known_params, known_families in current.order_by("pk").values_list(
+        "pk", "params", "families"
+    ):
+        values, families = summaries[pk]
+        for name, known in known_params.items():
             values[name].update(_hashable(value) for value in known)
         params = _ordered_params(values)
-        families = sorted(families | set(benchmark.families))
-        if (params, families) != (benchmark.params, benchmark.families):
-            benchmark.params, benchmark.families = params, families
-            changed.append(benchmark)
-    # Most ingests bring no new parameter value or family: those summaries only get the new
-    # time, in one UPDATE (bulk_update's CASE per row took longer than the whole ingest).
-    Benchmark.objects.filter(pk__in=[benchmark.pk for benchmark in benchmarks]).update(
-        stats_updated_at=now
-    )
+        families = sorted(families | set(known_families))
+        if (params, families) != (known_params, known_families):
+            changed[pk] = (params, families)
+    # Every summary gets the new time in one UPDATE (bulk_update's CASE per row took longer
+    # than the whole ingest); only the changed ones are written whole.
+    Benchmark.objects.filter(pk__in=ids).update(stats_updated_at=timezone.now())
     if changed:
-        Benchmark.objects.bulk_update(changed, ["params", "families"])
+        _write_summaries(changed)
+
+
+def _write_summaries(changed: dict[int, tuple[dict, list]]) -> None:
+    """Write these benchmarks' (params, families): one UPDATE from a JSON list on PostgreSQL."""
+    if connection.vendor != "postgresql":
+        Benchmark.objects.bulk_update(
+            [Benchmark(pk=pk, params=params, families=families) for pk, (params, families) in
+             changed.items()],
+            ["params", "families"],
+        )  # fmt: skip
+        return
+    table = connection.ops.quote_name(Benchmark._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS benchmark SET params = new.params, families = new.families "
+            f"FROM jsonb_to_recordset(%s::jsonb) AS new(id bigint, params jsonb, families jsonb) "
+            f"WHERE benchmark.id = new.id",
+            [
+                json.dumps(
+                    [
+                        {"id": pk, "params": params, "families": families}
+                        for pk, (params, families) in changed.items()
+                    ]
+                )
+            ],
+        )
 
 
 def _recompute_summaries(benchmark_ids: Collection[int]) -> None:
