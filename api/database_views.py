@@ -54,6 +54,8 @@ class DatabasePricePerformanceView(APIView):
     hourly price of the engine and deployment option, and what a dollar buys; rows of one
     class sit side by side. `format=csv` answers the rows as CSV."""
 
+    query_form = DatabaseForm
+
     @extend_schema(
         parameters=[
             *_form_parameters(DatabaseForm),

@@ -14,9 +14,10 @@ class RegionSerializer(serializers.ModelSerializer):
 
 
 class InstanceTypeSerializer(serializers.ModelSerializer):
-    vcpus = serializers.FloatField()
-    memory_gib = serializers.FloatField()
-    baseline_share = serializers.FloatField()
+    # Null until the type's specifications are imported (a type seen only in prices).
+    vcpus = serializers.FloatField(allow_null=True)
+    memory_gib = serializers.FloatField(allow_null=True)
+    baseline_share = serializers.FloatField(allow_null=True)
 
     class Meta:
         model = InstanceType
@@ -105,8 +106,11 @@ class ResultSerializer(serializers.ModelSerializer):
 
 
 class RunSerializer(serializers.ModelSerializer):
-    instance_type = serializers.CharField(source="instance_type.name", default=None)
-    region = serializers.CharField(source="region.code", default=None)
+    # Null for a table upload (its rows name their own) and where it was not recorded.
+    instance_type = serializers.CharField(
+        source="instance_type.name", default=None, allow_null=True
+    )
+    region = serializers.CharField(source="region.code", default=None, allow_null=True)
     variant = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
 

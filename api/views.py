@@ -1,10 +1,12 @@
 """API views: declarations around selectors and services."""
 
 from django import forms
+from django.http import JsonResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
@@ -66,6 +68,8 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
     queryset = Run.objects.select_related("instance_type", "region")
     filterset_class = filters.RunFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsUploaderOrStaffOrReadOnly]
+    # An upload carries a file: multipart only (a JSON body cannot), anything else is a 415.
+    parser_classes = [MultiPartParser]
 
     def get_throttles(self):
         if self.action == "create":
@@ -143,6 +147,8 @@ class PricePerformanceView(APIView):
     unchanged answer gets 304.
     """
 
+    query_form = PricePerformanceForm
+
     @extend_schema(
         parameters=[
             *_form_parameters(PricePerformanceForm),
@@ -171,3 +177,8 @@ class PricePerformanceView(APIView):
                 Response(serializers.PricePerformanceSerializer(table).data), etag=etag
             )
         return conditional.stamp(response, etag=etag, last_modified=last_modified)
+
+
+def not_found(request, *args, **kwargs):
+    """A path under the API that names nothing: JSON, as every other API answer."""
+    return JsonResponse({"detail": "Not found."}, status=404)

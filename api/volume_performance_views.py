@@ -43,6 +43,8 @@ class VolumePerformanceView(APIView):
     """Volumes measured with fio (the run's variant names the volume: gp2-100gb), priced a
     month in a region: IOPS and MB/s per dollar-month while bursting and sustained."""
 
+    query_form = VolumePerformanceForm
+
     @extend_schema(
         parameters=[
             *_form_parameters(VolumePerformanceForm),
