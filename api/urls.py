@@ -70,4 +70,4 @@ urlpatterns += [
 ]
 
 # Last: any other path under /api/v1/ (`runs/1.5/`, a typo) is DRF's JSON 404, not a page.
-urlpatterns += [re_path(r"^.*/$", views.not_found, name="not-found")]
+urlpatterns += [re_path(r"^[\s\S]*/$", views.not_found, name="not-found")]

@@ -91,7 +91,12 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
             )
         return queryset
 
-    @extend_schema(responses={202: serializers.RunSerializer, 200: serializers.RunSerializer})
+    @extend_schema(
+        responses={
+            202: OpenApiResponse(serializers.RunUploadedSerializer, description="Stored, queued"),
+            200: OpenApiResponse(serializers.RunUploadedSerializer, description="Sent before"),
+        }
+    )
     def create(self, request, *args, **kwargs):
         upload = serializers.RunUploadSerializer(data=request.data)
         upload.is_valid(raise_exception=True)
