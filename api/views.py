@@ -126,6 +126,18 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
         run_services.delete_run(run=instance)
 
 
+def benchmark_parameters(example: str) -> OpenApiParameter:
+    """Every query parameter the form does not name is one of the benchmark's own: in
+    OpenAPI, a free-form object sent as `name=value` pairs."""
+    return OpenApiParameter(
+        "params",
+        OpenApiTypes.OBJECT,
+        style="form",
+        explode=True,
+        description=f"Any other query parameter is one of the benchmark's own, {example}",
+    )
+
+
 def _form_parameters(form_class: type[forms.Form]) -> list[OpenApiParameter]:
     """A form's fields as OpenAPI query parameters: one description of the query."""
     parameters = []
@@ -157,11 +169,7 @@ class PricePerformanceView(APIView):
     @extend_schema(
         parameters=[
             *_form_parameters(PricePerformanceForm),
-            OpenApiParameter(
-                "<param>",
-                str,
-                description="Any parameter of the benchmark, e.g. block_size=8192&processes=1",
-            ),
+            benchmark_parameters("e.g. block_size=8192&processes=1"),
         ],
         responses=serializers.PricePerformanceSerializer,
     )
