@@ -35,7 +35,7 @@ CHECKS = [
     openapi_checks.response_schema_conformance,
     openapi_checks.negative_data_rejection,
 ]
-EXAMPLES_PER_OPERATION = 60
+EXAMPLES_PER_OPERATION = 50
 MIN_CASES = 1000
 UPLOADS = [
     "parsers/openssl/vc_3.0.0beta3_full_rsa_dsa_ecdsa.txt",
