@@ -1,12 +1,12 @@
 """API views of databases (study S5): RDS and Aurora side by side, per dollar."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.views import _form_parameters
+from api.views import _form_parameters, benchmark_parameters
 from benchmarks.forms import DatabaseForm
 from benchmarks.selectors import databases
 
@@ -54,10 +54,12 @@ class DatabasePricePerformanceView(APIView):
     hourly price of the engine and deployment option, and what a dollar buys; rows of one
     class sit side by side. `format=csv` answers the rows as CSV."""
 
+    query_form = DatabaseForm
+
     @extend_schema(
         parameters=[
             *_form_parameters(DatabaseForm),
-            OpenApiParameter("<param>", str, description="Any parameter, e.g. threads=16"),
+            benchmark_parameters("e.g. threads=16"),
         ],
         responses=DatabaseTableSerializer,
     )

@@ -5,6 +5,7 @@ answer 400 naming the parameter, never an empty list.
 """
 
 import django_filters
+from django import forms
 
 from benchmarks.models import (
     Architecture,
@@ -17,6 +18,32 @@ from benchmarks.models import (
     Run,
     in_family,
 )
+
+
+class StrictBooleanField(forms.NullBooleanField):
+    """`true` or `false` (any case); anything else is an error, never "no filter"."""
+
+    widget = forms.TextInput
+
+    def to_python(self, value):
+        if value in (None, ""):
+            return None
+        text = str(value).lower()
+        if text not in ("true", "false"):
+            raise forms.ValidationError("must be true or false", code="invalid")
+        return text == "true"
+
+
+class BooleanFilter(django_filters.BooleanFilter):
+    """A boolean query parameter that refuses what is neither true nor false."""
+
+    field_class = StrictBooleanField
+
+
+class IntegerFilter(django_filters.NumberFilter):
+    """A whole-number query parameter: `tier=0.5` is an error, not an empty list."""
+
+    field_class = forms.IntegerField
 
 
 def _region_filter(field_name: str = "region") -> django_filters.ModelChoiceFilter:
@@ -65,6 +92,7 @@ class InstanceTypeFilter(django_filters.FilterSet):
     kind = django_filters.ChoiceFilter(choices=InstanceType.Kind.choices)
     architecture = django_filters.ChoiceFilter(choices=Architecture.choices)
     family = django_filters.CharFilter(method="filter_family")
+    burstable = BooleanFilter()
 
     class Meta:
         model = InstanceType
@@ -95,6 +123,7 @@ class RunFilter(django_filters.FilterSet):
 
 class BenchmarkFilter(django_filters.FilterSet):
     tool = django_filters.CharFilter(method="filter_tool", label="The tool, e.g. openssl")
+    higher_is_better = BooleanFilter()
 
     class Meta:
         model = Benchmark

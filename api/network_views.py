@@ -47,6 +47,8 @@ class NetworkScalingView(APIView):
     """Bandwidth per instance type against processes and streams (a curve per type), with
     the type's advertised bandwidth; `format=csv` answers one row per point."""
 
+    query_form = NetworkScalingForm
+
     @extend_schema(
         parameters=_form_parameters(NetworkScalingForm), responses=NetworkScalingSerializer
     )

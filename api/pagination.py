@@ -1,26 +1,31 @@
 """Pagination of the list endpoints: `limit`/`offset`, or `page_size`, within bounds."""
 
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
 MAX_OFFSET = 2**31 - 1
 
 
 class Pagination(LimitOffsetPagination):
-    """limit (or page_size) up to 1,000; an offset past any table answers an empty page."""
+    """limit (or page_size) up to 1,000; an offset past any table answers an empty page.
+
+    A value that is not a whole number in range (`limit=0`, `offset=-1`, `limit=ten`) is a
+    400 naming the parameter; a larger one than the table or the cap is read as the cap.
+    """
 
     default_limit = 100
     max_limit = 1000
     page_size_query_param = "page_size"
 
     def get_limit(self, request):
-        if self.limit_query_param not in request.query_params:
-            size = request.query_params.get(self.page_size_query_param)
-            if size is not None:
-                request = _WithLimit(request, size, self.limit_query_param)
-        return super().get_limit(request)
+        limit = _whole_number(request, self.limit_query_param, minimum=1)
+        size = _whole_number(request, self.page_size_query_param, minimum=1)
+        chosen = limit if limit is not None else size
+        return self.default_limit if chosen is None else min(chosen, self.max_limit)
 
     def get_offset(self, request):
-        return min(super().get_offset(request), MAX_OFFSET)
+        offset = _whole_number(request, self.offset_query_param, minimum=0)
+        return 0 if offset is None else min(offset, MAX_OFFSET)
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)
@@ -35,14 +40,26 @@ class Pagination(LimitOffsetPagination):
         )
         for parameter in parameters:
             if parameter["name"] == self.limit_query_param:
-                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": self.max_limit}
+                parameter["description"] = (
+                    f"Number of results to return per page: at most {self.max_limit} (a larger "
+                    f"limit answers {self.max_limit})."
+                )
+                parameter["schema"] = {"type": "integer", "minimum": 1}
             if parameter["name"] == self.offset_query_param:
                 parameter["schema"] = {"type": "integer", "minimum": 0}
         return parameters
 
 
-class _WithLimit:
-    """A request whose query parameters read `page_size` as `limit`."""
-
-    def __init__(self, request, size: str, name: str):
-        self.query_params = {**request.query_params.dict(), name: size}
+def _whole_number(request, name: str, *, minimum: int) -> int | None:
+    """The query parameter `name` as a whole number from `minimum`, None when absent or
+    empty (as the filters read `at=`)."""
+    text = request.query_params.get(name)
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < minimum:
+        raise ValidationError({name: [f"must be a whole number from {minimum}; got {text[:40]!r}"]})
+    return value

@@ -1,5 +1,6 @@
 """Serializers: declarations of what the API reads and writes."""
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
@@ -14,9 +15,10 @@ class RegionSerializer(serializers.ModelSerializer):
 
 
 class InstanceTypeSerializer(serializers.ModelSerializer):
-    vcpus = serializers.FloatField()
-    memory_gib = serializers.FloatField()
-    baseline_share = serializers.FloatField()
+    # Null until the type's specifications are imported (a type seen only in prices).
+    vcpus = serializers.FloatField(allow_null=True)
+    memory_gib = serializers.FloatField(allow_null=True)
+    baseline_share = serializers.FloatField(allow_null=True)
 
     class Meta:
         model = InstanceType
@@ -105,8 +107,11 @@ class ResultSerializer(serializers.ModelSerializer):
 
 
 class RunSerializer(serializers.ModelSerializer):
-    instance_type = serializers.CharField(source="instance_type.name", default=None)
-    region = serializers.CharField(source="region.code", default=None)
+    # Null for a table upload (its rows name their own) and where it was not recorded.
+    instance_type = serializers.CharField(
+        source="instance_type.name", default=None, allow_null=True
+    )
+    region = serializers.CharField(source="region.code", default=None, allow_null=True)
     variant = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
 
@@ -149,10 +154,26 @@ class RunDetailSerializer(RunSerializer):
         fields = [*RunSerializer.Meta.fields, "results", "children"]
 
 
+class RunUploadedSerializer(RunSerializer):
+    """The answer to `POST runs/` (written by the view): the run, where to follow it, and
+    whether it is new."""
+
+    status_url = serializers.URLField(help_text="The run's URL: its status until ingested")
+    created = serializers.BooleanField(help_text="False: the same upload was stored before")
+
+    class Meta(RunSerializer.Meta):
+        fields = [*RunSerializer.Meta.fields, "status_url", "created"]
+
+
+@extend_schema_field(OpenApiTypes.BINARY)
+class UploadedFileField(serializers.FileField):
+    """A file part of a multipart body (drf-spectacular would document a file's URL)."""
+
+
 class RunUploadSerializer(serializers.Serializer):
     """`POST runs/`: a raw output with its machine, or a CSV/JSON table naming its own."""
 
-    file = serializers.FileField()
+    file = UploadedFileField()
     instance_type = serializers.CharField(required=False, allow_blank=True)
     region = serializers.CharField(required=False, allow_blank=True)
     variant = serializers.CharField(required=False, allow_blank=True, default="")

@@ -2,6 +2,7 @@
 
 import django_filters
 
+from api.filters import IntegerFilter
 from benchmarks.models import VolumePrice, in_force_on
 
 
@@ -9,6 +10,7 @@ class VolumePriceFilter(django_filters.FilterSet):
     """`volume-prices/?region=&volume_type=&component=&at=`: without `at`, every period."""
 
     region = django_filters.CharFilter(field_name="region__code")
+    tier = IntegerFilter()
     at = django_filters.DateFilter(method="filter_at", label="Prices in force that day")
 
     class Meta:

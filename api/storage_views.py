@@ -1,11 +1,12 @@
 """API views of EBS volumes: their prices, a volume's monthly cost, the gp2 burst model."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import storage_serializers as serializers
+from api.schema import ErrorSerializer
 from api.storage_filters import VolumePriceFilter
 from benchmarks.models import VolumePrice
 from benchmarks.selectors import storage as storage_selector
@@ -24,7 +25,10 @@ class VolumeCostView(APIView):
 
     @extend_schema(
         parameters=[serializers.VolumeCostQuerySerializer],
-        responses=serializers.VolumeCostSerializer,
+        responses={
+            200: serializers.VolumeCostSerializer,
+            404: OpenApiResponse(ErrorSerializer, description="No price of a part is known"),
+        },
     )
     def get(self, request):
         query = serializers.VolumeCostQuerySerializer(data=request.query_params)

@@ -1,6 +1,6 @@
 """`/api/v1/` routes; the API root lists every endpoint, the schema and the docs."""
 
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
@@ -68,3 +68,6 @@ urlpatterns += [
         name="database-price-performance",
     ),
 ]
+
+# Last: any other path under /api/v1/ (`runs/1.5/`, a typo) is DRF's JSON 404, not a page.
+urlpatterns += [re_path(r"^[\s\S]*/$", views.not_found, name="not-found")]

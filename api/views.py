@@ -1,10 +1,12 @@
 """API views: declarations around selectors and services."""
 
 from django import forms
+from django.http import JsonResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
@@ -66,6 +68,8 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
     queryset = Run.objects.select_related("instance_type", "region")
     filterset_class = filters.RunFilter
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsUploaderOrStaffOrReadOnly]
+    # An upload carries a file: multipart only (a JSON body cannot), anything else is a 415.
+    parser_classes = [MultiPartParser]
 
     def get_throttles(self):
         if self.action == "create":
@@ -87,7 +91,12 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
             )
         return queryset
 
-    @extend_schema(responses={202: serializers.RunSerializer, 200: serializers.RunSerializer})
+    @extend_schema(
+        responses={
+            202: OpenApiResponse(serializers.RunUploadedSerializer, description="Stored, queued"),
+            200: OpenApiResponse(serializers.RunUploadedSerializer, description="Sent before"),
+        }
+    )
     def create(self, request, *args, **kwargs):
         upload = serializers.RunUploadSerializer(data=request.data)
         upload.is_valid(raise_exception=True)
@@ -117,6 +126,18 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
         run_services.delete_run(run=instance)
 
 
+def benchmark_parameters(example: str) -> OpenApiParameter:
+    """Every query parameter the form does not name is one of the benchmark's own: in
+    OpenAPI, a free-form object sent as `name=value` pairs."""
+    return OpenApiParameter(
+        "params",
+        OpenApiTypes.OBJECT,
+        style="form",
+        explode=True,
+        description=f"Any other query parameter is one of the benchmark's own, {example}",
+    )
+
+
 def _form_parameters(form_class: type[forms.Form]) -> list[OpenApiParameter]:
     """A form's fields as OpenAPI query parameters: one description of the query."""
     parameters = []
@@ -143,14 +164,12 @@ class PricePerformanceView(APIView):
     unchanged answer gets 304.
     """
 
+    query_form = PricePerformanceForm
+
     @extend_schema(
         parameters=[
             *_form_parameters(PricePerformanceForm),
-            OpenApiParameter(
-                "<param>",
-                str,
-                description="Any parameter of the benchmark, e.g. block_size=8192&processes=1",
-            ),
+            benchmark_parameters("e.g. block_size=8192&processes=1"),
         ],
         responses=serializers.PricePerformanceSerializer,
     )
@@ -171,3 +190,8 @@ class PricePerformanceView(APIView):
                 Response(serializers.PricePerformanceSerializer(table).data), etag=etag
             )
         return conditional.stamp(response, etag=etag, last_modified=last_modified)
+
+
+def not_found(request, *args, **kwargs):
+    """A path under the API that names nothing: JSON, as every other API answer."""
+    return JsonResponse({"detail": "Not found."}, status=404)

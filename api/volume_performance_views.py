@@ -1,12 +1,12 @@
 """API view of fio on EBS volumes: IOPS and MB/s per dollar-month, burst and sustained."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.views import _form_parameters
+from api.views import _form_parameters, benchmark_parameters
 from benchmarks.forms import VolumePerformanceForm
 from benchmarks.selectors import volume_performance
 
@@ -43,10 +43,12 @@ class VolumePerformanceView(APIView):
     """Volumes measured with fio (the run's variant names the volume: gp2-100gb), priced a
     month in a region: IOPS and MB/s per dollar-month while bursting and sustained."""
 
+    query_form = VolumePerformanceForm
+
     @extend_schema(
         parameters=[
             *_form_parameters(VolumePerformanceForm),
-            OpenApiParameter("<param>", str, description="A fio parameter, e.g. direction=read"),
+            benchmark_parameters("e.g. direction=read"),
         ],
         responses=VolumePerformanceSerializer,
     )

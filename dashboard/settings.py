@@ -147,7 +147,7 @@ REST_FRAMEWORK = {
         "api.renderers.CSVRenderer",
     ],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.FormatOrFilterNegotiation",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     # 429 with Retry-After past these rates; counted per web process (the default cache).
     "DEFAULT_THROTTLE_CLASSES": [

@@ -1,0 +1,200 @@
+"""Schemathesis over every operation of the API, through the WSGI app, against its schema.
+
+The demo data is loaded once and every operation is fuzzed in the one test, so that its
+database transaction holds it; the schema is the one `/api/v1/schema/` serves. Half of the
+schema-valid cases are steered to names that exist (benchmark keys, regions, run ids, a
+real output to upload), so that successful answers are checked too, not only 400s and 404s.
+"""
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import schemathesis
+from django.core.files.uploadedfile import SimpleUploadedFile
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from schemathesis.core.failures import FailureGroup
+
+# The tests `schemathesis.pytest.from_fixture` runs, built the same way; run here in one test
+# because its runner renames pytest's nodes in a way pytest 9 no longer allows.
+from schemathesis.pytest.lazy import get_all_tests
+from schemathesis.specs.openapi import checks as openapi_checks
+
+from benchmarks.services.demo import load_demo
+
+pytestmark = pytest.mark.django_db
+
+# `positive_data_acceptance` is left out: a schema-valid benchmark key, region or instance
+# type that names nothing is a 400 naming it, as are volumes AWS would not create (gp3 IOPS
+# per GB), and OpenAPI cannot say which strings exist or how parameters bound each other.
+CHECKS = [
+    schemathesis.checks.not_a_server_error,
+    openapi_checks.status_code_conformance,
+    openapi_checks.content_type_conformance,
+    openapi_checks.response_schema_conformance,
+    openapi_checks.negative_data_rejection,
+]
+EXAMPLES_PER_OPERATION = 50
+MIN_CASES = 1000
+UPLOADS = [
+    "parsers/openssl/vc_3.0.0beta3_full_rsa_dsa_ecdsa.txt",
+    "parsers/openssl/pkb_1.1.1f_multi_evp_aes-256-ctr_snippet.txt",
+    "parsers/iperf3/moler_iperf3_tcp_P3_text_client.txt",
+    "parsers/fio/vc_fio3.26_randrw_4k_libaio.json",
+]
+
+
+@pytest.fixture
+def application():
+    """The project's WSGI app, whose requests keep the test's database connection.
+
+    Django closes the connection at the end of each request; inside the test's transaction
+    that would lose it, so, as Django's own test client does, the signal is held off.
+    """
+    from django.core import signals
+    from django.db import close_old_connections
+
+    from dashboard.wsgi import application
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield application
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def uploader(django_user_model):
+    return django_user_model.objects.create_user("fuzz-uploader")
+
+
+def existing_names(uploads: list[bytes], uploader) -> tuple[dict, dict]:
+    """Query parameter values and path parameters (by parameter and path) that exist."""
+    from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Run, VolumePrice
+    from benchmarks.selectors.databases import ENGINES
+    from benchmarks.services import runs as run_services
+
+    uploaded = [
+        run_services.upload_run(
+            file=SimpleUploadedFile(f"output-{number}.txt", content),
+            fields={"instance_type": "t2.nano", "region": "us-east-1"},
+            uploaded_by=uploader,
+        )[0].pk
+        for number, content in enumerate(uploads)
+    ]
+    benchmarks = list(
+        Benchmark.objects.filter(results__isnull=False)
+        .distinct()
+        .order_by("key")
+        .values_list("key", flat=True)
+    )
+    regions = sorted(
+        set(Price.objects.values_list("region__code", flat=True).distinct())
+        | set(VolumePrice.objects.values_list("region__code", flat=True).distinct())
+    )
+    measured = list(
+        InstanceType.objects.filter(runs__isnull=False)
+        .distinct()
+        .order_by("name")
+        .values_list("name", flat=True)[:100]
+    )
+    query = {
+        "benchmark": benchmarks,
+        "region": regions,
+        "measured_in": regions,
+        "instance_type": measured,
+        "instance_types": measured,
+        "baseline": measured,
+        "engine": list(ENGINES),
+    }
+    path = {
+        "code": regions,
+        "name": measured,
+        "key": benchmarks,
+        "runs": uploaded + list(Run.objects.order_by("pk").values_list("pk", flat=True)[:20]),
+        "prices": list(Price.objects.order_by("pk").values_list("pk", flat=True)[:20]),
+        "fargate-rates": list(FargateRate.objects.order_by("pk").values_list("pk", flat=True)[:20]),
+    }
+    assert all(query.values()) and all(path.values()), (query, path)
+    return query, path
+
+
+def steer_to_existing_names(schema, query: dict, path: dict, uploads: list[bytes]) -> None:
+    """Half of the schema-valid cases name only things that exist (every such parameter at
+    once); schema-violating ones are left as generated, for the negative check to judge."""
+
+    @schema.hook
+    def flatmap_case(context, case):
+        if case.meta is None or not case.meta.generation.mode.is_positive:
+            return st.just(case)
+        known = {}
+        for name in case.query or {}:
+            if name in query:
+                known["query", name] = query[name]
+        resource = case.operation.path.split("/")[3]
+        for name in case.path_parameters or {}:
+            if path.get(name) or path.get(resource):
+                known["path_parameters", name] = path.get(name) or path[resource]
+        if isinstance(case.body, dict) and "file" in case.body:
+            known["body", "file"] = uploads
+        if not known:
+            return st.just(case)
+        existing = st.fixed_dictionaries({part: st.sampled_from(v) for part, v in known.items()})
+        return st.one_of(st.just(case), existing.map(lambda chosen: _with(case, chosen)))
+
+
+def _with(case, chosen: dict):
+    for (part, name), value in chosen.items():
+        getattr(case, part)[name] = value
+    if ("body", "file") in chosen:
+        # A real output of a machine pricebench knows, measured some day past.
+        case.body.update(instance_type="t2.nano", region="us-east-1", format="auto")
+        case.body.pop("measured_at", None)
+    return case
+
+
+def test_it_answers_every_operation_as_its_schema_says(application, uploader, shared_data: Path):
+    from api.tokens import create_upload_token
+
+    load_demo()
+    uploads = [(shared_data / name).read_bytes() for name in UPLOADS]
+    query, path = existing_names(uploads[:2], uploader)
+    schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
+    key = create_upload_token(user=uploader, name="schemathesis")[1]
+    schema.config.update(headers={"Authorization": f"Token {key}"})
+    steer_to_existing_names(schema, query, path, uploads)
+    cases: Counter[str] = Counter()
+    successes: Counter[str] = Counter()
+
+    def check(case):
+        cases[case.operation.label] += 1
+        response = case.call_and_validate(checks=CHECKS)
+        if response.status_code < 300:
+            successes[case.operation.label] += 1
+
+    hypothesis_settings = settings(
+        max_examples=EXAMPLES_PER_OPERATION,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    failures = {}
+    operations = []
+    for result in get_all_tests(
+        schema=schema, test_func=check, settings=hypothesis_settings, given_kwargs={}
+    ):
+        operation, test = result.ok()
+        operations.append(operation.label)
+        try:
+            test()
+        except (FailureGroup, AssertionError) as failure:
+            failures[operation.label] = failure
+
+    assert not failures, "\n\n".join(f"{label}:\n{error}" for label, error in failures.items())
+    assert len(operations) >= 21, operations
+    assert set(cases) == set(operations), set(operations) - set(cases)
+    assert sum(cases.values()) >= MIN_CASES, cases
+    # Each operation's response schema was checked against real answers, not only errors.
+    assert set(successes) == set(operations), set(operations) - set(successes)
