@@ -1,6 +1,6 @@
 """AmazonRDS Price List items -> DB instance prices and Aurora's storage and I/O rates.
 
-Pure readers for the database study (S5); services/database_prices.py stores what they return.
+Pure readers for the database study (S5); services/prices/databases.py stores what they return.
 `rds_match` and `rds_record` are the same rules in the shape the offer-file and get_products
 readers of benchmarks.pricing.products use (a small match kept per SKU, then its price).
 
