@@ -31,14 +31,19 @@ class PeriodAdmin(admin.ModelAdmin):
     list_select_related = ["region"]
 
 
+class InstanceTypePeriodAdmin(PeriodAdmin):
+    """A kind of period priced per instance type, searched by its name too."""
+
+    search_fields = ["instance_type__name", "source"]
+    list_select_related = ["instance_type", "region"]
+
+
 @admin.register(models.Price)
-class PriceAdmin(PeriodAdmin):
+class PriceAdmin(InstanceTypePeriodAdmin):
     list_display = in_force(
         "instance_type", "region", "purchase_option", "availability_zone", "usd_per_hour"
     )
     list_filter = ["purchase_option", "region"]
-    search_fields = ["instance_type__name", "source"]
-    list_select_related = ["instance_type", "region"]
 
 
 @admin.register(models.FargateRate)
@@ -54,13 +59,11 @@ class VolumePriceAdmin(PeriodAdmin):
 
 
 @admin.register(models.DatabasePrice)
-class DatabasePriceAdmin(PeriodAdmin):
+class DatabasePriceAdmin(InstanceTypePeriodAdmin):
     list_display = in_force(
         "instance_type", "region", "engine", "deployment_option", "usd_per_hour"
     )
     list_filter = ["region", "engine", "deployment_option"]
-    search_fields = ["instance_type__name", "source"]
-    list_select_related = ["instance_type", "region"]
 
 
 @admin.register(models.AuroraRate)

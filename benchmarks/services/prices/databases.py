@@ -11,14 +11,7 @@ from benchmarks.errors import DomainError
 from benchmarks.models import AuroraRate, DatabasePrice, InstanceType, Region
 from benchmarks.pricing.rds import DB_INSTANCE_CLASS, DEPLOYMENT_OF_USAGE
 from benchmarks.pricing.records import AuroraStorageRateRecord, DatabaseInstancePriceRecord
-from benchmarks.services.prices.periods import (
-    ImportSummary,
-    PeriodTable,
-    check_amount_and_days,
-    check_one_of,
-    instance_types_named,
-    record_periods,
-)
+from benchmarks.services.prices import periods
 
 DEPLOYMENT_OPTIONS = tuple(DEPLOYMENT_OF_USAGE.values())
 
@@ -29,21 +22,23 @@ def _check_instance_price(record: DatabaseInstancePriceRecord) -> None:
         raise DomainError(f"{what}: {record.instance_class!r} is not a DB instance class name")
     if not record.engine:
         raise DomainError(f"{what}: no engine")
-    check_one_of(what, "deployment option", record.deployment_option, DEPLOYMENT_OPTIONS)
-    check_amount_and_days(what, record, record.usd_per_hour, word="price")
+    periods.check_one_of(what, "deployment option", record.deployment_option, DEPLOYMENT_OPTIONS)
+    periods.check_amount_and_days(what, record, record.usd_per_hour, word="price")
 
 
 def _check_rate(record: AuroraStorageRateRecord) -> None:
     what = f"Aurora {record.component or '?'} rate in {record.region or '?'}"
-    check_one_of(what, "component", record.component, AuroraRate.Component.values)
-    check_amount_and_days(what, record, record.usd_per_unit)
+    periods.check_one_of(what, "component", record.component, AuroraRate.Component.values)
+    periods.check_amount_and_days(what, record, record.usd_per_unit)
 
 
 def _instance_classes(
-    records: list[DatabaseInstancePriceRecord], regions: dict[str, Region], summary: ImportSummary
+    records: list[DatabaseInstancePriceRecord],
+    regions: dict[str, Region],
+    summary: periods.ImportSummary,
 ) -> dict[str, InstanceType]:
     """DB instance classes by name; the unknown ones arrive with their prices."""
-    return instance_types_named(
+    return periods.instance_types_named(
         {record.instance_class for record in records if record.region in regions},
         kind=InstanceType.Kind.DATABASE,
         summary=summary,
@@ -51,7 +46,7 @@ def _instance_classes(
     )
 
 
-DATABASE_PRICES = PeriodTable(
+DATABASE_PRICES = periods.PeriodTable(
     model=DatabasePrice,
     record_type=DatabaseInstancePriceRecord,
     key_fields=(
@@ -69,7 +64,7 @@ DATABASE_PRICES = PeriodTable(
     instance_type_attribute="instance_class",
     instance_types=_instance_classes,
 )
-AURORA_RATES = PeriodTable(
+AURORA_RATES = periods.PeriodTable(
     model=AuroraRate,
     record_type=AuroraStorageRateRecord,
     key_fields=("engine", "component"),
@@ -82,10 +77,10 @@ AURORA_RATES = PeriodTable(
 @transaction.atomic
 def record_database_prices(
     *, records: Iterable[DatabaseInstancePriceRecord | AuroraStorageRateRecord]
-) -> ImportSummary:
+) -> periods.ImportSummary:
     """Store DB instance prices and Aurora rates with their history; idempotent.
 
     Unknown DB instance classes are created (kind `database`); regions pricebench does not
     know are skipped and named in the summary's notes.
     """
-    return record_periods(records, DATABASE_PRICES, AURORA_RATES)
+    return periods.record_periods(records, DATABASE_PRICES, AURORA_RATES)

@@ -10,31 +10,24 @@ from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Price, PurchaseOption, Region
 from benchmarks.pricing.products import INSTANCE_TYPE_NAME
 from benchmarks.pricing.records import PriceRecord
-from benchmarks.services.prices.periods import (
-    ImportSummary,
-    PeriodTable,
-    check_amount_and_days,
-    check_one_of,
-    instance_types_named,
-    record_periods,
-)
+from benchmarks.services.prices import periods
 
 
 def _check_price(record: PriceRecord) -> None:
     what = f"{record.instance_type or '?'} in {record.region or '?'}"
     if not INSTANCE_TYPE_NAME.match(record.instance_type or ""):
         raise DomainError(f"{what}: {record.instance_type!r} is not an EC2 instance type name")
-    check_one_of(what, "purchase option", record.purchase_option, PurchaseOption.values)
+    periods.check_one_of(what, "purchase option", record.purchase_option, PurchaseOption.values)
     if (record.purchase_option == PurchaseOption.SPOT) != bool(record.availability_zone):
         raise DomainError(f"{what}: spot prices, and only they, name an availability zone")
-    check_amount_and_days(what, record, record.usd_per_hour, word="price")
+    periods.check_amount_and_days(what, record, record.usd_per_hour, word="price")
 
 
 def _instance_types(
-    records: list[PriceRecord], regions: dict[str, Region], summary: ImportSummary
+    records: list[PriceRecord], regions: dict[str, Region], summary: periods.ImportSummary
 ) -> dict[str, InstanceType]:
     """EC2 instance types by name; the unknown ones arrive with their prices (kind ec2)."""
-    found = instance_types_named(
+    found = periods.instance_types_named(
         {record.instance_type for record in records if record.region in regions},
         kind=InstanceType.Kind.EC2,
         summary=summary,
@@ -60,7 +53,7 @@ def _note_network_performance(
     InstanceType.objects.bulk_update(changed, ["network_performance"], batch_size=500)
 
 
-PRICES = PeriodTable(
+PRICES = periods.PeriodTable(
     model=Price,
     record_type=PriceRecord,
     key_fields=("instance_type_id", "purchase_option", "availability_zone"),
@@ -74,10 +67,10 @@ PRICES = PeriodTable(
 
 
 @transaction.atomic
-def record_prices(*, records: Iterable[PriceRecord]) -> ImportSummary:
+def record_prices(*, records: Iterable[PriceRecord]) -> periods.ImportSummary:
     """Store EC2 prices (on-demand, spot per zone) with their history; idempotent.
 
     Unknown EC2 instance types are created; prices for regions pricebench does not know (a
     region newer than its reference data) are skipped and named in the summary's notes.
     """
-    return record_periods(records, PRICES)
+    return periods.record_periods(records, PRICES)

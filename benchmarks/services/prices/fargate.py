@@ -9,27 +9,21 @@ from django.db import transaction
 from benchmarks.errors import DomainError
 from benchmarks.models import Architecture, FargateRate
 from benchmarks.pricing.records import FargateRateRecord
-from benchmarks.services.prices.periods import (
-    ImportSummary,
-    PeriodTable,
-    check_amount_and_days,
-    check_one_of,
-    record_periods,
-)
+from benchmarks.services.prices import periods
 
 
 def _check_rate(record: FargateRateRecord) -> None:
     what = f"Fargate {record.component or '?'} rate in {record.region or '?'}"
-    check_one_of(what, "component", record.component, FargateRate.Component.values)
+    periods.check_one_of(what, "component", record.component, FargateRate.Component.values)
     # Ephemeral storage costs the same on every architecture.
     architectures = ("any",) if record.component == "ephemeral_storage_gb" else Architecture.values
-    check_one_of(what, "architecture", record.architecture, architectures)
+    periods.check_one_of(what, "architecture", record.architecture, architectures)
     if not record.operating_system:
         raise DomainError(f"{what}: no operating system")
-    check_amount_and_days(what, record, record.usd_per_unit_hour)
+    periods.check_amount_and_days(what, record, record.usd_per_unit_hour)
 
 
-FARGATE_RATES = PeriodTable(
+FARGATE_RATES = periods.PeriodTable(
     model=FargateRate,
     record_type=FargateRateRecord,
     key_fields=("architecture", "operating_system", "component"),
@@ -40,6 +34,6 @@ FARGATE_RATES = PeriodTable(
 
 
 @transaction.atomic
-def record_fargate_rates(*, records: Iterable[FargateRateRecord]) -> ImportSummary:
+def record_fargate_rates(*, records: Iterable[FargateRateRecord]) -> periods.ImportSummary:
     """Store Fargate rates per vCPU-hour, GB-hour and storage GB-hour with their history."""
-    return record_periods(records, FARGATE_RATES)
+    return periods.record_periods(records, FARGATE_RATES)

@@ -9,25 +9,19 @@ from django.db import transaction
 from benchmarks.errors import DomainError
 from benchmarks.models import VolumePrice
 from benchmarks.pricing.records import VolumePriceRecord
-from benchmarks.services.prices.periods import (
-    ImportSummary,
-    PeriodTable,
-    check_amount_and_days,
-    check_one_of,
-    record_periods,
-)
+from benchmarks.services.prices import periods
 
 
 def _check_volume_price(record: VolumePriceRecord) -> None:
     what = f"{record.volume_type or '?'} {record.component or '?'} rate in {record.region or '?'}"
-    check_one_of(what, "volume type", record.volume_type, VolumePrice.VolumeType.values)
-    check_one_of(what, "component", record.component, VolumePrice.Component.values)
+    periods.check_one_of(what, "volume type", record.volume_type, VolumePrice.VolumeType.values)
+    periods.check_one_of(what, "component", record.component, VolumePrice.Component.values)
     if record.tier not in (1, 2, 3) or (record.tier != 1 and record.volume_type != "io2"):
         raise DomainError(f"{what}: tier {record.tier} (only io2 IOPS have tiers 2 and 3)")
-    check_amount_and_days(what, record, record.usd_per_unit_month)
+    periods.check_amount_and_days(what, record, record.usd_per_unit_month)
 
 
-VOLUME_PRICES = PeriodTable(
+VOLUME_PRICES = periods.PeriodTable(
     model=VolumePrice,
     record_type=VolumePriceRecord,
     key_fields=("volume_type", "component", "tier"),
@@ -38,6 +32,6 @@ VOLUME_PRICES = PeriodTable(
 
 
 @transaction.atomic
-def record_volume_prices(*, records: Iterable[VolumePriceRecord]) -> ImportSummary:
+def record_volume_prices(*, records: Iterable[VolumePriceRecord]) -> periods.ImportSummary:
     """Store EBS volume rates (per GB-month, IOPS-month, MiB/s-month) with their history."""
-    return record_periods(records, VOLUME_PRICES)
+    return periods.record_periods(records, VOLUME_PRICES)
