@@ -19,33 +19,57 @@ class InstanceTypeAdmin(admin.ModelAdmin):
     search_fields = ["name", "cpu_family"]
 
 
-@admin.register(models.Price)
-class PriceAdmin(admin.ModelAdmin):
-    list_display = [
-        "instance_type",
-        "region",
-        "purchase_option",
-        "availability_zone",
-        "usd_per_hour",
-        "effective_from",
-        "effective_to",
-    ]
-    list_filter = ["purchase_option", "region"]
+def in_force(*columns: str) -> list[str]:
+    """A period's columns: its key and price, then the days it is in force."""
+    return [*columns, "effective_from", "effective_to"]
+
+
+class PeriodAdmin(admin.ModelAdmin):
+    """A kind of price or rate period, searched by its source."""
+
+    search_fields = ["source"]
+    list_select_related = ["region"]
+
+
+class InstanceTypePeriodAdmin(PeriodAdmin):
+    """A kind of period priced per instance type, searched by its name too."""
+
     search_fields = ["instance_type__name", "source"]
     list_select_related = ["instance_type", "region"]
 
 
+@admin.register(models.Price)
+class PriceAdmin(InstanceTypePeriodAdmin):
+    list_display = in_force(
+        "instance_type", "region", "purchase_option", "availability_zone", "usd_per_hour"
+    )
+    list_filter = ["purchase_option", "region"]
+
+
 @admin.register(models.FargateRate)
-class FargateRateAdmin(admin.ModelAdmin):
-    list_display = [
-        "region",
-        "architecture",
-        "component",
-        "usd_per_unit_hour",
-        "effective_from",
-        "effective_to",
-    ]
+class FargateRateAdmin(PeriodAdmin):
+    list_display = in_force("region", "architecture", "component", "usd_per_unit_hour")
     list_filter = ["region", "architecture", "component"]
+
+
+@admin.register(models.VolumePrice)
+class VolumePriceAdmin(PeriodAdmin):
+    list_display = in_force("region", "volume_type", "component", "tier", "usd_per_unit_month")
+    list_filter = ["region", "volume_type", "component"]
+
+
+@admin.register(models.DatabasePrice)
+class DatabasePriceAdmin(InstanceTypePeriodAdmin):
+    list_display = in_force(
+        "instance_type", "region", "engine", "deployment_option", "usd_per_hour"
+    )
+    list_filter = ["region", "engine", "deployment_option"]
+
+
+@admin.register(models.AuroraRate)
+class AuroraRateAdmin(PeriodAdmin):
+    list_display = in_force("region", "engine", "component", "usd_per_unit")
+    list_filter = ["region", "engine", "component"]
 
 
 @admin.register(models.Benchmark)
@@ -120,19 +144,3 @@ class PriceRefreshAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # written by the refreshes themselves
-
-
-@admin.register(models.VolumePrice)
-class VolumePriceAdmin(admin.ModelAdmin):
-    list_display = [
-        "region",
-        "volume_type",
-        "component",
-        "tier",
-        "usd_per_unit_month",
-        "effective_from",
-        "effective_to",
-    ]
-    list_filter = ["region", "volume_type", "component"]
-    search_fields = ["source"]
-    list_select_related = ["region"]

@@ -86,21 +86,9 @@ class PeriodQuerySet(models.QuerySet):
         return self.filter(in_force_on(day))
 
 
-class PurchaseOption(models.TextChoices):
-    ON_DEMAND = "on_demand", "On-demand"
-    SPOT = "spot", "Spot"
-    RESERVED_1YR_NO_UPFRONT = "reserved_1yr_no_upfront", "Reserved, 1 year, no upfront"
+class DatedPeriod(models.Model):
+    """What every price or rate period has: the days it is in force and where it was read."""
 
-
-class Price(models.Model):
-    """An hourly price of an EC2 instance type for one period; periods never overlap."""
-
-    instance_type = models.ForeignKey(InstanceType, on_delete=models.CASCADE, related_name="prices")
-    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="prices")
-    purchase_option = models.CharField(max_length=32, choices=PurchaseOption.choices)
-    # Empty for prices that are the same in every zone (everything but spot).
-    availability_zone = models.CharField(max_length=32, blank=True, default="")
-    usd_per_hour = models.DecimalField(max_digits=14, decimal_places=8)
     effective_from = models.DateField()
     effective_to = models.DateField(
         null=True, blank=True, help_text="Last day in force; empty while still in force."
@@ -111,19 +99,39 @@ class Price(models.Model):
     objects = PeriodQuerySet.as_manager()
 
     class Meta:
+        abstract = True
+
+
+def starts_once(name: str, *key: str) -> list[models.UniqueConstraint]:
+    """The constraint that a period of one key (in a region) starts on a given day once."""
+    return [models.UniqueConstraint(fields=[*key, "effective_from"], name=name)]
+
+
+class PurchaseOption(models.TextChoices):
+    ON_DEMAND = "on_demand", "On-demand"
+    SPOT = "spot", "Spot"
+    RESERVED_1YR_NO_UPFRONT = "reserved_1yr_no_upfront", "Reserved, 1 year, no upfront"
+
+
+class Price(DatedPeriod):
+    """An hourly price of an EC2 instance type for one period; periods never overlap."""
+
+    instance_type = models.ForeignKey(InstanceType, on_delete=models.CASCADE, related_name="prices")
+    region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="prices")
+    purchase_option = models.CharField(max_length=32, choices=PurchaseOption.choices)
+    # Empty for prices that are the same in every zone (everything but spot).
+    availability_zone = models.CharField(max_length=32, blank=True, default="")
+    usd_per_hour = models.DecimalField(max_digits=14, decimal_places=8)
+
+    class Meta:
         ordering = ["instance_type__name", "region__code", "purchase_option", "effective_from"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=[
-                    "instance_type",
-                    "region",
-                    "purchase_option",
-                    "availability_zone",
-                    "effective_from",
-                ],
-                name="price_period_starts_once",
-            ),
-        ]
+        constraints = starts_once(
+            "price_period_starts_once",
+            "instance_type",
+            "region",
+            "purchase_option",
+            "availability_zone",
+        )
         indexes = [
             models.Index(fields=["region", "purchase_option", "effective_from"]),
         ]
@@ -136,7 +144,7 @@ class Price(models.Model):
         )
 
 
-class FargateRate(models.Model):
+class FargateRate(DatedPeriod):
     """A Fargate rate per vCPU-hour or GB-hour for one period, from which task prices follow."""
 
     class Component(models.TextChoices):
@@ -150,27 +158,18 @@ class FargateRate(models.Model):
     operating_system = models.CharField(max_length=16, default="linux")
     component = models.CharField(max_length=32, choices=Component.choices)
     usd_per_unit_hour = models.DecimalField(max_digits=14, decimal_places=8)
-    effective_from = models.DateField()
+    # Made without the help text the other periods have; changing it would be a migration.
     effective_to = models.DateField(null=True, blank=True)
-    source = models.TextField()
-    recorded_at = models.DateTimeField(auto_now_add=True)
-
-    objects = PeriodQuerySet.as_manager()
 
     class Meta:
         ordering = ["region__code", "architecture", "component", "effective_from"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=[
-                    "region",
-                    "architecture",
-                    "operating_system",
-                    "component",
-                    "effective_from",
-                ],
-                name="fargate_rate_period_starts_once",
-            ),
-        ]
+        constraints = starts_once(
+            "fargate_rate_period_starts_once",
+            "region",
+            "architecture",
+            "operating_system",
+            "component",
+        )
 
     def __str__(self) -> str:
         return (
@@ -179,7 +178,7 @@ class FargateRate(models.Model):
         )
 
 
-class VolumePrice(models.Model):
+class VolumePrice(DatedPeriod):
     """A monthly EBS volume rate for one period: per GB, per provisioned IOPS or per MiB/s."""
 
     class VolumeType(models.TextChoices):
@@ -201,21 +200,12 @@ class VolumePrice(models.Model):
     # io2's IOPS are priced in tiers (1: up to 32,000, 2: to 64,000, 3: above); all else is 1.
     tier = models.PositiveSmallIntegerField(default=1)
     usd_per_unit_month = models.DecimalField(max_digits=14, decimal_places=8)
-    effective_from = models.DateField()
-    effective_to = models.DateField(
-        null=True, blank=True, help_text="Last day in force; empty while still in force."
-    )
-    source = models.TextField()
-    recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["region__code", "volume_type", "component", "tier", "effective_from"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["region", "volume_type", "component", "tier", "effective_from"],
-                name="volume_price_period_starts_once",
-            ),
-        ]
+        constraints = starts_once(
+            "volume_price_period_starts_once", "region", "volume_type", "component", "tier"
+        )
 
     def __str__(self) -> str:
         tier = f" tier {self.tier}" if self.tier != 1 else ""
@@ -225,7 +215,7 @@ class VolumePrice(models.Model):
         )
 
 
-class DatabasePrice(models.Model):
+class DatabasePrice(DatedPeriod):
     """An hourly on-demand price of an RDS or Aurora DB instance class for one period.
 
     Engine, deployment option, licence model and edition keep AWS's words ("Aurora MySQL",
@@ -243,32 +233,19 @@ class DatabasePrice(models.Model):
     edition = models.CharField(max_length=64, blank=True, default="")
     io_optimized = models.BooleanField(default=False)
     usd_per_hour = models.DecimalField(max_digits=14, decimal_places=8)
-    effective_from = models.DateField()
-    effective_to = models.DateField(
-        null=True, blank=True, help_text="Last day in force; empty while still in force."
-    )
-    source = models.TextField()
-    recorded_at = models.DateTimeField(auto_now_add=True)
-
-    objects = PeriodQuerySet.as_manager()
 
     class Meta:
         ordering = ["instance_type__name", "region__code", "engine", "effective_from"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=[
-                    "instance_type",
-                    "region",
-                    "engine",
-                    "deployment_option",
-                    "license_model",
-                    "edition",
-                    "io_optimized",
-                    "effective_from",
-                ],
-                name="database_price_period_starts_once",
-            ),
-        ]
+        constraints = starts_once(
+            "database_price_period_starts_once",
+            "instance_type",
+            "region",
+            "engine",
+            "deployment_option",
+            "license_model",
+            "edition",
+            "io_optimized",
+        )
 
     def __str__(self) -> str:
         return (
@@ -277,7 +254,7 @@ class DatabasePrice(models.Model):
         )
 
 
-class AuroraRate(models.Model):
+class AuroraRate(DatedPeriod):
     """Aurora's storage (per GB-month) or I/O (per million requests) rate for one period."""
 
     class Component(models.TextChoices):
@@ -290,21 +267,12 @@ class AuroraRate(models.Model):
     engine = models.CharField(max_length=64)
     component = models.CharField(max_length=32, choices=Component.choices)
     usd_per_unit = models.DecimalField(max_digits=14, decimal_places=8)
-    effective_from = models.DateField()
+    # Made without the help text the other periods have; changing it would be a migration.
     effective_to = models.DateField(null=True, blank=True)
-    source = models.TextField()
-    recorded_at = models.DateTimeField(auto_now_add=True)
-
-    objects = PeriodQuerySet.as_manager()
 
     class Meta:
         ordering = ["region__code", "engine", "component", "effective_from"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["region", "engine", "component", "effective_from"],
-                name="aurora_rate_period_starts_once",
-            ),
-        ]
+        constraints = starts_once("aurora_rate_period_starts_once", "region", "engine", "component")
 
     def __str__(self) -> str:
         return f"Aurora {self.engine} {self.component} {self.region} ${self.usd_per_unit}"

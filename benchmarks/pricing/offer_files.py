@@ -1,4 +1,4 @@
-"""AWS bulk offer files (the Price List's downloadable form), streamed, and their indexes.
+"""AWS bulk offer files (the Price List's downloadable form), streamed; one reader, two formats.
 
 An EC2 offer file is hundreds of MB (several GB for all regions), so nothing here holds a
 whole file: JSON is read twice with ijson, CSV once with the csv module, and only the SKUs that

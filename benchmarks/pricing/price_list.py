@@ -15,24 +15,21 @@ from benchmarks.pricing.records import (
     ReadStats,
     VolumePriceRecord,
     load_json_file,
+    response_entries,
 )
 
 
 def decode_price_list(pages: Iterable[dict]) -> Iterator[dict]:
     """Every item of some `get_products` pages, decoded from the JSON string AWS sends it as."""
-    for page_number, page in enumerate(pages, 1):
-        if not isinstance(page, dict) or not isinstance(page.get("PriceList"), list):
-            raise DomainError(f"page {page_number}: not a get_products response (no PriceList)")
-        for index, entry in enumerate(page["PriceList"]):
-            where = f"page {page_number}, PriceList[{index}]"
-            if isinstance(entry, str):
-                try:
-                    entry = json.loads(entry)
-                except json.JSONDecodeError as error:
-                    raise DomainError(f"{where}: not JSON ({error})") from None
-            if not isinstance(entry, dict) or not isinstance(entry.get("product"), dict):
-                raise DomainError(f"{where}: not a Price List item (no product)")
-            yield entry
+    for where, entry in response_entries(pages, key="PriceList", operation="get_products"):
+        if isinstance(entry, str):
+            try:
+                entry = json.loads(entry)
+            except json.JSONDecodeError as error:
+                raise DomainError(f"{where}: not JSON ({error})") from None
+        if not isinstance(entry, dict) or not isinstance(entry.get("product"), dict):
+            raise DomainError(f"{where}: not a Price List item (no product)")
+        yield entry
 
 
 def read_price_list(

@@ -11,6 +11,7 @@ import datetime
 import re
 from decimal import Decimal
 
+from benchmarks.pricing.rds import rds_match, rds_record
 from benchmarks.pricing.records import (
     ON_DEMAND,
     FargateRateRecord,
@@ -147,9 +148,7 @@ def match_product(
     if service_code == ECS:
         return fargate_match(attributes)
     if service_code == RDS:
-        from benchmarks.pricing import rds  # rds reads this module's term rules
-
-        return rds.rds_match(product_family, attributes)
+        return rds_match(product_family, attributes)
     return None
 
 
@@ -228,9 +227,7 @@ def make_record(
 ) -> PriceRecord | FargateRateRecord | VolumePriceRecord:
     """The record a matching product and its on-demand price make."""
     if match[0] == "rds":
-        from benchmarks.pricing import rds
-
-        return rds.rds_record(match, price, day, source)
+        return rds_record(match, price, day, source)
     if match[0] == "ebs":
         _, region, volume_type, component, tier = match
         return VolumePriceRecord(

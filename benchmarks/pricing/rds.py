@@ -1,8 +1,8 @@
 """AmazonRDS Price List items -> DB instance prices and Aurora's storage and I/O rates.
 
-Pure readers for the database study (S5); services/database_prices.py stores what they return.
-`rds_match` and `rds_record` are the same rules in the shape the offer-file and get_products
-readers of benchmarks.pricing.products use (a small match kept per SKU, then its price).
+Pure rules for the database study (S5); services/prices/databases.py stores what they return.
+`rds_match` and `rds_record` give them in the shape the offer-file and get_products readers
+use through benchmarks.pricing.products (a small match kept per SKU, then its price).
 
 - DB instances: product family "Database Instance", priced per hour; usage type
   `InstanceUsage:db.r3.large` (Single-AZ), `Multi-AZUsage:db.r3.large` (Multi-AZ) or
@@ -17,19 +17,13 @@ readers of benchmarks.pricing.products use (a small match kept per SKU, then its
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
-from benchmarks.pricing.price_list import decode_price_list, describe_version
-from benchmarks.pricing.products import on_demand_dimension
 from benchmarks.pricing.records import (
     AuroraStorageRateRecord,
     DatabaseInstancePriceRecord,
-    ReadStats,
     region_of,
 )
-
-RDS = "AmazonRDS"
 
 DB_INSTANCE_CLASS = re.compile(r"^db\.[a-z0-9-]+\.[a-z0-9-]+$")
 DB_INSTANCE_USAGE_TYPE = re.compile(
@@ -115,37 +109,6 @@ def aurora_storage_rate(
         unit=our_unit,
         **record,
     )
-
-
-def read_rds_price_list(
-    pages: Iterable[dict], *, source: str, stats: ReadStats | None = None
-) -> Iterator[DatabaseInstancePriceRecord | AuroraStorageRateRecord]:
-    """On-demand DB instance prices and Aurora storage and I/O rates from AmazonRDS items;
-    items of other services are read and left."""
-    stats = stats if stats is not None else ReadStats()
-    for item in decode_price_list(pages):
-        stats.read += 1
-        product = item["product"]
-        attributes = product.get("attributes") or {}
-        service = item.get("serviceCode") or attributes.get("servicecode") or ""
-        stats.services.add(service)
-        if service != RDS:
-            continue
-        terms = (item.get("terms") or {}).get("OnDemand") or {}
-        priced = on_demand_dimension(terms, where=f"SKU {product.get('sku', '?')}")
-        if priced is None:
-            continue
-        price, unit, day = priced
-        version = describe_version(service, item.get("version"), item.get("publicationDate"))
-        family = product.get("productFamily") or ""
-        record = database_instance_price(
-            family, attributes, price, unit, effective_from=day, source=f"{source} ({version})"
-        ) or aurora_storage_rate(
-            family, attributes, price, unit, effective_from=day, source=f"{source} ({version})"
-        )
-        if record is not None:
-            stats.matched += 1
-            yield record
 
 
 # The attributes the rules above read: a match keeps only these while its terms are read.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -175,6 +176,19 @@ def region_of(attributes: dict) -> str | None:
     if code:
         return code
     return REGION_BY_ANY_LOCATION.get(attributes.get("location", ""))
+
+
+def response_entries(
+    pages: Iterable[object], *, key: str, operation: str
+) -> Iterator[tuple[str, object]]:
+    """(where, entry) for each entry of the list `key` of some pages of an AWS `operation`'s
+    responses; DomainError naming the page that is not such a response."""
+    for page_number, page in enumerate(pages, 1):
+        entries = page.get(key) if isinstance(page, dict) else None
+        if not isinstance(entries, list):
+            raise DomainError(f"page {page_number}: not a {operation} response (no {key})")
+        for index, entry in enumerate(entries):
+            yield f"page {page_number}, {key}[{index}]", entry
 
 
 def load_json_file(path: Path) -> object:

@@ -13,6 +13,7 @@ has no EBS prices). Empty cells are unknown values (effective_to: still in force
 from __future__ import annotations
 
 import csv
+import datetime
 from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -27,116 +28,100 @@ from benchmarks.pricing.records import (
     parse_usd,
 )
 
+# Everything the demo bundles lives here (services/demo.py reads its results from here too).
 DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
 
-PRICE_COLUMNS = [
-    "instance_type",
-    "region",
-    "purchase_option",
-    "availability_zone",
-    "usd_per_hour",
-    "effective_from",
-    "effective_to",
-    "source",
-]
-FARGATE_RATE_COLUMNS = [
-    "region",
-    "architecture",
-    "operating_system",
-    "component",
-    "usd_per_unit_hour",
-    "effective_from",
-    "effective_to",
-    "source",
-]
-VOLUME_PRICE_COLUMNS = [
-    "region",
-    "volume_type",
-    "component",
-    "tier",
-    "usd_per_unit_month",
-    "effective_from",
-    "effective_to",
-    "source",
-]
-INSTANCE_TYPE_COLUMNS = [
-    "name",
-    "vcpus",
-    "memory_gib",
-    "architecture",
-    "physical_cores",
-    "threads_per_core",
-    "cpu_family",
-    "burstable",
-    "baseline_share",
-    "network_performance",
-    "source",
-]
+# Each file's header row, as written in it.
+PRICE_COLUMNS = (
+    "instance_type,region,purchase_option,availability_zone,usd_per_hour,effective_from,"
+    "effective_to,source"
+).split(",")
+FARGATE_RATE_COLUMNS = (
+    "region,architecture,operating_system,component,usd_per_unit_hour,effective_from,"
+    "effective_to,source"
+).split(",")
+VOLUME_PRICE_COLUMNS = (
+    "region,volume_type,component,tier,usd_per_unit_month,effective_from,effective_to,source"
+).split(",")
+INSTANCE_TYPE_COLUMNS = (
+    "name,vcpus,memory_gib,architecture,physical_cores,threads_per_core,cpu_family,burstable,"
+    "baseline_share,network_performance,source"
+).split(",")
 
 
 def read_prices(path: Path) -> Iterator[PriceRecord]:
     """prices.csv -> price records."""
-    for where, row in _rows(path, PRICE_COLUMNS):
-        yield PriceRecord(
-            instance_type=row["instance_type"],
-            region=row["region"],
-            purchase_option=row["purchase_option"],
-            availability_zone=row["availability_zone"],
-            usd_per_hour=parse_usd(row["usd_per_hour"], where=where),
-            effective_from=parse_day(row["effective_from"], where=where),
-            effective_to=_optional(row["effective_to"], parse_day, where),
-            source=row["source"],
-        )
+    return _records(path, PRICE_COLUMNS, PriceRecord)
 
 
 def read_fargate_rates(path: Path) -> Iterator[FargateRateRecord]:
     """fargate_rates.csv -> Fargate rate records."""
-    for where, row in _rows(path, FARGATE_RATE_COLUMNS):
-        yield FargateRateRecord(
-            region=row["region"],
-            architecture=row["architecture"],
-            operating_system=row["operating_system"],
-            component=row["component"],
-            usd_per_unit_hour=parse_usd(row["usd_per_unit_hour"], where=where),
-            effective_from=parse_day(row["effective_from"], where=where),
-            effective_to=_optional(row["effective_to"], parse_day, where),
-            source=row["source"],
-        )
+    return _records(path, FARGATE_RATE_COLUMNS, FargateRateRecord)
 
 
 def read_volume_prices(path: Path) -> Iterator[VolumePriceRecord]:
     """volume_prices.csv -> EBS volume rate records."""
-    for where, row in _rows(path, VOLUME_PRICE_COLUMNS):
-        yield VolumePriceRecord(
-            region=row["region"],
-            volume_type=row["volume_type"],
-            component=row["component"],
-            tier=_number(row["tier"], int, where),
-            usd_per_unit_month=parse_usd(row["usd_per_unit_month"], where=where),
-            effective_from=parse_day(row["effective_from"], where=where),
-            effective_to=_optional(row["effective_to"], parse_day, where),
-            source=row["source"],
-        )
+    return _records(path, VOLUME_PRICE_COLUMNS, VolumePriceRecord)
 
 
 def read_instance_types(path: Path) -> Iterator[InstanceSpecRecord]:
     """instance_types.csv -> instance specifications."""
-    for where, row in _rows(path, INSTANCE_TYPE_COLUMNS):
-        if row["burstable"] not in ("true", "false"):
-            raise DomainError(f"{where}: burstable must be true or false")
-        yield InstanceSpecRecord(
-            name=row["name"],
-            vcpus=_number(row["vcpus"], int, where),
-            memory_gib=_number(row["memory_gib"], Decimal, where),
-            architecture=row["architecture"],
-            physical_cores=_optional(row["physical_cores"], _int, where),
-            threads_per_core=_optional(row["threads_per_core"], _int, where),
-            cpu_family=row["cpu_family"],
-            burstable=row["burstable"] == "true",
-            baseline_share=_optional(row["baseline_share"], _decimal, where),
-            network_performance=row["network_performance"],
-            source=row["source"],
-        )
+    return _records(path, INSTANCE_TYPE_COLUMNS, InstanceSpecRecord)
+
+
+def _records(path: Path, columns: list[str], record_type: type) -> Iterator:
+    for where, row in _rows(path, columns):
+        yield record_type(**{name: _CELLS.get(name, _text)(row[name], where) for name in columns})
+
+
+def _text(text: str, where: str) -> str:
+    return text
+
+
+def _number(kind: type) -> Callable[[str, str], object]:
+    def read(text: str, where: str):
+        try:
+            return kind(text)
+        except (ValueError, ArithmeticError):
+            raise DomainError(f"{where}: {text!r} is not a number") from None
+
+    return read
+
+
+def _optional(read: Callable[[str, str], object]) -> Callable[[str, str], object]:
+    # An empty cell is an unknown value (effective_to: still in force).
+    return lambda text, where: read(text, where) if text else None
+
+
+def _true_or_false(text: str, where: str) -> bool:
+    if text not in ("true", "false"):
+        raise DomainError(f"{where}: burstable must be true or false")
+    return text == "true"
+
+
+def _usd(text: str, where: str) -> Decimal:
+    return parse_usd(text, where=where)
+
+
+def _day(text: str, where: str) -> datetime.date:
+    return parse_day(text, where=where)
+
+
+# How a cell is read, by its column (a name means the same in every file); the rest is text.
+_CELLS: dict[str, Callable[[str, str], object]] = {
+    "usd_per_hour": _usd,
+    "usd_per_unit_hour": _usd,
+    "usd_per_unit_month": _usd,
+    "effective_from": _day,
+    "effective_to": _optional(_day),
+    "tier": _number(int),
+    "vcpus": _number(int),
+    "memory_gib": _number(Decimal),
+    "physical_cores": _optional(_number(int)),
+    "threads_per_core": _optional(_number(int)),
+    "baseline_share": _optional(_number(Decimal)),
+    "burstable": _true_or_false,
+}
 
 
 def _rows(path: Path, columns: list[str]) -> Iterator[tuple[str, dict[str, str]]]:
@@ -154,22 +139,3 @@ def _rows(path: Path, columns: list[str]) -> Iterator[tuple[str, dict[str, str]]
         raise DomainError(f"{path}: cannot read ({error})") from None
     except csv.Error as error:
         raise DomainError(f"{path.name}: {error}") from None
-
-
-def _optional(text: str, parse: Callable, where: str):
-    return parse(text, where=where) if text else None
-
-
-def _int(text: str, *, where: str) -> int:
-    return _number(text, int, where)
-
-
-def _decimal(text: str, *, where: str) -> Decimal:
-    return _number(text, Decimal, where)
-
-
-def _number(text: str, kind: type, where: str):
-    try:
-        return kind(text)
-    except (ValueError, ArithmeticError):
-        raise DomainError(f"{where}: {text!r} is not a number") from None

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from benchmarks.errors import DomainError
-from benchmarks.pricing.records import SPOT, PriceRecord, ReadStats, parse_usd
+from benchmarks.pricing.records import SPOT, PriceRecord, ReadStats, parse_usd, response_entries
 
 # "Linux/UNIX (Amazon VPC)" is how accounts from the EC2-Classic years see the same price.
 LINUX_PRODUCTS = frozenset({"Linux/UNIX", "Linux/UNIX (Amazon VPC)"})
@@ -29,46 +29,40 @@ def read_spot_price_history(
     name. Each record keeps the time AWS set the price; it is in force from that day.
     """
     stats = stats if stats is not None else ReadStats()
-    for page_number, page in enumerate(pages, 1):
-        history = page.get("SpotPriceHistory") if isinstance(page, dict) else None
-        if not isinstance(history, list):
+    for where, entry in response_entries(
+        pages, key="SpotPriceHistory", operation="describe_spot_price_history"
+    ):
+        stats.read += 1
+        product = entry.get("ProductDescription")
+        if product not in LINUX_PRODUCTS:
+            continue
+        zone_name = entry.get("AvailabilityZone") or ""
+        zone = entry.get("AvailabilityZoneId") or zone_name
+        if not zone or (region is None and not zone_name):
             raise DomainError(
-                f"page {page_number}: not a describe_spot_price_history response "
-                "(no SpotPriceHistory)"
+                f"{where}: no availability zone name to tell the region by; give the region"
             )
-        for index, entry in enumerate(history):
-            where = f"page {page_number}, SpotPriceHistory[{index}]"
-            stats.read += 1
-            product = entry.get("ProductDescription")
-            if product not in LINUX_PRODUCTS:
-                continue
-            zone_name = entry.get("AvailabilityZone") or ""
-            zone = entry.get("AvailabilityZoneId") or zone_name
-            if not zone or (region is None and not zone_name):
-                raise DomainError(
-                    f"{where}: no availability zone name to tell the region by; give the region"
-                )
-            zone_region = region or _region_of_zone(zone_name)
-            if zone_region is None:
-                continue  # a Local Zone or Wavelength Zone, not a region's own zone
-            instance_type = entry.get("InstanceType")
-            if not instance_type:
-                raise DomainError(f"{where}: no InstanceType")
-            price = parse_usd(entry.get("SpotPrice"), where=where)
-            if price == 0:
-                continue
-            observed_at = _timestamp(entry.get("Timestamp"), where=where)
-            stats.matched += 1
-            yield PriceRecord(
-                instance_type=instance_type,
-                region=zone_region,
-                purchase_option=SPOT,
-                usd_per_hour=price,
-                effective_from=observed_at.date(),
-                source=f"{source}: {product}, price set {observed_at:%Y-%m-%d %H:%M} UTC",
-                availability_zone=zone,
-                observed_at=observed_at,
-            )
+        zone_region = region or _region_of_zone(zone_name)
+        if zone_region is None:
+            continue  # a Local Zone or Wavelength Zone, not a region's own zone
+        instance_type = entry.get("InstanceType")
+        if not instance_type:
+            raise DomainError(f"{where}: no InstanceType")
+        price = parse_usd(entry.get("SpotPrice"), where=where)
+        if price == 0:
+            continue
+        observed_at = _timestamp(entry.get("Timestamp"), where=where)
+        stats.matched += 1
+        yield PriceRecord(
+            instance_type=instance_type,
+            region=zone_region,
+            purchase_option=SPOT,
+            usd_per_hour=price,
+            effective_from=observed_at.date(),
+            source=f"{source}: {product}, price set {observed_at:%Y-%m-%d %H:%M} UTC",
+            availability_zone=zone,
+            observed_at=observed_at,
+        )
 
 
 def _region_of_zone(zone_name: str) -> str | None:

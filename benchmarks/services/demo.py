@@ -20,13 +20,12 @@ from django.db import transaction
 from benchmarks import inspector
 from benchmarks.models import InstanceType, Run, family_of
 from benchmarks.parsers import CpuInfo, ParsedOutput, ParsedResult
+from benchmarks.pricing.snapshot import DEMO_DIR
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
 from benchmarks.services import sparecores, statistics
 from benchmarks.services.prices import ImportSummary
-
-DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
 
 S1_SOURCE = (
     "Study S1, Fargate vCPU performance and price (December 2017, us-east-1): raw lscpu and "

@@ -20,7 +20,7 @@ from benchmarks.models import AuroraRate, DatabasePrice, InstanceType
 from benchmarks.pricing import aws
 from benchmarks.pricing.records import DatabaseInstancePriceRecord
 from benchmarks.services import prices as price_services
-from benchmarks.services.database_prices import record_database_prices
+from benchmarks.services.prices import record_database_prices
 from tests.pricing.rds_items import aurora_items, instance_item
 from tests.pricing.test_offer_files import write_json
 

@@ -128,7 +128,7 @@ def test_aws_errors_are_one_line_too(monkeypatch, aws_session):
 def test_a_database_failure_half_way_says_so_and_stores_nothing(tmp_path, m5_item, monkeypatch):
     from django.db import OperationalError
 
-    from benchmarks.services import prices as price_services
+    from benchmarks.services.prices import importers as price_services
 
     record_prices = price_services.record_prices
 

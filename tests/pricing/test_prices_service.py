@@ -14,6 +14,7 @@ from benchmarks.models import FargateRate, InstanceType, Price, PriceRefresh, in
 from benchmarks.pricing import aws
 from benchmarks.pricing.records import FargateRateRecord, InstanceSpecRecord, PriceRecord
 from benchmarks.services import prices as price_services
+from benchmarks.services.prices import importers
 from tests.pricing.conftest import ECS_RESPONSE, INSTANCE_TYPES_RESPONSE, M5_ITEM, with_usd
 
 pytestmark = pytest.mark.django_db
@@ -336,7 +337,7 @@ def test_a_refresh_that_fails_half_way_changes_nothing_and_says_why(
         raise OperationalError("server closed the connection unexpectedly")
 
     # The EC2 prices are written first; the Fargate rates then fail.
-    monkeypatch.setattr(price_services, "record_fargate_rates", database_gone)
+    monkeypatch.setattr(importers, "record_fargate_rates", database_gone)
     with pytest.raises(OperationalError):
         price_services.run_refresh(kind="on_demand", region="us-east-1")
     refresh = PriceRefresh.objects.get()

@@ -10,10 +10,11 @@ from decimal import Decimal
 
 import pytest
 
-from benchmarks.pricing.rds import read_rds_price_list
+from benchmarks.pricing.price_list import read_price_list
 from benchmarks.pricing.records import (
     AuroraStorageRateRecord,
     DatabaseInstancePriceRecord,
+    PriceRecord,
     ReadStats,
 )
 from tests.pricing.rds_items import aurora_items, instance_item, rds_item
@@ -24,7 +25,7 @@ def page_of(*items) -> dict:
 
 
 def read(*items, stats=None):
-    return list(read_rds_price_list([page_of(*items)], source="test", stats=stats))
+    return list(read_price_list([page_of(*items)], source="test", stats=stats))
 
 
 def test_aurora_and_rds_mysql_on_db_r3_large_are_priced_side_by_side(m5_item):
@@ -132,12 +133,13 @@ def test_a_rate_in_another_unit_or_family_is_not_aurora_storage(m5_item):
     assert read(storage, io) == []
 
 
-def test_items_of_other_services_are_read_and_left(m5_item):
+def test_items_of_other_services_follow_their_own_rules(m5_item):
     stats = ReadStats()
     elsewhere = rds_item(
         m5_item, sku="X", family="Database Instance", usd="1", unit="Hrs", attributes={}
     )
     elsewhere["serviceCode"] = "AmazonEC2"
     elsewhere["product"]["attributes"]["servicecode"] = "AmazonEC2"
-    assert read(m5_item, elsewhere, stats=stats) == []
+    # The m5.large item is an EC2 price; an EC2 item is never read as a DB instance.
+    assert [type(record) for record in read(m5_item, elsewhere, stats=stats)] == [PriceRecord]
     assert (stats.read, stats.services) == (2, {"AmazonEC2"})

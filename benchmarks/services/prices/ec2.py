@@ -1,0 +1,76 @@
+"""Writes of EC2 prices: on-demand, and spot per availability zone, with history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+
+from benchmarks.errors import DomainError
+from benchmarks.models import InstanceType, Price, PurchaseOption, Region
+from benchmarks.pricing.products import INSTANCE_TYPE_NAME
+from benchmarks.pricing.records import PriceRecord
+from benchmarks.services.prices import periods
+
+
+def _check_price(record: PriceRecord) -> None:
+    what = f"{record.instance_type or '?'} in {record.region or '?'}"
+    if not INSTANCE_TYPE_NAME.match(record.instance_type or ""):
+        raise DomainError(f"{what}: {record.instance_type!r} is not an EC2 instance type name")
+    periods.check_one_of(what, "purchase option", record.purchase_option, PurchaseOption.values)
+    if (record.purchase_option == PurchaseOption.SPOT) != bool(record.availability_zone):
+        raise DomainError(f"{what}: spot prices, and only they, name an availability zone")
+    periods.check_amount_and_days(what, record, record.usd_per_hour, word="price")
+
+
+def _instance_types(
+    records: list[PriceRecord], regions: dict[str, Region], summary: periods.ImportSummary
+) -> dict[str, InstanceType]:
+    """EC2 instance types by name; the unknown ones arrive with their prices (kind ec2)."""
+    found = periods.instance_types_named(
+        {record.instance_type for record in records if record.region in regions},
+        kind=InstanceType.Kind.EC2,
+        summary=summary,
+        wrong_kind="Fargate task sizes are priced by Fargate rates, not prices",
+    )
+    _note_network_performance(records, found)
+    return found
+
+
+def _note_network_performance(
+    records: list[PriceRecord], instance_types: dict[str, InstanceType]
+) -> None:
+    """The price list's `networkPerformance` fills a type's advertised bandwidth where
+    nothing is known yet (describe_instance_types, when imported, says it too)."""
+    changed = []
+    for record in records:
+        instance_type = instance_types.get(record.instance_type)
+        if instance_type is None or not record.network_performance:
+            continue
+        if not instance_type.network_performance:
+            instance_type.network_performance = record.network_performance
+            changed.append(instance_type)
+    InstanceType.objects.bulk_update(changed, ["network_performance"], batch_size=500)
+
+
+PRICES = periods.PeriodTable(
+    model=Price,
+    record_type=PriceRecord,
+    key_fields=("instance_type_id", "purchase_option", "availability_zone"),
+    value_field="usd_per_hour",
+    check=_check_price,
+    describe="{instance_type} in {region}",
+    narrow_by=("instance_type_id", "purchase_option"),
+    instance_type_attribute="instance_type",
+    instance_types=_instance_types,
+)
+
+
+@transaction.atomic
+def record_prices(*, records: Iterable[PriceRecord]) -> periods.ImportSummary:
+    """Store EC2 prices (on-demand, spot per zone) with their history; idempotent.
+
+    Unknown EC2 instance types are created; prices for regions pricebench does not know (a
+    region newer than its reference data) are skipped and named in the summary's notes.
+    """
+    return periods.record_periods(records, PRICES)

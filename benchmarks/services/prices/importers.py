@@ -1,0 +1,167 @@
+"""Imports of AWS prices, one per source: the bundled snapshot, offer files, saved Price List,
+spot history and describe_instance_types responses. Each reads all of its source first (a
+file may take minutes), then writes in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from django.db import transaction
+
+from benchmarks.errors import DomainError
+from benchmarks.pricing import aws, snapshot
+from benchmarks.pricing.instance_types import read_instance_types
+from benchmarks.pricing.offer_files import OfferFile, Progress
+from benchmarks.pricing.price_list import load_price_list_file, read_price_list
+from benchmarks.pricing.products import ECS, RDS
+from benchmarks.pricing.records import (
+    AuroraStorageRateRecord,
+    DatabaseInstancePriceRecord,
+    FargateRateRecord,
+    PriceRecord,
+    ReadStats,
+    VolumePriceRecord,
+    load_json_file,
+)
+from benchmarks.pricing.spot import read_spot_price_history
+from benchmarks.services.prices.databases import record_database_prices
+from benchmarks.services.prices.ec2 import record_prices
+from benchmarks.services.prices.fargate import record_fargate_rates
+from benchmarks.services.prices.periods import ImportSummary
+from benchmarks.services.prices.specs import update_instance_specs
+from benchmarks.services.prices.volumes import record_volume_prices
+
+
+def _record_any(
+    records: Iterable[PriceRecord | FargateRateRecord | VolumePriceRecord],
+) -> ImportSummary:
+    """Read every record first (a file may take minutes), then write them in one transaction."""
+    prices, rates, volume_prices, database_prices = [], [], [], []
+    for record in records:
+        if isinstance(record, FargateRateRecord):
+            rates.append(record)
+        elif isinstance(record, VolumePriceRecord):
+            volume_prices.append(record)
+        elif isinstance(record, DatabaseInstancePriceRecord | AuroraStorageRateRecord):
+            database_prices.append(record)
+        else:
+            prices.append(record)
+    return _write_all(prices, rates, volume_prices, database_prices)
+
+
+@transaction.atomic
+def _write_all(
+    prices: list, rates: list, volume_prices: list, database_prices: list
+) -> ImportSummary:
+    summary = ImportSummary()
+    if database_prices:
+        summary += record_database_prices(records=database_prices)
+    if prices:
+        summary += record_prices(records=prices)
+    if rates:
+        summary += record_fargate_rates(records=rates)
+    if volume_prices:
+        summary += record_volume_prices(records=volume_prices)
+    return summary
+
+
+def _with_stats(summary: ImportSummary, stats: ReadStats, source: str) -> ImportSummary:
+    summary.read, summary.matched, summary.source = stats.read, stats.matched, source
+    return summary
+
+
+@transaction.atomic
+def import_snapshot(*, directory: Path = snapshot.DEMO_DIR) -> ImportSummary:
+    """Load the bundled snapshot (instance types, prices, Fargate rates, EBS volume rates);
+    loading again stores nothing."""
+    summary = update_instance_specs(
+        specs=snapshot.read_instance_types(directory / "instance_types.csv")
+    )
+    summary += record_prices(records=snapshot.read_prices(directory / "prices.csv"))
+    summary += record_fargate_rates(
+        records=snapshot.read_fargate_rates(directory / "fargate_rates.csv")
+    )
+    summary += record_volume_prices(
+        records=snapshot.read_volume_prices(directory / "volume_prices.csv")
+    )
+    summary.read = summary.matched
+    summary.source = f"the bundled snapshot ({directory})"
+    return summary
+
+
+@transaction.atomic
+def import_offer_file(*, path: Path, progress: Progress | None = None) -> ImportSummary:
+    """An AWS bulk offer file (EC2 with its EBS volume rates, or ECS; JSON or CSV, any size),
+    streamed."""
+    offer = OfferFile(path, progress=progress)
+    summary = _record_any(offer.records())
+    return _with_stats(summary, offer.stats, offer.info.source)
+
+
+@transaction.atomic
+def import_price_list(*, pages: Iterable[dict], source: str) -> ImportSummary:
+    """get_products pages (AmazonEC2 or AmazonECS items, told apart by their service; EBS
+    volume rates among the AmazonEC2 items, told apart by their product family)."""
+    stats = ReadStats()
+    summary = _record_any(read_price_list(pages, source=source, stats=stats))
+    unknown = stats.services - {aws.EC2, ECS, RDS}
+    if unknown and not stats.services & {aws.EC2, ECS, RDS}:
+        raise DomainError(
+            f"items of {', '.join(sorted(unknown))}: pricebench reads {aws.EC2} (instance "
+            f"prices), {ECS} (Fargate rates) and {RDS} (DB instance prices, Aurora rates)"
+        )
+    services = " and ".join(sorted(stats.services)) or "no"
+    return _with_stats(summary, stats, f"{services} items, {source}")
+
+
+def import_price_list_file(*, path: Path) -> ImportSummary:
+    """A saved get_products response, or a JSON list of them."""
+    pages = load_price_list_file(path)
+    return import_price_list(
+        pages=pages, source=f"AWS Price List API response saved in {path.name}"
+    )
+
+
+@transaction.atomic
+def import_spot_history(
+    *, pages: Iterable[dict], source: str, region: str | None = None
+) -> ImportSummary:
+    """describe_spot_price_history pages: Linux/UNIX spot prices per availability zone."""
+    stats = ReadStats()
+    summary = record_prices(
+        records=read_spot_price_history(pages, source=source, region=region, stats=stats)
+    )
+    return _with_stats(summary, stats, source)
+
+
+def import_spot_history_file(*, path: Path, region: str | None = None) -> ImportSummary:
+    """A saved describe_spot_price_history response, or a JSON list of them."""
+    return import_spot_history(
+        pages=_load_pages(path),
+        source=f"EC2 spot price history saved in {path.name}",
+        region=region,
+    )
+
+
+@transaction.atomic
+def import_instance_types(*, pages: Iterable[dict], source: str) -> ImportSummary:
+    """describe_instance_types pages: vCPUs, cores, memory, architecture, burstable."""
+    stats = ReadStats()
+    summary = update_instance_specs(specs=read_instance_types(pages, source=source, stats=stats))
+    return _with_stats(summary, stats, source)
+
+
+def import_instance_types_file(*, path: Path) -> ImportSummary:
+    """A saved describe_instance_types response, or a JSON list of them."""
+    return import_instance_types(
+        pages=_load_pages(path), source=f"EC2 describe_instance_types response saved in {path.name}"
+    )
+
+
+def _load_pages(path: Path) -> list[dict]:
+    data = load_json_file(path)
+    pages = data if isinstance(data, list) else [data]
+    if not all(isinstance(page, dict) for page in pages):
+        raise DomainError(f"{path}: not an AWS response or a list of them")
+    return pages
