@@ -20,16 +20,21 @@ from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
 from benchmarks.services import sparecores as sparecores_services
 
+# Ingestion tasks: acknowledged once done (a lost worker's delivery comes again), and
+# transient database trouble (a restart, a dropped connection) retried with backoff.
+DELIVERED_AGAIN = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "max_retries": 8,
+}
+
 
 @shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    # Transient database trouble (a restart, a dropped connection) is retried; past the
-    # retries, the sweep below hands the run out again.
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=8,
+    **DELIVERED_AGAIN,
+    # Past the retries, the sweep below hands the run out again.
     soft_time_limit=settings.PRICEBENCH_INGEST_SECONDS,
     time_limit=settings.PRICEBENCH_INGEST_SECONDS + 30,
 )
@@ -57,12 +62,7 @@ def requeue_stale_runs() -> dict[str, int]:
 
 
 @shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    max_retries=8,
+    **DELIVERED_AGAIN,
     # `import_sparecores` waits for each type's summary.
     ignore_result=False,
 )

@@ -18,7 +18,7 @@ from django.utils import timezone
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, DatabasePrice, InstanceType, SeriesStatistics
 from benchmarks.selectors.lookups import get_benchmark, get_region
-from benchmarks.selectors.price_performance import coerce_param, per_dollar
+from benchmarks.selectors.price_performance import benchmark_params, per_dollar
 
 # Engine as a run's variant -> the Price List's `databaseEngine`.
 ENGINES = {
@@ -113,15 +113,7 @@ def database_price_performance(
             + ", ".join(DEPLOYMENT_OPTIONS),
             field="deployment_option",
         )
-    given = {}
-    for name, raw in (params or {}).items():
-        if name not in benchmark.params:
-            listed = ", ".join(benchmark.params) or "none"
-            raise DomainError(
-                f"unknown parameter {name!r} for {benchmark.key} (its parameters: {listed})",
-                field=name,
-            )
-        given[name] = coerce_param(str(raw))
+    given = benchmark_params(benchmark, params or {})
     day = at or timezone.localdate()
     statistics = SeriesStatistics.objects.filter(
         measured_in=SeriesStatistics.ALL_REGIONS,

@@ -383,15 +383,21 @@ def _pin_or_refuse(
         rows = [row for row in rows if _hashable(row.params.get(name)) == best]
 
 
-def _check_params(
-    benchmark: Benchmark, given: dict[str, str], lenient: bool, notes: list[str]
+def benchmark_params(
+    benchmark: Benchmark,
+    given: dict[str, str],
+    *,
+    lenient: bool = False,
+    notes: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The query's parameters as stored values; unknown names are refused (or dropped)."""
+    """A query's parameters as stored values; unknown names are refused with a DomainError
+    naming the benchmark's own, or (`lenient`, the page) dropped with a note."""
     params = {}
     for name, raw in given.items():
         if name not in benchmark.params:
             if lenient:
-                notes.append(f"{name}={raw} does not apply to {benchmark.key} and was dropped")
+                if notes is not None:
+                    notes.append(f"{name}={raw} does not apply to {benchmark.key} and was dropped")
                 continue
             listed = ", ".join(benchmark.params) or "none"
             raise DomainError(
@@ -468,7 +474,7 @@ def price_performance_table(
     subject = subject or subject_of(query)
     benchmark, region = subject.benchmark, subject.region
     notes: list[str] = []
-    params = _check_params(benchmark, query.params, lenient, notes)
+    params = benchmark_params(benchmark, query.params, lenient=lenient, notes=notes)
     statistics = _statistics_query(benchmark, query, params)
     rows = _pin_or_refuse(
         _read(statistics, samples or query.include_values), params, lenient, notes

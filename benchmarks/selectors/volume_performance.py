@@ -22,7 +22,7 @@ from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, SeriesStatistics
 from benchmarks.selectors import storage
 from benchmarks.selectors.lookups import get_benchmark, get_region
-from benchmarks.selectors.price_performance import coerce_param
+from benchmarks.selectors.price_performance import benchmark_params
 from benchmarks.storage import gp2
 
 VOLUME_VARIANT = re.compile(
@@ -106,15 +106,7 @@ def volume_performance(
             f"{benchmark.key} is not a fio IOPS benchmark (fio:<rw>, op/s)", field="benchmark"
         )
     region = get_region(region_code)
-    given = {}
-    for name, raw in (params or {}).items():
-        if name not in benchmark.params:
-            listed = ", ".join(benchmark.params) or "none"
-            raise DomainError(
-                f"unknown parameter {name!r} for {benchmark.key} (its parameters: {listed})",
-                field=name,
-            )
-        given[name] = coerce_param(str(raw))
+    given = benchmark_params(benchmark, params or {})
     day = at or timezone.localdate()
     bandwidth_benchmark = Benchmark.objects.filter(key=f"{benchmark.key}:bandwidth").first()
     bandwidth = {
