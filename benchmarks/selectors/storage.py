@@ -6,6 +6,7 @@ The gp2 burst model needs no database: `benchmarks.storage.gp2`.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import difflib
 from collections import defaultdict
@@ -21,15 +22,9 @@ from benchmarks.storage.gp2 import Gp2Burst
 
 
 @dataclass(frozen=True)
-class CostPart:
+class CostPart(volumes.Part):
     """One line of a volume's monthly bill, with the price period it was computed from."""
 
-    what: str
-    tier: int
-    quantity: int
-    unit: str
-    usd_per_unit_month: Decimal
-    usd_per_month: Decimal
     effective_from: datetime.date
     effective_to: datetime.date | None
     source: str
@@ -83,14 +78,21 @@ def volume_costs(
     at: datetime.date | None = None,
 ) -> list[VolumeCost]:
     """Several volumes (type, size, iops, throughput) priced side by side, in one query."""
+    region, day, items, periods = _volumes_and_periods(region_code, specs, at)
+    return [_cost(region, item, day, periods) for item in items]
+
+
+def _volumes_and_periods(
+    region_code: str, specs: list[tuple[str, int, int | None, int | None]], at
+) -> tuple:
+    """The region, the day, the volumes the specs describe and their price periods (one
+    query)."""
     region = _region(region_code)
-    day = at or timezone.now().date()
     items = [
         volumes.volume(volume_type, size_gb, iops=iops, throughput=throughput)
         for volume_type, size_gb, iops, throughput in specs
     ]
-    periods = _periods(region, items)
-    return [_cost(region, item, day, periods) for item in items]
+    return region, at or timezone.now().date(), items, _periods(region, items)
 
 
 def _periods(region: Region, items: list[volumes.Volume]) -> dict[tuple, list[VolumePrice]]:
@@ -122,18 +124,14 @@ def _cost(region: Region, item: volumes.Volume, day: datetime.date, periods) -> 
     )
     parts = [
         CostPart(
-            what=part.what,
-            tier=part.tier,
-            quantity=part.quantity,
-            unit=part.unit,
-            usd_per_unit_month=part.usd_per_unit_month,
-            usd_per_month=part.usd_per_month,
-            effective_from=chosen[(part.what, part.tier)][0].effective_from,
-            effective_to=chosen[(part.what, part.tier)][0].effective_to,
-            source=chosen[(part.what, part.tier)][0].source,
-            price_note=chosen[(part.what, part.tier)][1],
+            **dataclasses.asdict(part),
+            effective_from=period.effective_from,
+            effective_to=period.effective_to,
+            source=period.source,
+            price_note=note,
         )
         for part in bill
+        for period, note in [chosen[(part.what, part.tier)]]
     ]
     performance = volumes.performance(item)
     return VolumeCost(
@@ -258,13 +256,7 @@ def volume_comparison(
     """Volumes priced side by side (a volume without a price says so instead of failing the
     others), with the IOPS each delivers under a constant load: gp2 bursts, then falls to its
     baseline; provisioned volumes deliver their IOPS."""
-    region = _region(region_code)
-    day = at or timezone.now().date()
-    items = [
-        volumes.volume(volume_type, size_gb, iops=iops, throughput=throughput)
-        for volume_type, size_gb, iops, throughput in specs
-    ]
-    periods = _periods(region, items)
+    region, day, items, periods = _volumes_and_periods(region_code, specs, at)
     rows = []
     for item in items:
         try:
