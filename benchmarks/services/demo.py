@@ -22,9 +22,9 @@ from benchmarks.models import InstanceType, Run, family_of
 from benchmarks.parsers import CpuInfo, ParsedOutput, ParsedResult
 from benchmarks.pricing.snapshot import DEMO_DIR
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
+from benchmarks.services import machine_runs, sparecores, statistics, upload_checks
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
-from benchmarks.services import sparecores, statistics
 from benchmarks.services.prices import ImportSummary
 
 S1_SOURCE = (
@@ -148,7 +148,7 @@ def load_sparecores_demo(
         progress(0, len(machines), summary)
     for done, machine in enumerate(machines, start=1):
         keys = {
-            run_services.upload_key(rows[0]["sha256"], machine.name, "", "")
+            upload_checks.upload_key(rows[0]["sha256"], machine.name, "", "")
             for rows in machine.runs.values()
         }
         if keys <= stored:
@@ -185,7 +185,7 @@ def _load_demo_machine(machine: _DemoMachine, summary: SparecoresDemoSummary) ->
             cpu_model=first["cpu_model"] or None,
         )
         outputs.append(
-            run_services.MachineOutput(
+            machine_runs.MachineOutput(
                 content=_csv_text(rows).encode("utf-8"),
                 filename=path,
                 format=parsed.format,
@@ -200,7 +200,7 @@ def _load_demo_machine(machine: _DemoMachine, summary: SparecoresDemoSummary) ->
                 content_sha256=first["sha256"],
             )
         )
-    outcome = run_services.record_machine_runs(
+    outcome = machine_runs.record_machine_runs(
         instance_type_name=machine.name, region_code=None, outputs=outputs
     )
     if outcome.failed or outcome.refused:

@@ -2,7 +2,7 @@
 
 `import_machine` plans a machine's folders (benchmarks/inspector.py), creates its instance
 type when it is new, and stores its runs through the batch ingest path
-(`runs.record_machine_runs`), without a measuring region: Spare Cores do not record it, so
+(`machine_runs.record_machine_runs`), without a measuring region: Spare Cores do not record it, so
 the runs count in every region. `finished_machines` finds, in one query, the machines whose
 every run is stored already, so that a second import skips them without parsing.
 """
@@ -23,7 +23,7 @@ from django.db import transaction
 from benchmarks import inspector
 from benchmarks.models import Architecture, InstanceType, Run
 from benchmarks.parsers import CpuInfo
-from benchmarks.services import runs as run_services
+from benchmarks.services import machine_runs, upload_checks
 
 SOURCE = inspector.SOURCE
 LICENCE = inspector.LICENCE
@@ -59,7 +59,7 @@ class MachineSummary:
 
 def plan_key(plan: inspector.MachinePlan, run: inspector.PlannedRun) -> str:
     """The natural key the planned run is stored under (region-less, no variant)."""
-    return run_services.upload_key(hashlib.sha256(run.content).hexdigest(), plan.machine, "", "")
+    return upload_checks.upload_key(hashlib.sha256(run.content).hexdigest(), plan.machine, "", "")
 
 
 def finished_machines(plans: Iterable[inspector.MachinePlan]) -> set[str]:
@@ -96,7 +96,7 @@ def import_machine(
         return summary
     cpu_model = (plan.cpu.model_name if plan.cpu else None) or ""
     outputs = [
-        run_services.MachineOutput(
+        machine_runs.MachineOutput(
             content=run.content,
             filename=run.path,
             format=run.format,
@@ -111,7 +111,7 @@ def import_machine(
     ]
     with transaction.atomic():
         summary.created = ensure_instance_type(machine.name, plan.cpu, source=TYPE_SOURCE)
-        outcome = run_services.record_machine_runs(
+        outcome = machine_runs.record_machine_runs(
             instance_type_name=machine.name, region_code=None, outputs=outputs
         )
     kind_of = {run.path: run.kind for run in plan.runs}

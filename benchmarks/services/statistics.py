@@ -73,7 +73,7 @@ def attach_series(results: list, *, keys: list[str] | None = None) -> set[int]:
     """Set the series of unsaved results (their runs set), creating the missing series.
 
     `results` are Result instances or anything with their `run`, `benchmark_id`, `params`
-    and `series_id` (services.runs.ResultRow); `keys` their params' `params_key`, when the
+    and `series_id` (services.results.ResultRow); `keys` their params' `params_key`, when the
     caller has them. Returns the ids of the series this call created: until the transaction
     commits, they hold these results only.
 
@@ -570,7 +570,7 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     """Keep the statistics of the series that just-stored results went to (their runs saved
     done or failed), and merge their benchmarks' summaries.
 
-    `rows` are the results as `attach_series` left them (services.runs.ResultRow, their runs'
+    `rows` are the results as `attach_series` left them (services.results.ResultRow, their runs'
     region and instance type in memory); `created` the series it created. Those hold these
     results only, so their statistics come from the values in hand, without reading anything
     back; the other series are locked and recomputed from the database, as `refresh_series`

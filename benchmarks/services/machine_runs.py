@@ -1,0 +1,179 @@
+"""Many outputs of one known machine stored at once: the bulk path of Spare Cores' data and
+the bundled demo (one transaction per machine, statistics refreshed once)."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from benchmarks import parsers
+from benchmarks.errors import DomainError
+from benchmarks.models import Benchmark, Run
+from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
+from benchmarks.selectors.lookups import get_instance_type, get_region
+from benchmarks.services import results, statistics, upload_checks
+
+
+@dataclass(frozen=True)
+class MachineOutput:
+    """One output of a known machine for `record_machine_runs`, with what the file omits."""
+
+    content: bytes
+    filename: str
+    format: str = "auto"
+    measured_at: datetime.date | None = None
+    tool_version: str = ""
+    cpu_model: str = ""
+    source: str = ""
+    licence: str = ""
+    # What the output does not record, for the parser: `processes`, `cpu_method`.
+    parse_options: dict[str, Any] = field(default_factory=dict)
+    # Results read already (the bundled demo's figures): stored as they are, not parsed.
+    parsed: ParsedOutput | None = None
+    # When `content` re-expresses another file (the demo's figures of a Spare Cores output),
+    # that file's sha256: the run's natural key is the original's.
+    content_sha256: str = ""
+
+
+@dataclass
+class MachineRunsOutcome:
+    """What `record_machine_runs` did with each output, by filename."""
+
+    stored: dict[str, int] = field(default_factory=dict)  # filename -> results stored
+    present: list[str] = field(default_factory=list)  # stored before, left alone
+    failed: dict[str, str] = field(default_factory=dict)  # stored as failed runs: the error
+    refused: dict[str, str] = field(default_factory=dict)  # not stored (binary, too large)
+    run_ids: list[int] = field(default_factory=list)
+
+    @property
+    def results(self) -> int:
+        return sum(self.stored.values())
+
+
+@transaction.atomic
+def record_machine_runs(
+    *,
+    instance_type_name: str,
+    region_code: str | None,
+    outputs: Sequence[MachineOutput],
+    variant: str = "",
+) -> MachineRunsOutcome:
+    """Parse and store many outputs of one machine in one transaction, statistics once.
+
+    The bulk-import path (Spare Cores' inspector data, the bundled demo): the outputs pass
+    submit_run's checks and natural key (content hash, machine, variant), so an output
+    stored before is left alone; one that cannot be parsed is stored as a failed run with the
+    parser's message and no results, as an upload would be. `region_code` None says the
+    measuring region is not recorded: such runs count in every region. The API and
+    import_results go through submit_run, which keeps requiring a region.
+    """
+    instance_type = get_instance_type(instance_type_name)
+    region = get_region(region_code) if region_code else None
+    outcome = MachineRunsOutcome()
+    accepted: dict[str, tuple[MachineOutput, str, str, str]] = {}
+    for output in outputs:
+        try:
+            text = upload_checks.checked_content(output.content, output.format)
+            if output.parsed is not None:
+                detected = output.parsed.format
+            else:
+                detected = upload_checks.detected_format(text, output.format)
+        except DomainError as error:
+            outcome.refused[output.filename] = error.message
+            continue
+        digest = output.content_sha256 or hashlib.sha256(output.content).hexdigest()
+        key = upload_checks.upload_key(
+            digest, instance_type.name, region.code if region else "", variant
+        )
+        if key in accepted:
+            outcome.present.append(output.filename)
+            continue
+        accepted[key] = (output, text, detected, digest)
+    existing = set(Run.objects.filter(upload_key__in=accepted).values_list("upload_key", flat=True))
+
+    now = timezone.now()
+    fresh: list[tuple[MachineOutput, Run, ParsedOutput | None]] = []
+    for key, (output, text, detected, digest) in accepted.items():
+        if key in existing:
+            outcome.present.append(output.filename)
+            continue
+        run = Run(
+            instance_type=instance_type,
+            region=region,
+            variant=variant,
+            measured_at=output.measured_at,
+            format=detected,
+            tool_version=output.tool_version[:200],
+            cpu_model=output.cpu_model[:200],
+            filename=output.filename[:255],
+            raw_output=text,
+            content_hash=digest,
+            upload_key=key,
+            source=output.source,
+            licence=output.licence,
+            finished_at=now,
+        )
+        fresh.append((output, run, _parsed_or_failed(run, output, text, detected)))
+    benchmarks = _machine_benchmarks(fresh)
+    Run.objects.bulk_create([run for _, run, _ in fresh], batch_size=500)
+    rows: list[results.ResultRow] = []
+    for output, run, parsed in fresh:
+        outcome.run_ids.append(run.pk)
+        if parsed is None:
+            outcome.failed[output.filename] = run.error
+        else:
+            rows.extend(results.result_rows(run, parsed.results, benchmarks))
+            outcome.stored[output.filename] = len(parsed.results)
+    statistics.refresh_stored(rows, created=results.store(rows))
+    return outcome
+
+
+def _parsed_or_failed(
+    run: Run, output: MachineOutput, text: str, detected: str
+) -> ParsedOutput | None:
+    """Parse an output into its (unsaved) run: done with its results, or failed (None)."""
+    try:
+        parsed = output.parsed or parsers.parse(text, format=detected, **output.parse_options)
+        if not parsed.results:
+            raise ParseError("the output holds no benchmark results")
+    except ParseError as error:
+        run.status = Run.Status.FAILED
+        run.error = str(error)
+        return None
+    run.status = Run.Status.DONE
+    run.format = parsed.format
+    run.tool_version = run.tool_version or (parsed.tool_version or "")[:200]
+    run.cpu_model = run.cpu_model or (parsed.cpu_model or "")[:200]
+    run.warnings = parsed.warnings
+    return parsed
+
+
+def _machine_benchmarks(
+    fresh: list[tuple[MachineOutput, Run, ParsedOutput | None]],
+) -> dict[str, Benchmark]:
+    """The benchmarks of every parsed output; an output whose unit disagrees with the
+    benchmark's fails alone, as its upload would."""
+
+    def every_result() -> list[ParsedResult]:
+        return [result for _, _, parsed in fresh if parsed for result in parsed.results]
+
+    try:
+        return results.benchmarks_of(every_result())
+    except ParseError:
+        for index, (output, run, parsed) in enumerate(fresh):
+            if parsed is None:
+                continue
+            try:
+                results.benchmarks_of(parsed.results)
+            except ParseError as error:
+                run.status = Run.Status.FAILED
+                run.error = str(error)
+                run.warnings = []
+                fresh[index] = (output, run, None)
+        return results.benchmarks_of(every_result())

@@ -1,0 +1,145 @@
+"""Parsed results on their way into the database: their benchmarks (created when new),
+one row per result in its series, a table's child run per machine."""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from benchmarks import catalog
+from benchmarks.models import Benchmark, InstanceType, Region, Result, Run
+from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
+from benchmarks.selectors.lookups import get_instance_type, get_region
+from benchmarks.services import statistics, upload_checks
+
+
+def new_benchmark(result: ParsedResult) -> Benchmark:
+    group, description = catalog.describe(result.benchmark, result.unit, result.higher_is_better)
+    return Benchmark(
+        key=result.benchmark,
+        unit=result.unit,
+        higher_is_better=result.higher_is_better,
+        group=group,
+        description=description,
+    )
+
+
+def benchmarks_of(results: list[ParsedResult]) -> dict[str, Benchmark]:
+    """The benchmarks of these results by key, new ones created: three queries at most."""
+    first: dict[str, ParsedResult] = {}
+    for result in results:
+        first.setdefault(result.benchmark, result)
+    # Without the kept summaries (params, families), which only statistics.py reads.
+    wanted = Benchmark.objects.only("key", "unit")
+    found = {b.key: b for b in wanted.filter(key__in=first)}
+    missing = [key for key in first if key not in found]
+    if missing:
+        Benchmark.objects.bulk_create(
+            [new_benchmark(first[key]) for key in missing],
+            ignore_conflicts=True,  # another upload may create the same benchmark
+        )
+        found.update((b.key, b) for b in wanted.filter(key__in=missing))
+    for result in results:
+        unit = found[result.benchmark].unit
+        if unit != result.unit:
+            raise ParseError(f"{result.benchmark} is measured in {unit!r}, not {result.unit!r}")
+    return found
+
+
+@dataclass(slots=True)
+class ResultRow:
+    """A result on its way into the database: a Result instance took twenty times longer to
+    make, which bulk imports of hundreds of thousands felt."""
+
+    run: Run
+    benchmark_id: int
+    params: dict[str, Any]
+    value: float
+    notes: str
+    series_id: int | None = None  # set by statistics.attach_series
+
+    @property
+    def run_id(self) -> int:
+        return self.run.pk
+
+
+def result_rows(
+    run: Run, results: list[ParsedResult], benchmarks: dict[str, Benchmark]
+) -> list[ResultRow]:
+    return [
+        ResultRow(
+            run=run,
+            benchmark_id=benchmarks[result.benchmark].pk,
+            params=result.params,
+            value=result.value,
+            notes=result.notes or "",
+        )
+        for result in results
+    ]
+
+
+def store(rows: list[ResultRow]) -> set[int]:
+    """Store results in their series, all of an upload at once; returns the series this
+    created (for `statistics.refresh_stored`, once the runs are saved)."""
+    keys = [statistics.params_key(row.params) for row in rows]
+    created = statistics.attach_series(rows, keys=keys)
+    stored = statistics.stored_params(keys, [row.params for row in rows])
+    statistics.insert_rows(
+        Result,
+        ("run_id", "benchmark_id", "params", "value", "notes", "series_id"),
+        [
+            (r.run_id, r.benchmark_id, params, r.value, r.notes, r.series_id)
+            for r, params in zip(rows, stored, strict=True)
+        ],
+    )
+    return created
+
+
+def tabular_rows(
+    run: Run, parsed: ParsedOutput, benchmarks: dict[str, Benchmark]
+) -> list[ResultRow]:
+    """A table names its machines per row: one child run per machine, variant, date, CPU."""
+    groups: dict[tuple, list[ParsedResult]] = defaultdict(list)
+    for result in parsed.results:
+        key = (
+            result.instance_type or (run.instance_type.name if run.instance_type_id else None),
+            result.region or (run.region.code if run.region_id else None),
+            result.variant if result.variant is not None else run.variant,
+            result.measured_at or (run.measured_at.isoformat() if run.measured_at else None),
+            result.cpu_model or "",
+            result.source or run.source,
+            result.licence or run.licence,
+        )
+        if key[0] is None or key[1] is None:
+            raise ParseError(f"{result.benchmark}: a row needs an instance_type and a region")
+        groups[key].append(result)
+    instance_types = upload_checks.by_name(
+        InstanceType, "name", {key[0] for key in groups}, get_instance_type
+    )
+    regions = upload_checks.by_name(Region, "code", {key[1] for key in groups}, get_region)
+    now = timezone.now()
+    children = Run.objects.bulk_create(
+        Run(
+            parent=run,
+            instance_type=instance_types[type_name],
+            region=regions[region_code],
+            variant=variant or "",
+            cpu_model=cpu_model,
+            measured_at=datetime.date.fromisoformat(measured_at) if measured_at else None,
+            format=parsed.format,
+            status=Run.Status.DONE,
+            source=source,
+            licence=licence,
+            uploaded_by=run.uploaded_by,
+            finished_at=now,
+        )
+        for type_name, region_code, variant, measured_at, cpu_model, source, licence in groups
+    )
+    rows: list[ResultRow] = []
+    for child, results in zip(children, groups.values(), strict=True):
+        rows.extend(result_rows(child, results, benchmarks))
+    return rows
