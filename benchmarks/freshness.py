@@ -8,6 +8,7 @@ other processes see a change within the window.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -24,10 +25,13 @@ def remembered(key: str, read: Callable[[], T]) -> T:
     if seconds <= 0:
         return read()
     store = caches["lookups"]
-    found = store.get(key)
+    # Keys hold what a client typed: hashed, they suit any cache backend (memcached refuses
+    # spaces and control characters).
+    hashed = hashlib.sha256(key.encode()).hexdigest()
+    found = store.get(hashed)
     if found is None:
         found = read()
-        store.set(key, found, timeout=seconds)
+        store.set(hashed, found, timeout=seconds)
     return found
 
 
