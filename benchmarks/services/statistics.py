@@ -780,3 +780,16 @@ def needs_rebuild() -> bool:
         .exclude(run__instance_type=None)
         .exists()
     ) or SeriesStatistics.objects.filter(flagged_runs=None).exists()
+
+
+def analyze_tables() -> None:
+    """Give PostgreSQL's planner the new sizes of the results tables after a bulk load.
+
+    Until autovacuum looks at freshly filled tables the planner takes them as empty, and a
+    price-performance question joining them can then be planned to take minutes.
+    """
+    if connection.vendor != "postgresql":
+        return
+    tables = [model._meta.db_table for model in (Run, Result, Series, SeriesStatistics, Benchmark)]
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE " + ", ".join(connection.ops.quote_name(t) for t in tables))

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.db.models import Count
 from rest_framework.test import APIClient
 
@@ -407,3 +408,12 @@ def test_benchmarks_are_listed_with_their_kind_and_description(imported):
     assert "Other" not in {group for group, _ in kinds.values()}
     filtered = imported.get("/api/v1/benchmarks/", {"group": "Compression", "limit": 500}).json()
     assert {row["key"].split(":")[0] for row in filtered["results"]} == {"compression"}
+
+
+def test_the_planner_knows_the_imported_results_afterwards(sample_archive, priced):
+    # Left to autovacuum, freshly filled tables are planned as empty for a while.
+    run_import(sample_archive)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'benchmarks_result'")
+        [(rows,)] = cursor.fetchall()
+    assert rows >= Result.objects.count() * 0.9 > 0

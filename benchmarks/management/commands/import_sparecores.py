@@ -19,7 +19,7 @@ from django.db import connection
 
 from benchmarks import inspector
 from benchmarks.management.progress import ProgressBars
-from benchmarks.services import sparecores
+from benchmarks.services import sparecores, statistics
 from benchmarks.tasks import import_sparecores_machine
 
 
@@ -85,6 +85,7 @@ class Command(BaseCommand):
                 returncode=130,
             ) from None
         progress.close()
+        statistics.analyze_tables()
         self._summary(path, options, report)
         if report.errors:
             raise CommandError(f"the import of {len(report.errors)} instance types failed")

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
+from benchmarks.services import statistics
 from benchmarks.services.demo import ProgressFile, load_demo, load_sparecores_demo
 
 
@@ -31,6 +32,7 @@ class Command(BaseCommand):
             rest = self._load_rest()
             stored += rest.runs_stored
             present += rest.runs_present
+        statistics.analyze_tables()
         self.stdout.write(
             f"demo loaded: prices {prices}; runs stored {stored}, already present {present}"
         )
