@@ -47,6 +47,13 @@ def test_it_refuses_to_start_without_a_secret_key_when_debug_is_off():
     assert "SECRET_KEY is not set" in done.stderr
 
 
+def test_a_checkouts_commands_run_as_development_when_nothing_is_set():
+    # The models and the migrations agree, checked as a newcomer would run it.
+    done = _manage("makemigrations", "--check", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    assert "No changes detected" in done.stdout
+
+
 def test_debug_makes_one_random_key_and_keeps_it(tmp_path, monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     key_file = tmp_path / "var" / "secret_key"
