@@ -28,16 +28,13 @@ def demo_rolled_back(django_db_setup, django_db_blocker):
     """
     from django.db import connection, transaction
 
+    from benchmarks.services import statistics
     from benchmarks.services.demo import load_demo
 
     with django_db_blocker.unblock(), transaction.atomic():
         load_demo()
-        if connection.vendor == "postgresql":
-            # The planner's row counts, from rows only this transaction sees (ANALYZE counts
-            # its own transaction's inserts): left at an earlier module's empty tables, a
-            # join over the demo's results is planned as if they were empty.
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
+        # Planned as empty otherwise: ANALYZE counts this transaction's own rows.
+        statistics.analyze_tables()
         # Check the demo's deferred foreign keys now, once: checked inside each test's
         # savepoint instead, the check would be rolled back with it and run again each time.
         connection.check_constraints()

@@ -31,6 +31,8 @@ from django.utils import timezone
 from benchmarks import cpu_models, flags, freshness
 from benchmarks.models import (
     Benchmark,
+    InstanceType,
+    Price,
     Result,
     Run,
     Series,
@@ -783,13 +785,14 @@ def needs_rebuild() -> bool:
 
 
 def analyze_tables() -> None:
-    """Give PostgreSQL's planner the new sizes of the results tables after a bulk load.
+    """Give PostgreSQL's planner the new sizes of the tables a bulk load fills.
 
     Until autovacuum looks at freshly filled tables the planner takes them as empty, and a
     price-performance question joining them can then be planned to take minutes.
     """
     if connection.vendor != "postgresql":
         return
-    tables = [model._meta.db_table for model in (Run, Result, Series, SeriesStatistics, Benchmark)]
+    models = (InstanceType, Price, Run, Result, Series, SeriesStatistics, Benchmark)
+    tables = [model._meta.db_table for model in models]
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE " + ", ".join(connection.ops.quote_name(t) for t in tables))

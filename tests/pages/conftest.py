@@ -55,16 +55,13 @@ def demo_site(django_db_setup, django_db_blocker):
 
     from benchmarks.models import InstanceType, Region
     from benchmarks.reference import load_reference_data
+    from benchmarks.services import statistics
     from benchmarks.services.demo import load_demo
 
     with django_db_blocker.unblock():
         load_reference_data(Region, InstanceType)
         load_demo()
-        if connection.vendor == "postgresql":
-            # Emptied by the module before, the tables would be planned as empty until
-            # autovacuum looks at them again.
-            with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
+        statistics.analyze_tables()  # emptied by the module before, planned as empty else
     server = LiveServer("localhost")
     yield server
     server.stop()
