@@ -6,10 +6,11 @@ Builds a throwaway PostgreSQL database (bench/common.py), then measures the page
 charts every type (`/?benchmark=bench:work&region=ap-northeast-1&families=`):
 
 - in this process, through Django's test client: SQL queries and server time per request;
-- served by gunicorn (2 workers) in Debian's headless Chromium: HTML bytes, and the time from
-  navigation to the charts drawn (`body[data-charts-ready]`, set by static/dashboard/
-  comparison.js once Chart.js has drawn), for `--loads` loads, each of a question nobody
-  asked yet (a distinct `at` day, so no cached answer helps).
+- served by gunicorn (2 workers) in Debian's headless Chromium, for `--loads` loads, each of
+  a question nobody asked yet (a distinct `at` day, so no cached answer helps): HTML bytes,
+  the time from navigation to the first chart on screen (the `pricebench:first-chart`
+  performance mark, which static/dashboard/comparison.js sets once the browser has painted
+  the first charts) and to every chart drawn (`pricebench:charts-ready`).
 
 Targets (issue #8): at most 10 queries, first chart in under a second.
 """
@@ -86,7 +87,7 @@ def main() -> None:
 
         from playwright.sync_api import sync_playwright
 
-        first_chart = []
+        first_chart, all_charts = [], []
         with common.gunicorn(cluster.url) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
@@ -96,16 +97,24 @@ def main() -> None:
                 page = browser.new_page()
                 errors = []
                 page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
-                began = time.perf_counter()
                 page.goto(server.url + page_url(day))
                 page.wait_for_selector("body[data-charts-ready=true]", timeout=60_000)
-                first_chart.append((time.perf_counter() - began) * 1000)
+                # Milliseconds since the navigation started, as the browser's own clock reads.
+                marks = dict(
+                    page.evaluate(
+                        "performance.getEntriesByType('mark').map(m => [m.name, m.startTime])"
+                    )
+                )
+                first_chart.append(marks["pricebench:first-chart"])
+                all_charts.append(marks["pricebench:charts-ready"])
                 assert not errors, errors
                 page.close()
             browser.close()
         print(
-            f"in Chromium: first chart median {statistics.median(first_chart):.0f} ms, "
-            f"max {max(first_chart):.0f} ms (n={len(first_chart)})"
+            f"in Chromium: first chart on screen median {statistics.median(first_chart):.0f} ms, "
+            f"max {max(first_chart):.0f} ms; every chart drawn median "
+            f"{statistics.median(all_charts):.0f} ms, max {max(all_charts):.0f} ms "
+            f"(n={len(first_chart)}, from the navigation's start)"
         )
         print(
             f"targets: queries {max(queries)} <= 10: {max(queries) <= 10}; "

@@ -32,6 +32,7 @@ from benchmarks.selectors.price_performance import (
     PricePerformanceTable,
     coerce_param,
     price_performance_table,
+    read_samples,
 )
 
 DEFAULT_FAMILIES = ("fargate", "t2", "c7g", "c7a", "c7i")
@@ -310,10 +311,10 @@ def _table(
     query: PricePerformanceQuery, benchmark: Benchmark | None, notes: list[str]
 ) -> PricePerformanceTable:
     """The lenient table; parameters that match nothing together are let go (one retry)."""
-    table = price_performance_table(query, lenient=True, samples=True)
+    table = price_performance_table(query, lenient=True, sources=True)
     if not (table.results or table.unpriced) and query.params and benchmark is not None:
         asked = ", ".join(f"{name}={value}" for name, value in query.params.items())
-        retry = price_performance_table(replace(query, params={}), lenient=True, samples=True)
+        retry = price_performance_table(replace(query, params={}), lenient=True, sources=True)
         if retry.results or retry.unpriced:
             notes.append(
                 f"No instance type was measured with {asked} together: "
@@ -351,13 +352,16 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     result.empty_because = _empty_because(result, table)
     result.sources = source_groups(table.results)
     result.credit = inspector.credit_for(group.text for group in result.sources)
-    result.cpu_breakdowns = {row.key: cpu_breakdown(row) for row in table.results}
     result.flagged = [
         (row, flag, runs, run_ids) for row in table.results for flag, runs, run_ids in row.flags
     ]
     result.baseline_summary = _baseline_summary(table)
     result.resolved = resolved_query(result.query, table)
     result.bars = bar_order(table.results, result.reading)[:BARS_CHARTED]
+    # Single values: the spread chart draws the bars', and a row of several CPU models
+    # gives each model's median from them.
+    read_samples([*result.bars, *(row for row in table.results if len(row.cpu_models) > 1)])
+    result.cpu_breakdowns = {row.key: cpu_breakdown(row) for row in table.results}
     frontier = pareto_frontier(table.results, benchmark.higher_is_better)
     result.frontier = sorted(
         (row for row in table.results if row.key in frontier), key=lambda row: row.usd_per_hour
@@ -401,7 +405,11 @@ def _empty_because(result: Comparison, table: PricePerformanceTable) -> str | No
 
 
 def cpu_breakdown(row: PricePerformanceRow) -> list[CpuBreakdown]:
-    """A row's runs by CPU model, with each model's median when every value was kept."""
+    """A row's runs by CPU model, with each model's median when every value was kept.
+
+    A row of one CPU model has that model's median kept: it is the row's."""
+    if len(row.cpu_models) == 1:
+        return [CpuBreakdown(model, runs, row.median) for model, runs in row.cpu_models.items()]
     if not row.samples:
         return [CpuBreakdown(model, runs, None) for model, runs in row.cpu_models.items()]
     values: dict[str, list[float]] = defaultdict(list)
@@ -533,9 +541,16 @@ def chart_data(
         bars = bar_order(table.results, reading)
     families = list(dict.fromkeys(row.family for row in table.results))
     best = _best(table.results, reading)
+    # Single values are drawn for the charted bars only, each as [value, index in cpu_models]:
+    # the spread chart is the one that reads them, and model names repeated with every value
+    # made most of the page's weight.
+    charted = {row.key for row in bars}
     cpu_models = list(
-        dict.fromkeys(model for row in table.results for _value, model in row.samples)
+        dict.fromkeys(
+            model for row in table.results if row.key in charted for _value, model in row.samples
+        )
     )
+    model_index = {model: index for index, model in enumerate(cpu_models)}
     return {
         "benchmark": table.benchmark.key,
         "unit": table.benchmark.unit,
@@ -568,20 +583,10 @@ def chart_data(
                 "relative_per_dollar": row.relative_per_dollar,
                 "pareto": row.key in frontier,
                 "best": row.key == best,
-                "samples": row.samples,
+                "samples": [[value, model_index[model]] for value, model in row.samples]
+                if row.key in charted
+                else [],
                 "cpu_models": row.cpu_models,
-                "labels": {
-                    "median": reading.value.format(row.median),
-                    "min": reading.value.format(row.min),
-                    "max": reading.value.format(row.max),
-                    "per_dollar": reading.per_dollar.format(row.per_dollar)
-                    if reading.per_dollar
-                    else None,
-                    "sustained_per_dollar": reading.per_dollar.format(row.sustained_per_dollar)
-                    if reading.per_dollar and row.sustained_per_dollar is not None
-                    else None,
-                    "usd_per_hour": f"${row.usd_per_hour:.6g}/h",
-                },
             }
             for row in table.results
         ],

@@ -98,6 +98,8 @@ class PricePerformanceRow:
     # figure, and the Gbit/s a dollar-hour buys.
     advertised_bandwidth: str | None = None
     gbit_per_second_per_usd_hour: float | None = None
+    # The kept statistics' row, for reading its samples later (`read_samples`).
+    statistics_id: int | None = None
 
     @property
     def key(self) -> str:
@@ -233,6 +235,7 @@ class Machine(NamedTuple):
 class Kept(NamedTuple):
     """One series' kept statistics in the question's scope, as read (no model instances)."""
 
+    statistics_id: int
     machine: Machine
     variant: str
     params: dict
@@ -247,19 +250,20 @@ class Kept(NamedTuple):
     regions: list
     flagged_runs: int | None
     only_flagged: bool
+    # _EXTRAS, in its order.
     sources: list
-    samples: list
     flags: list
+    samples: list
 
 
 _MACHINE = [f"series__instance_type__{name}" for name in Machine._fields]
-_NUMBERS = list(Kept._fields[3:10])  # runs ... third_quartile
+_NUMBERS = list(Kept._fields[4:11])  # runs ... third_quartile
 _COUNTS = ["flagged_runs", "only_flagged"]
 # JSON columns read as text and decoded with orjson: Django's converters were a third of the
 # time of a 1,000-row answer.
 _JSON = ("cpu_models", "regions")
-# Read only for the page's charts (and `include=values`).
-_EXTRAS = ("sources", "samples", "flags")
+# Read only for the page (and `include=values`); samples last: the page reads them apart.
+_EXTRAS = ("sources", "flags", "samples")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -298,13 +302,14 @@ def _statistics_query(
     return rows
 
 
-def _read(rows: QuerySet, samples: bool) -> list[Kept]:
-    """The statistics as plain tuples (one query)."""
-    texts = _JSON + (_EXTRAS if samples else ())
+def _read(rows: QuerySet, extras: tuple[str, ...]) -> list[Kept]:
+    """The statistics as plain tuples (one query); `extras`: a start of _EXTRAS to read."""
+    texts = _JSON + extras
     found = (
         rows.order_by("series__instance_type__name", "series__variant", "series_id")
         .annotate(**{f"{name}_text": Cast(name, TextField()) for name in texts})
         .values_list(
+            "pk",
             *_MACHINE,
             "series__variant",
             "series__params_key",
@@ -313,25 +318,41 @@ def _read(rows: QuerySet, samples: bool) -> list[Kept]:
             *(f"{name}_text" for name in texts),
         )
     )
-    width, numbers, counts = len(_MACHINE), len(_NUMBERS), len(_NUMBERS) + len(_COUNTS)
-    missing = [[]] * len(_EXTRAS)
+    width, numbers, counts = len(_MACHINE) + 1, len(_NUMBERS), len(_NUMBERS) + len(_COUNTS)
+    missing = [[]] * (len(_EXTRAS) - len(extras))
     kept = []
     for row in found:
         variant, key, *rest = row[width:]
-        cpu_models, regions, *extras = [orjson.loads(text) for text in rest[counts:]]
+        cpu_models, regions, *read = [orjson.loads(text) for text in rest[counts:]]
         kept.append(
             Kept(
-                Machine(*row[:width]),
+                row[0],
+                Machine(*row[1:width]),
                 variant,
                 _params_of(key),
                 *rest[:numbers],
                 cpu_models,
                 regions,
                 *rest[numbers:counts],
-                *(extras or missing),
+                *read,
+                *missing,
             )
         )
     return kept
+
+
+def read_samples(rows: list[PricePerformanceRow]) -> None:
+    """Fill the kept samples of `rows` (read without them), in one query."""
+    wanted = {row.statistics_id: row for row in rows if row.statistics_id is not None}
+    if not wanted:
+        return
+    found = (
+        SeriesStatistics.objects.filter(pk__in=wanted)
+        .annotate(samples_text=Cast("samples", TextField()))
+        .values_list("pk", "samples_text")
+    )
+    for pk, text in found:
+        wanted[pk].samples = orjson.loads(text)
 
 
 def _open_parameters(rows: list[Kept]) -> list[tuple[str, tuple, set]]:
@@ -462,13 +483,14 @@ def price_performance_table(
     *,
     subject: Subject | None = None,
     lenient: bool = False,
-    samples: bool = False,
+    sources: bool = False,
 ) -> PricePerformanceTable:
     """Per instance type and variant: statistics, price in the region, and per-dollar figures.
 
     `lenient` (the page): parameters that do not apply are dropped and open parameters pinned
-    to their best-covered value, each with a note, instead of a 400. `samples` also reads the
-    kept samples and sources (the page's charts); `include_values` implies it.
+    to their best-covered value, each with a note, instead of a 400. `sources` also reads
+    each row's sources and flagged runs (the page, which reads the samples of the rows it
+    draws with `read_samples`); `include_values` reads them and every row's samples.
     """
     at = query.at or timezone.localdate()
     subject = subject or subject_of(query)
@@ -477,7 +499,10 @@ def price_performance_table(
     params = benchmark_params(benchmark, query.params, lenient=lenient, notes=notes)
     statistics = _statistics_query(benchmark, query, params)
     rows = _pin_or_refuse(
-        _read(statistics, samples or query.include_values), params, lenient, notes
+        _read(statistics, _EXTRAS if query.include_values else _EXTRAS[:2] if sources else ()),
+        params,
+        lenient,
+        notes,
     )
     quotes = prices.hourly_prices(
         instance_types={row.machine for row in rows},
@@ -541,6 +566,7 @@ def price_performance_table(
                 flagged_runs=row.flagged_runs or 0,
                 only_flagged=row.only_flagged,
                 flags=row.flags,
+                statistics_id=row.statistics_id,
                 **_sustained(
                     instance_type, benchmark, row.median, usd, row.params.get("processes")
                 ),

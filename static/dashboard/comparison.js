@@ -7,6 +7,7 @@
   const tools = window.PricebenchCharts;
   const reading = data.reading;
   const format = (value, scale) => units.format(value, scale, data.rules);
+  const usdPerHour = (usd) => "$" + Number(usd.toPrecision(6)) + "/h";
   // Axis ticks leave the "per dollar" to the axis title.
   const tick = (value, scale) => units.format(value, Object.assign({}, scale, { suffix: "" }), data.rules);
   const byKey = Object.fromEntries(data.rows.map((row) => [row.key, row]));
@@ -14,7 +15,8 @@
   const shapes = ["circle", "triangle", "rect", "rectRot", "star", "crossRot", "cross",
                   "rectRounded", "line", "dash"];
   const LINE_SHAPES = ["star", "crossRot", "cross", "line", "dash"];
-  const colourOf = (context) => byKey[context.raw ? context.raw.key : ""]?.colour || "#777";
+  // One colour per point, as arrays: Chart.js resolves a function per point, thousands of times.
+  const colours = (points) => points.map((point) => byKey[point.key].colour);
   const shapeOf = (model) => shapes[data.cpu_models.indexOf(model) % shapes.length];
   document.body.dataset.exportName = data.benchmark.replace(/[^a-z0-9.-]+/gi, "_");
 
@@ -82,8 +84,8 @@
             callbacks: {
               label: (item) => {
                 const row = bars[item.dataIndex];
-                return item.datasetIndex === 0 ? row.labels.per_dollar
-                  : "credits spent: " + row.labels.sustained_per_dollar;
+                return item.datasetIndex === 0 ? format(row.per_dollar, reading.per_dollar)
+                  : "credits spent: " + format(row.sustained_per_dollar, reading.per_dollar);
               },
             },
           },
@@ -193,7 +195,8 @@
             callbacks: {
               label: (item) => {
                 const row = byKey[item.raw.key];
-                return row.label + ": " + row.labels.usd_per_hour + ", " + row.labels.median
+                return row.label + ": " + usdPerHour(row.usd_per_hour) + ", "
+                  + format(row.median, reading.value)
                   + (row.pareto ? " (on the frontier)" : "");
               },
             },
@@ -218,13 +221,13 @@
   function spreadPoints() {
     // One dataset per CPU model (its shape); within a row each model has its own line, so
     // that tasks landing on different CPU generations stand apart.
-    return data.cpu_models.map((model) => {
+    return data.cpu_models.map((model, modelIndex) => {
       const points = [];
       bars.forEach((row, index) => {
         const models = Object.keys(row.cpu_models);
         const offset = models.length > 1
           ? (models.indexOf(model) - (models.length - 1) / 2) * (0.6 / models.length) : 0;
-        row.samples.filter((sample) => sample[1] === model).forEach((sample) => {
+        row.samples.filter((sample) => sample[1] === modelIndex).forEach((sample) => {
           points.push({ x: perVcpuOf(row, sample[0]), y: index + offset, key: row.key });
         });
       });
@@ -244,9 +247,9 @@
           data: points[index],
           pointStyle: shapeOf(model),
           pointRadius: 6,
-          backgroundColor: (context) => colourOf(context),
+          backgroundColor: colours(points[index]),
           // Shapes drawn as lines have no fill: they take the family's colour as their stroke.
-          borderColor: (context) => (LINE_SHAPES.includes(shapeOf(model)) ? colourOf(context) : "#333"),
+          borderColor: LINE_SHAPES.includes(shapeOf(model)) ? colours(points[index]) : "#333",
           borderWidth: LINE_SHAPES.includes(shapeOf(model)) ? 2 : 1,
         })),
       },
@@ -345,11 +348,29 @@
     });
   }
 
+  // The first chart (per dollar, else the medians) is drawn at once, the others once the
+  // browser has painted it, so that a page of hundreds of types shows its answer before it
+  // has drawn everything. The marks tell a measurement when the first chart was on screen
+  // and when all were.
   perDollarChart();
-  medianChart();
-  priceChart();
-  spreadChart();
-  baselineChart();
+  if (!charts.perDollar) medianChart();
+  afterPaint(() => {
+    performance.mark("pricebench:first-chart");
+    if (!charts.median) medianChart();
+    priceChart();
+    spreadChart();
+    baselineChart();
+    perVcpu.addEventListener("change", applyView);
+    logScale.addEventListener("change", applyView);
+    if (perVcpu.checked || logScale.checked) applyView();
+    performance.mark("pricebench:charts-ready");
+    document.body.dataset.chartsReady = "true";
+  });
+
+  function afterPaint(callback) {
+    if (document.hidden) setTimeout(callback, 0);
+    else requestAnimationFrame(() => setTimeout(callback, 0));
+  }
 
   function applyView() {
     const type = valueAxisType();
@@ -374,8 +395,4 @@
     window.history.replaceState(null, "", window.location.pathname + window.location.search
       + (hash ? "#" + hash : ""));
   }
-  perVcpu.addEventListener("change", applyView);
-  logScale.addEventListener("change", applyView);
-  if (perVcpu.checked || logScale.checked) applyView();
-  document.body.dataset.chartsReady = "true";
 })();
