@@ -230,6 +230,7 @@ class PricePerformanceRowSerializer(serializers.Serializer):
     def to_representation(self, row):
         """Written out by hand: DRF's field-by-field path took most of a 1,000-row answer's
         time. The declared fields above describe the same keys for the schema."""
+        context = self.context
         data = {
             "instance_type": row.instance_type,
             "variant": row.variant,
@@ -249,7 +250,7 @@ class PricePerformanceRowSerializer(serializers.Serializer):
         }
         if row.only_flagged:
             data["only_flagged"] = True
-        if self.context.get("include_quartiles"):
+        if context.get("include_quartiles"):
             data["first_quartile"] = row.first_quartile
             data["third_quartile"] = row.third_quartile
         if row.gbit_per_second_per_usd_hour is not None or row.advertised_bandwidth:
@@ -258,11 +259,11 @@ class PricePerformanceRowSerializer(serializers.Serializer):
         if row.baseline_share is not None:
             data["baseline_share"] = row.baseline_share
             data["sustained_per_dollar"] = row.sustained_per_dollar
-        if self.context.get("baseline"):
+        if context.get("baseline"):
             data["relative_throughput"] = row.relative_throughput
             data["relative_cost"] = row.relative_cost
             data["relative_per_dollar"] = row.relative_per_dollar
-        if self.context.get("include_values"):
+        if context.get("include_values"):
             data["values"] = [value for value, _cpu in row.samples]
             data["values_cut"] = row.values_cut
         return data

@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,22 @@ def test_the_compose_file_refuses_to_start_without_a_secret_key():
     )
     assert done.returncode != 0
     assert "SECRET_KEY" in done.stderr
+
+
+def _gunicorn_settings(env: dict) -> list[str]:
+    """gunicorn.conf.py read as gunicorn reads it (a fresh interpreter), then a fork's hook."""
+    script = (
+        "import gc, runpy; settings = runpy.run_path('gunicorn.conf.py'); "
+        "print(gc.get_threshold()[0]); settings['pre_fork'](None, None); "
+        "print(gc.get_freeze_count() > 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env={**os.environ, **env},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return done.stdout.split()
+
+
+def test_web_workers_collect_garbage_rarely_and_fork_with_imports_frozen():
+    assert _gunicorn_settings({}) == ["50000", "True"]
+    assert _gunicorn_settings({"PRICEBENCH_GC_YOUNG_THRESHOLD": "2000"})[0] == "2000"

@@ -58,7 +58,7 @@ class PricePerformanceQuery:
     include_quartiles: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class PricePerformanceRow:
     """One instance type and variant: its kept statistics, its price and what a dollar buys."""
 
