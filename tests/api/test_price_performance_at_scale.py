@@ -15,6 +15,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from benchmarks.models import Benchmark, InstanceType, Price, Region, Run, SeriesStatistics
+from benchmarks.selectors.comparison import BARS_CHARTED
 from benchmarks.services import runs as run_services
 
 pytestmark = pytest.mark.django_db
@@ -78,6 +79,38 @@ def test_the_comparison_page_renders_in_ten_queries_whatever_the_number_of_types
     )
     assert response.content.count(b"<tr data-instance-type=") == count
     assert used <= 10, used
+
+
+def test_the_page_sends_single_values_only_for_the_rows_its_charts_draw(client):
+    fleet(BARS_CHARTED + 20, runs_each=2)
+    text = client.get("/", {"benchmark": "tool:x", "region": "us-east-1", "families": ""})
+    text = text.content.decode()
+    data = json.loads(text.split('id="chart-data" type="application/json">')[1].split("<")[0])
+    assert len(data["rows"]) == BARS_CHARTED + 20 and len(data["bars"]) == BARS_CHARTED
+    assert len(data["cpu_models"]) == 1  # "CPU A", as benchmarks.cpu_models normalises it
+    drawn = {row["key"]: row["samples"] for row in data["rows"] if row["key"] in data["bars"]}
+    assert len(drawn) == BARS_CHARTED
+    # Each run's value with its CPU model's index in cpu_models.
+    assert all(len(samples) == 2 and {model for _, model in samples} == {0}
+               for samples in drawn.values())  # fmt: skip
+    assert all(row["samples"] == [] for row in data["rows"] if row["key"] not in drawn)
+
+
+def test_a_row_of_several_cpu_models_left_out_of_the_charts_keeps_each_models_median(client):
+    names = fleet(BARS_CHARTED + 5)
+    content = "benchmark,instance_type,region,value,unit,cpu_model\n" + "".join(
+        f"tool:x,{names[0]},us-east-1,{value},op/s,CPU B\n" for value in (600, 700)
+    )
+    run, _ = run_services.record_run(content=content.encode(), format="csv")
+    assert run.status == Run.Status.DONE, run.error
+    page = client.get("/", {"benchmark": "tool:x", "region": "us-east-1", "families": ""})
+    comparison = page.context["comparison"]
+    assert names[0] not in {row.key for row in comparison.bars}
+    medians = sorted(part.median for part in comparison.cpu_breakdowns[names[0]])
+    assert medians == [650.0, 1000.0]  # CPU B's two results, CPU A's one
+    # A row of one CPU model: its model's median is the row's.
+    one = comparison.cpu_breakdowns[names[1]]
+    assert [(part.runs, part.median) for part in one] == [(1, 1001.0)]
 
 
 def test_results_measured_anywhere_are_priced_with_the_regions_prices():
