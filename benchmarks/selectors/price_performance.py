@@ -498,12 +498,13 @@ def price_performance_table(
     notes: list[str] = []
     params = benchmark_params(benchmark, query.params, lenient=lenient, notes=notes)
     statistics = _statistics_query(benchmark, query, params)
-    rows = _pin_or_refuse(
-        _read(statistics, _EXTRAS if query.include_values else _EXTRAS[:2] if sources else ()),
-        params,
-        lenient,
-        notes,
-    )
+    if query.include_values:
+        extras = _EXTRAS
+    elif sources:
+        extras = _EXTRAS[:2]  # sources, flags
+    else:
+        extras = ()
+    rows = _pin_or_refuse(_read(statistics, extras), params, lenient, notes)
     quotes = prices.hourly_prices(
         instance_types={row.machine for row in rows},
         among=statistics.values("series__instance_type_id"),
