@@ -6,7 +6,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.views import _form_parameters, benchmark_parameters
+from api.schema import benchmark_parameters
 from benchmarks.forms import DatabaseForm
 from benchmarks.selectors import databases
 
@@ -58,7 +58,6 @@ class DatabasePricePerformanceView(APIView):
 
     @extend_schema(
         parameters=[
-            *_form_parameters(DatabaseForm),
             benchmark_parameters("e.g. threads=16"),
         ],
         responses=DatabaseTableSerializer,

@@ -6,7 +6,6 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.views import _form_parameters
 from benchmarks.forms import NetworkScalingForm
 from benchmarks.selectors import network
 
@@ -49,9 +48,7 @@ class NetworkScalingView(APIView):
 
     query_form = NetworkScalingForm
 
-    @extend_schema(
-        parameters=_form_parameters(NetworkScalingForm), responses=NetworkScalingSerializer
-    )
+    @extend_schema(responses=NetworkScalingSerializer)
     def get(self, request):
         form = NetworkScalingForm(request.query_params)
         if not form.is_valid():

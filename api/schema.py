@@ -1,8 +1,9 @@
 """The OpenAPI schema's AutoSchema: every operation documents the errors it can answer."""
 
+from django import forms
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 from api.negotiation import has_format_filter
@@ -33,10 +34,16 @@ BODIES = {
 
 
 class AutoSchema(SpectacularAutoSchema):
-    """drf-spectacular's AutoSchema, plus the 4xx and 5xx answers the operation can give.
+    """drf-spectacular's AutoSchema, plus the 4xx and 5xx answers the operation can give
+    and, for a view with a `query_form`, the form's fields as its query parameters.
 
     Explicit `extend_schema(responses=...)` entries are kept as they are.
     """
+
+    def get_override_parameters(self):
+        form = getattr(self.view, "query_form", None)
+        own = form_parameters(form) if form is not None else []
+        return [*own, *super().get_override_parameters()]
 
     def _get_format_parameters(self):
         # Where `format` is a filter (runs/), the filter's own description stands.
@@ -91,3 +98,33 @@ class AutoSchema(SpectacularAutoSchema):
 
 def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
+
+
+def form_parameters(form_class: type[forms.Form]) -> list[OpenApiParameter]:
+    """A form's fields as OpenAPI query parameters: one description of the query."""
+    parameters = []
+    for name, field in form_class.base_fields.items():
+        kind = OpenApiTypes.DATE if isinstance(field, forms.DateField) else OpenApiTypes.STR
+        choices = getattr(field, "choices", None)
+        parameters.append(
+            OpenApiParameter(
+                name,
+                kind,
+                required=field.required,
+                description=str(field.help_text),
+                enum=[value for value, _ in choices if value] if choices else None,
+            )
+        )
+    return parameters
+
+
+def benchmark_parameters(example: str) -> OpenApiParameter:
+    """Every query parameter the form does not name is one of the benchmark's own: in
+    OpenAPI, a free-form object sent as `name=value` pairs."""
+    return OpenApiParameter(
+        "params",
+        OpenApiTypes.OBJECT,
+        style="form",
+        explode=True,
+        description=f"Any other query parameter is one of the benchmark's own, {example}",
+    )

@@ -1,9 +1,7 @@
 """API views: declarations around selectors and services."""
 
-from django import forms
 from django.http import JsonResponse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import MultiPartParser
@@ -13,6 +11,7 @@ from rest_framework.views import APIView
 
 from api import conditional, filters, serializers
 from api.permissions import IsUploaderOrStaffOrReadOnly
+from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
 from benchmarks.forms import PricePerformanceForm
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
@@ -126,36 +125,6 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
         run_services.delete_run(run=instance)
 
 
-def benchmark_parameters(example: str) -> OpenApiParameter:
-    """Every query parameter the form does not name is one of the benchmark's own: in
-    OpenAPI, a free-form object sent as `name=value` pairs."""
-    return OpenApiParameter(
-        "params",
-        OpenApiTypes.OBJECT,
-        style="form",
-        explode=True,
-        description=f"Any other query parameter is one of the benchmark's own, {example}",
-    )
-
-
-def _form_parameters(form_class: type[forms.Form]) -> list[OpenApiParameter]:
-    """A form's fields as OpenAPI query parameters: one description of the query."""
-    parameters = []
-    for name, field in form_class.base_fields.items():
-        kind = OpenApiTypes.DATE if isinstance(field, forms.DateField) else OpenApiTypes.STR
-        choices = getattr(field, "choices", None)
-        parameters.append(
-            OpenApiParameter(
-                name,
-                kind,
-                required=field.required,
-                description=str(field.help_text),
-                enum=[value for value, _ in choices if value] if choices else None,
-            )
-        )
-    return parameters
-
-
 class PricePerformanceView(APIView):
     """Throughput per dollar of every instance type measured with one benchmark.
 
@@ -168,7 +137,6 @@ class PricePerformanceView(APIView):
 
     @extend_schema(
         parameters=[
-            *_form_parameters(PricePerformanceForm),
             benchmark_parameters("e.g. block_size=8192&processes=1"),
         ],
         responses=serializers.PricePerformanceSerializer,

@@ -6,7 +6,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.views import _form_parameters, benchmark_parameters
+from api.schema import benchmark_parameters
 from benchmarks.forms import VolumePerformanceForm
 from benchmarks.selectors import volume_performance
 
@@ -47,7 +47,6 @@ class VolumePerformanceView(APIView):
 
     @extend_schema(
         parameters=[
-            *_form_parameters(VolumePerformanceForm),
             benchmark_parameters("e.g. direction=read"),
         ],
         responses=VolumePerformanceSerializer,
