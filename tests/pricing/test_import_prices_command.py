@@ -128,15 +128,15 @@ def test_aws_errors_are_one_line_too(monkeypatch, aws_session):
 def test_a_database_failure_half_way_says_so_and_stores_nothing(tmp_path, m5_item, monkeypatch):
     from django.db import OperationalError
 
-    from benchmarks.services.prices import importers as price_services
+    from benchmarks.services.prices import periods
 
-    record_prices = price_services.record_prices
+    record_periods = periods.record_periods
 
-    def written_then_gone(**kwargs):
-        record_prices(**kwargs)  # its own transaction is over: only the import's can undo it
+    def written_then_gone(*args, **kwargs):
+        record_periods(*args, **kwargs)  # written: only the import's transaction can undo it
         raise OperationalError("server closed the connection unexpectedly\nmore detail")
 
-    monkeypatch.setattr(price_services, "record_prices", written_then_gone)
+    monkeypatch.setattr(periods, "record_periods", written_then_gone)
     path = write_json(tmp_path / "offer.json", offer_items(m5_item))
     with pytest.raises(CommandError, match=r"the database failed \(OperationalError: server "
                        r"closed the connection unexpectedly\); nothing was stored"):  # fmt: skip

@@ -14,7 +14,8 @@ from benchmarks.models import FargateRate, InstanceType, Price, PriceRefresh, in
 from benchmarks.pricing import aws
 from benchmarks.pricing.records import FargateRateRecord, InstanceSpecRecord, PriceRecord
 from benchmarks.services import prices as price_services
-from benchmarks.services.prices import importers
+from benchmarks.services.prices import periods as period_writes
+from benchmarks.services.prices.fargate import FARGATE_RATES
 from tests.pricing.conftest import ECS_RESPONSE, INSTANCE_TYPES_RESPONSE, M5_ITEM, with_usd
 
 pytestmark = pytest.mark.django_db
@@ -333,11 +334,15 @@ def test_a_refresh_that_fails_half_way_changes_nothing_and_says_why(
         {"AmazonEC2": [ec2_page], "AmazonECS": [load_response(ECS_RESPONSE)]},
     )
 
-    def database_gone(**kwargs):
-        raise OperationalError("server closed the connection unexpectedly")
+    write_table = period_writes._write_table
+
+    def database_gone_at_fargate(table, *args, **kwargs):
+        if table is FARGATE_RATES:
+            raise OperationalError("server closed the connection unexpectedly")
+        return write_table(table, *args, **kwargs)
 
     # The EC2 prices are written first; the Fargate rates then fail.
-    monkeypatch.setattr(importers, "record_fargate_rates", database_gone)
+    monkeypatch.setattr(period_writes, "_write_table", database_gone_at_fargate)
     with pytest.raises(OperationalError):
         price_services.run_refresh(kind="on_demand", region="us-east-1")
     refresh = PriceRefresh.objects.get()

@@ -33,7 +33,7 @@ from benchmarks.services.prices.importers import (
     import_spot_history,
     import_spot_history_file,
 )
-from benchmarks.services.prices.periods import PRICE_PLACES, ImportSummary
+from benchmarks.services.prices.periods import ImportSummary
 from benchmarks.services.prices.refresh import (
     API_SERVICES,
     import_from_api,
@@ -45,7 +45,6 @@ from benchmarks.services.prices.volumes import record_volume_prices
 
 __all__ = [
     "API_SERVICES",
-    "PRICE_PLACES",
     "ImportSummary",
     "import_from_api",
     "import_instance_types",

@@ -16,54 +16,26 @@ from benchmarks.pricing.offer_files import OfferFile, Progress
 from benchmarks.pricing.price_list import load_price_list_file, read_price_list
 from benchmarks.pricing.products import ECS, RDS
 from benchmarks.pricing.records import (
-    AuroraStorageRateRecord,
-    DatabaseInstancePriceRecord,
-    FargateRateRecord,
-    PriceRecord,
     ReadStats,
-    VolumePriceRecord,
     load_json_file,
 )
 from benchmarks.pricing.spot import read_spot_price_history
-from benchmarks.services.prices.databases import record_database_prices
-from benchmarks.services.prices.ec2 import record_prices
-from benchmarks.services.prices.fargate import record_fargate_rates
+from benchmarks.services.prices import periods
+from benchmarks.services.prices.databases import AURORA_RATES, DATABASE_PRICES
+from benchmarks.services.prices.ec2 import PRICES, record_prices
+from benchmarks.services.prices.fargate import FARGATE_RATES, record_fargate_rates
 from benchmarks.services.prices.periods import ImportSummary
 from benchmarks.services.prices.specs import update_instance_specs
-from benchmarks.services.prices.volumes import record_volume_prices
+from benchmarks.services.prices.volumes import VOLUME_PRICES, record_volume_prices
 
-
-def _record_any(
-    records: Iterable[PriceRecord | FargateRateRecord | VolumePriceRecord],
-) -> ImportSummary:
-    """Read every record first (a file may take minutes), then write them in one transaction."""
-    prices, rates, volume_prices, database_prices = [], [], [], []
-    for record in records:
-        if isinstance(record, FargateRateRecord):
-            rates.append(record)
-        elif isinstance(record, VolumePriceRecord):
-            volume_prices.append(record)
-        elif isinstance(record, DatabaseInstancePriceRecord | AuroraStorageRateRecord):
-            database_prices.append(record)
-        else:
-            prices.append(record)
-    return _write_all(prices, rates, volume_prices, database_prices)
+# Every kind of price a file or an API answer may hold, in the order they are written.
+ALL_TABLES = (DATABASE_PRICES, AURORA_RATES, PRICES, FARGATE_RATES, VOLUME_PRICES)
 
 
 @transaction.atomic
-def _write_all(
-    prices: list, rates: list, volume_prices: list, database_prices: list
-) -> ImportSummary:
-    summary = ImportSummary()
-    if database_prices:
-        summary += record_database_prices(records=database_prices)
-    if prices:
-        summary += record_prices(records=prices)
-    if rates:
-        summary += record_fargate_rates(records=rates)
-    if volume_prices:
-        summary += record_volume_prices(records=volume_prices)
-    return summary
+def _record_any(records: Iterable) -> ImportSummary:
+    """Read every record first (a file may take minutes), then write them in one transaction."""
+    return periods.record_periods(list(records), *ALL_TABLES)
 
 
 def _with_stats(summary: ImportSummary, stats: ReadStats, source: str) -> ImportSummary:
