@@ -25,8 +25,8 @@ def remembered(key: str, read: Callable[[], T]) -> T:
     if seconds <= 0:
         return read()
     store = caches["lookups"]
-    # Keys hold what a client typed: hashed, they suit any cache backend (memcached refuses
-    # spaces and control characters).
+    # Keys hold what a client typed: hashed, no key trips Django's cache key validation
+    # (CacheKeyWarning on spaces, control characters, length).
     hashed = hashlib.sha256(key.encode()).hexdigest()
     found = store.get(hashed)
     if found is None:

@@ -39,3 +39,12 @@ def get_benchmark(key: str, *, field: str = "benchmark") -> Benchmark:
             "benchmark", key, list(Benchmark.objects.values_list("key", flat=True)), field
         )
     return found
+
+
+def by_name(model, field: str, names: set[str], lookup) -> dict:
+    """Rows by name in one query; an unknown name raises the lookup's DomainError, which
+    suggests the closest names."""
+    found = {getattr(row, field): row for row in model.objects.filter(**{f"{field}__in": names})}
+    for name in sorted(names - found.keys()):
+        lookup(name)
+    return found

@@ -49,7 +49,6 @@ class MachineRunsOutcome:
     present: list[str] = field(default_factory=list)  # stored before, left alone
     failed: dict[str, str] = field(default_factory=dict)  # stored as failed runs: the error
     refused: dict[str, str] = field(default_factory=dict)  # not stored (binary, too large)
-    run_ids: list[int] = field(default_factory=list)
 
     @property
     def results(self) -> int:
@@ -124,7 +123,6 @@ def record_machine_runs(
     Run.objects.bulk_create([run for _, run, _ in fresh], batch_size=500)
     rows: list[results.ResultRow] = []
     for output, run, parsed in fresh:
-        outcome.run_ids.append(run.pk)
         if parsed is None:
             outcome.failed[output.filename] = run.error
         else:

@@ -13,11 +13,11 @@ from django.utils import timezone
 from benchmarks import catalog
 from benchmarks.models import Benchmark, InstanceType, Region, Result, Run
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
-from benchmarks.selectors.lookups import get_instance_type, get_region
-from benchmarks.services import statistics, upload_checks
+from benchmarks.selectors.lookups import by_name, get_instance_type, get_region
+from benchmarks.services import statistics
 
 
-def new_benchmark(result: ParsedResult) -> Benchmark:
+def _new_benchmark(result: ParsedResult) -> Benchmark:
     group, description = catalog.describe(result.benchmark, result.unit, result.higher_is_better)
     return Benchmark(
         key=result.benchmark,
@@ -39,7 +39,7 @@ def benchmarks_of(results: list[ParsedResult]) -> dict[str, Benchmark]:
     missing = [key for key in first if key not in found]
     if missing:
         Benchmark.objects.bulk_create(
-            [new_benchmark(first[key]) for key in missing],
+            [_new_benchmark(first[key]) for key in missing],
             ignore_conflicts=True,  # another upload may create the same benchmark
         )
         found.update((b.key, b) for b in wanted.filter(key__in=missing))
@@ -117,10 +117,8 @@ def tabular_rows(
         if key[0] is None or key[1] is None:
             raise ParseError(f"{result.benchmark}: a row needs an instance_type and a region")
         groups[key].append(result)
-    instance_types = upload_checks.by_name(
-        InstanceType, "name", {key[0] for key in groups}, get_instance_type
-    )
-    regions = upload_checks.by_name(Region, "code", {key[1] for key in groups}, get_region)
+    instance_types = by_name(InstanceType, "name", {key[0] for key in groups}, get_instance_type)
+    regions = by_name(Region, "code", {key[1] for key in groups}, get_region)
     now = timezone.now()
     children = Run.objects.bulk_create(
         Run(

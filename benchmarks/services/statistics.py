@@ -92,17 +92,11 @@ def attach_series(results: list, *, keys: list[str] | None = None) -> set[int]:
     missing = [key for key in wanted if key not in found]
     created: set[int] = set()
     if missing:
+        stored = stored_params([key[3] for key in missing], [wanted[key] for key in missing])
         all_ours = insert_rows(
             Series,
             ("instance_type_id", "variant", "benchmark_id", "params_key", "params"),
-            [
-                (*key, stored)
-                for key, stored in zip(
-                    missing,
-                    stored_params([key[3] for key in missing], [wanted[key] for key in missing]),
-                    strict=True,
-                )
-            ],
+            [(*key, params) for key, params in zip(missing, stored, strict=True)],
             ignore_conflicts=True,  # another transaction may create the same series
         )
         inserted = _series_ids({key: wanted[key] for key in missing})

@@ -13,7 +13,7 @@ from benchmarks import parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, Run
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
-from benchmarks.selectors.lookups import get_instance_type, get_region
+from benchmarks.selectors.lookups import by_name, get_instance_type, get_region
 from benchmarks.services import statistics
 
 TABULAR_FORMATS = ("csv", "json")
@@ -154,12 +154,3 @@ def detected_format(text: str, format: str) -> str:  # noqa: A002
         return parsers.detect_format(text) if format == "auto" else format
     except ParseError as error:
         raise DomainError(str(error), field="file") from None
-
-
-def by_name(model, field: str, names: set[str], lookup) -> dict:
-    """Rows by name in one query; an unknown name raises the lookup's DomainError, which
-    suggests the closest names."""
-    found = {getattr(row, field): row for row in model.objects.filter(**{f"{field}__in": names})}
-    for name in sorted(names - found.keys()):
-        lookup(name)
-    return found
