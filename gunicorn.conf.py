@@ -7,6 +7,8 @@ them.
 import gc
 import os
 
+from dashboard.env import envbool
+
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 # Workers fork from a master that has imported Django already: starting or replacing one
 # (max_requests) takes milliseconds, not the second an import takes.
@@ -40,6 +42,11 @@ GC_YOUNG_THRESHOLD = int(os.environ.get("PRICEBENCH_GC_YOUNG_THRESHOLD", "50000"
 gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
+# Each worker answers the comparison page and its API question once before it takes requests
+# (dashboard/warmup.py): the first answer of a process is otherwise two to three times slower.
+WARM_UP = envbool("PRICEBENCH_WARM_UP", True)
+
+
 def pre_fork(server, worker):
     gc.freeze()
 
@@ -59,3 +66,8 @@ def post_worker_init(worker):
         connection.ensure_connection()
     except OperationalError as error:
         worker.log.warning("database not reachable at worker start: %s", error)
+        return
+    if WARM_UP:
+        from dashboard.warmup import warm_up
+
+        warm_up(worker.wsgi)

@@ -1,10 +1,13 @@
 """docker-compose.yml and the Dockerfile stay consistent with the project."""
 
+import gc
 import os
+import runpy
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 import yaml
@@ -63,3 +66,21 @@ def _gunicorn_settings(env: dict) -> list[str]:
 def test_web_workers_collect_garbage_rarely_and_fork_with_imports_frozen():
     assert _gunicorn_settings({}) == ["50000", "True"]
     assert _gunicorn_settings({"PRICEBENCH_GC_YOUNG_THRESHOLD": "2000"})[0] == "2000"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("setting", "warmed"), [(None, True), ("false", False)])
+def test_each_web_worker_warms_up_before_taking_requests(monkeypatch, setting, warmed):
+    if setting is None:
+        monkeypatch.delenv("PRICEBENCH_WARM_UP", raising=False)
+    else:
+        monkeypatch.setenv("PRICEBENCH_WARM_UP", setting)
+    threshold = gc.get_threshold()
+    try:
+        hooks = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    finally:
+        gc.set_threshold(*threshold)
+    worker = mock.Mock(wsgi=object())
+    with mock.patch("dashboard.warmup.warm_up") as warm_up:
+        hooks["post_worker_init"](worker)
+    assert warm_up.call_args_list == ([mock.call(worker.wsgi)] if warmed else [])

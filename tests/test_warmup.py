@@ -1,0 +1,58 @@
+"""A web worker answers the default price-performance question before taking requests."""
+
+from unittest import mock
+
+import pytest
+from django.core import signals
+from django.core.cache import caches
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections, connection
+from django.db.utils import OperationalError
+from django.test.utils import CaptureQueriesContext
+
+from dashboard.warmup import warm_up
+
+pytestmark = pytest.mark.django_db
+# Made once: making it sets Django up again, which reconfigures logging (and drops caplog's).
+APPLICATION = get_wsgi_application()
+
+
+@pytest.fixture(autouse=True)
+def _connection_kept_open():
+    """As Django's test client does: the test's transaction outlives each request."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+# First: the demo, loaded once for the module's later tests, stays until the module ends.
+def test_an_empty_database_asks_nothing():
+    assert warm_up(APPLICATION) == []
+
+
+def test_it_answers_the_default_question_through_the_whole_application(demo_rolled_back):
+    with CaptureQueriesContext(connection) as captured:
+        answered = warm_up(APPLICATION)
+    assert len(answered) == 1
+    url, status = answered[0]
+    assert url.startswith("/api/v1/price-performance/?benchmark=openssl%3Aaes-256-cbc&")
+    assert "region=us-east-1" in url and "block_size=" in url
+    assert status == "200 OK"
+    # The answer was computed (its queries ran) and kept, as a client's request would be.
+    assert any("benchmarks_seriesstatistics" in query["sql"] for query in captured)
+    assert caches["answers"]._cache
+
+
+def test_it_passes_the_host_and_https_checks_of_production_settings(demo_rolled_back, settings):
+    settings.ALLOWED_HOSTS = [".pricebench.example"]
+    settings.SECURE_SSL_REDIRECT = True
+    [(_url, status)] = warm_up(APPLICATION)
+    assert status == "200 OK"
+
+
+def test_a_failure_is_logged_and_never_raised(caplog):
+    with mock.patch("dashboard.warmup.comparison.comparison", side_effect=OperationalError("away")):
+        assert warm_up(APPLICATION) == []
+    assert "warm-up stopped: OperationalError: away" in caplog.text
