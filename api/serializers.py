@@ -6,6 +6,7 @@ from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
+from benchmarks.selectors.price_performance import PricePerformanceRow, PricePerformanceTable
 
 
 class RegionSerializer(serializers.ModelSerializer):
@@ -184,7 +185,9 @@ class RunUploadSerializer(serializers.Serializer):
 
 
 class PricePerformanceRowSerializer(serializers.Serializer):
-    """One row; burstable, baseline and value fields only where they apply."""
+    """One row; burstable, baseline and value fields only where they apply.
+
+    A declaration for the schema: `price_performance_answer` writes the rows."""
 
     instance_type = serializers.CharField()
     variant = serializers.CharField(allow_null=True)
@@ -227,47 +230,6 @@ class PricePerformanceRowSerializer(serializers.Serializer):
         required=False, allow_null=True, help_text="Bandwidths (bit/s): Gbit/s per dollar-hour"
     )
 
-    def to_representation(self, row):
-        """Written out by hand: DRF's field-by-field path took most of a 1,000-row answer's
-        time. The declared fields above describe the same keys for the schema."""
-        context = self.context
-        data = {
-            "instance_type": row.instance_type,
-            "variant": row.variant,
-            "family": row.family,
-            "vcpus": row.vcpus,
-            "runs": row.runs,
-            "results": row.results,
-            "median": row.median,
-            "min": row.min,
-            "max": row.max,
-            "cpu_models": row.cpu_models,
-            "measured_in": row.measured_in,
-            "usd_per_hour": row.usd_per_hour,
-            "price_note": row.price_note,
-            "per_dollar": row.per_dollar,
-            "flagged_runs": row.flagged_runs,
-        }
-        if row.only_flagged:
-            data["only_flagged"] = True
-        if context.get("include_quartiles"):
-            data["first_quartile"] = row.first_quartile
-            data["third_quartile"] = row.third_quartile
-        if row.gbit_per_second_per_usd_hour is not None or row.advertised_bandwidth:
-            data["advertised_bandwidth"] = row.advertised_bandwidth
-            data["gbit_per_second_per_usd_hour"] = row.gbit_per_second_per_usd_hour
-        if row.baseline_share is not None:
-            data["baseline_share"] = row.baseline_share
-            data["sustained_per_dollar"] = row.sustained_per_dollar
-        if context.get("baseline"):
-            data["relative_throughput"] = row.relative_throughput
-            data["relative_cost"] = row.relative_cost
-            data["relative_per_dollar"] = row.relative_per_dollar
-        if context.get("include_values"):
-            data["values"] = [value for value, _cpu in row.samples]
-            data["values_cut"] = row.values_cut
-        return data
-
 
 class UnpricedSerializer(serializers.Serializer):
     instance_type = serializers.CharField()
@@ -278,6 +240,8 @@ class UnpricedSerializer(serializers.Serializer):
 
 
 class PricePerformanceSerializer(serializers.Serializer):
+    """The schema's description of `price-performance/` (`price_performance_answer` writes it)."""
+
     benchmark = serializers.CharField(source="benchmark.key")
     unit = serializers.CharField(source="benchmark.unit")
     higher_is_better = serializers.BooleanField(source="benchmark.higher_is_better")
@@ -292,9 +256,78 @@ class PricePerformanceSerializer(serializers.Serializer):
 
     @extend_schema_field(PricePerformanceRowSerializer(many=True))
     def get_results(self, table):
-        context = {
-            "baseline": table.baseline,
-            "include_values": table.include_values,
-            "include_quartiles": table.include_quartiles,
-        }
-        return PricePerformanceRowSerializer(table.results, many=True, context=context).data
+        return price_performance_answer(table)["results"]
+
+
+def price_performance_answer(table: PricePerformanceTable) -> dict:
+    """The answer PricePerformanceSerializer declares, written by hand in plain dicts.
+
+    DRF's field-by-field path took most of a 1,000-row answer's time. And a serializer keeps
+    its instance in a reference cycle (its fields point back at it): each answer's thousand
+    rows then waited for the garbage collector, which ran in the middle of a later answer
+    for 10 to 20 ms every tenth answer (docs/performance.md). Plain dicts go as soon as the
+    answer is sent.
+    """
+    benchmark = table.benchmark
+    return {
+        "benchmark": benchmark.key,
+        "unit": benchmark.unit,
+        "higher_is_better": benchmark.higher_is_better,
+        "region": table.region.code,
+        "purchase_option": table.purchase_option,
+        "at": table.at.isoformat(),
+        "params": table.params,
+        "baseline": table.baseline,
+        "measured_in": table.measured_in,
+        "results": [_row(row, table) for row in table.results],
+        "unpriced": [
+            {
+                "instance_type": unpriced.instance_type,
+                "variant": unpriced.variant,
+                "reason": unpriced.reason,
+                "runs": unpriced.runs,
+                "median": unpriced.median,
+            }
+            for unpriced in table.unpriced
+        ],
+    }
+
+
+def _row(row: PricePerformanceRow, table: PricePerformanceTable) -> dict:
+    """One row as PricePerformanceRowSerializer declares it."""
+    data = {
+        "instance_type": row.instance_type,
+        "variant": row.variant,
+        "family": row.family,
+        "vcpus": row.vcpus,
+        "runs": row.runs,
+        "results": row.results,
+        "median": row.median,
+        "min": row.min,
+        "max": row.max,
+        "cpu_models": row.cpu_models,
+        "measured_in": row.measured_in,
+        "usd_per_hour": row.usd_per_hour,
+        "price_note": row.price_note,
+        "per_dollar": row.per_dollar,
+        "flagged_runs": row.flagged_runs,
+    }
+    if row.only_flagged:
+        data["only_flagged"] = True
+    if table.include_quartiles:
+        data["first_quartile"] = row.first_quartile
+        data["third_quartile"] = row.third_quartile
+    if row.gbit_per_second_per_usd_hour is not None or row.advertised_bandwidth:
+        data["advertised_bandwidth"] = row.advertised_bandwidth
+        data["gbit_per_second_per_usd_hour"] = row.gbit_per_second_per_usd_hour
+    if row.baseline_share is not None:
+        data["baseline_share"] = row.baseline_share
+        data["sustained_per_dollar"] = row.sustained_per_dollar
+    if table.baseline:
+        data["relative_throughput"] = row.relative_throughput
+        data["relative_cost"] = row.relative_cost
+        data["relative_per_dollar"] = row.relative_per_dollar
+    if table.include_values:
+        data["values"] = [value for value, _cpu in row.samples]
+        data["values_cut"] = row.values_cut
+    return data

@@ -154,10 +154,16 @@ class PricePerformanceView(APIView):
         response = conditional.cached(etag)
         if response is None:
             table = price_performance.price_performance_table(query, subject=subject)
-            response = conditional.keep(
-                Response(serializers.PricePerformanceSerializer(table).data), etag=etag
-            )
+            response = Response(serializers.price_performance_answer(table))
+            response.add_post_render_callback(_release_data)
+            response = conditional.keep(response, etag=etag)
         return conditional.stamp(response, etag=etag, last_modified=last_modified)
+
+
+def _release_data(response: Response) -> None:
+    """A rendered answer lets its data go: DRF's view and response point at each other, so
+    whatever they hold waits for the garbage collector otherwise (a thousand rows' dicts)."""
+    response.data = None
 
 
 def not_found(request, *args, **kwargs):
