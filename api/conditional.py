@@ -59,6 +59,23 @@ def cached(etag: str) -> HttpResponse | None:
     return HttpResponse(content, content_type=content_type)
 
 
+def kept_answer(request, *, changed_at: datetime.datetime | None):
+    """The answer kept for this very request (stamped), or the 304 confirming a client's copy
+    of it; None when none is kept.
+
+    Only answers to valid questions are kept (200s), so a request that finds one needs no
+    validation of its own: it was validated, as these very bytes, when first answered.
+    """
+    etag, last_modified = validators(request, changed_at=changed_at)
+    response = cached(etag)
+    if response is None:
+        return None
+    current = not_modified(request, etag=etag, last_modified=last_modified)
+    if current is not None:
+        return current
+    return stamp(response, etag=etag, last_modified=last_modified)
+
+
 def keep(response, *, etag: str):
     """Keep a successful answer under its ETag once rendered."""
 

@@ -142,6 +142,15 @@ class PricePerformanceView(APIView):
         responses=serializers.PricePerformanceSerializer,
     )
     def get(self, request):
+        # Asked again within seconds (the subject still remembered) and kept: the kept bytes.
+        params = request.query_params
+        subject = price_performance.recalled_subject(
+            params.get("benchmark", ""), params.get("region", "")
+        )
+        if subject is not None:
+            kept = conditional.kept_answer(request, changed_at=subject.changed_at)
+            if kept is not None:
+                return kept
         form = PricePerformanceForm(request.query_params)
         if not form.is_valid():
             raise ValidationError(form.error_dict())

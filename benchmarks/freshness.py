@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import caches
@@ -25,14 +25,26 @@ def remembered(key: str, read: Callable[[], T]) -> T:
     if seconds <= 0:
         return read()
     store = caches["lookups"]
-    # Keys hold what a client typed: hashed, no key trips Django's cache key validation
-    # (CacheKeyWarning on spaces, control characters, length).
-    hashed = hashlib.sha256(key.encode()).hexdigest()
+    hashed = _hashed(key)
     found = store.get(hashed)
     if found is None:
         found = read()
         store.set(hashed, found, timeout=seconds)
     return found
+
+
+def recalled(key: str) -> Any | None:
+    """What `remembered(key, ...)` gave less than PRICEBENCH_FRESHNESS_SECONDS ago in this
+    process, or None: never a read."""
+    if settings.PRICEBENCH_FRESHNESS_SECONDS <= 0:
+        return None
+    return caches["lookups"].get(_hashed(key))
+
+
+def _hashed(key: str) -> str:
+    # Keys hold what a client typed: hashed, no key trips Django's cache key validation
+    # (CacheKeyWarning on spaces, control characters, length).
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def data_changed() -> None:

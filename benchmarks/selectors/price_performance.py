@@ -452,9 +452,18 @@ def subject_of(query: PricePerformanceQuery) -> Subject:
     if query.measured_in and query.measured_in not in REGION_CODES:
         raise DomainError(f"unknown region {query.measured_in!r}", field="measured_in")
     return freshness.remembered(
-        f"subject:{query.benchmark}|{query.region}",
+        _subject_key(query.benchmark, query.region),
         lambda: _read_subject(query.benchmark, query.region),
     )
+
+
+def recalled_subject(benchmark_key: str, region_code: str) -> Subject | None:
+    """The subject `subject_of` read for these names a few seconds ago, or None: no query."""
+    return freshness.recalled(_subject_key(benchmark_key, region_code))
+
+
+def _subject_key(benchmark_key: str, region_code: str) -> str:
+    return f"subject:{benchmark_key}|{region_code}"
 
 
 _REGION_FIELDS = ("pk", "code", "name", "pricing_location", "prices_updated_at")

@@ -8,6 +8,7 @@ import io
 import json
 import time
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 from django.db import connection
@@ -238,6 +239,21 @@ def test_a_repeated_question_is_answered_from_the_cache_until_the_data_changes()
     run_services.record_run(content=out.encode(), format="csv")
     [row] = client.get(URL, query).json()["results"]
     assert row["runs"] == 2
+
+
+def test_a_kept_answer_is_sent_again_without_validating_the_question_again():
+    fleet(2)
+    client = APIClient()
+    query = {"benchmark": "tool:x", "region": "us-east-1", "families": "zz0"}
+    first = client.get(URL, query)
+    with mock.patch("api.views.PricePerformanceForm", side_effect=AssertionError("validated")):
+        again = client.get(URL, query)
+        revalidated = client.get(URL, query, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert (again.status_code, again.content, again["ETag"]) == (200, first.content, first["ETag"])
+    assert revalidated.status_code == 304
+    # Any other question, even one differing only in a refused value, is validated.
+    refused = client.get(URL, {**query, "purchase_option": "bogus"})
+    assert refused.status_code == 400 and "purchase_option" in refused.json()
 
 
 def test_a_change_written_by_another_process_shows_within_the_freshness_window(settings):
