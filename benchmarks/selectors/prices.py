@@ -79,45 +79,52 @@ def pick_periods(
     partition: list[str],
     amount: str,
     zone: str | None = None,
+    all_in_force: bool = False,
 ) -> dict[tuple, PeriodPick]:
     """For each partition of `periods`: the cheapest period in force on `day`, else the nearest.
 
     One query. Keys are tuples of the partition fields' values; `zone` names the field that
-    tells equally valid periods apart (spot prices' availability zone).
+    tells equally valid periods apart (spot prices' availability zone). `all_in_force`: the
+    caller kept only periods in force on `day`, so the cheapest wins with no distance to rank
+    by and no fallback to describe (the same picks from a simpler query, about half the
+    time of a thousand types' prices).
     """
     by = [F(name) for name in partition]
-    the_day = Value(day, output_field=DateField())
-    rows = (
-        periods.annotate(
-            distance=Case(
+    if all_in_force:
+        ranking = {
+            "rank": Window(RowNumber(), partition_by=by, order_by=[F(amount).asc(), F("pk").asc()]),
+            "periods_in_force": Window(Count("pk"), partition_by=by),
+        }
+    else:
+        the_day = Value(day, output_field=DateField())
+        ranking = {
+            "distance": Case(
                 When(in_force_on(day), then=Value(datetime.timedelta(0))),
                 When(effective_from__gt=day, then=F("effective_from") - the_day),
                 default=the_day - F("effective_to"),
                 output_field=DurationField(),
             ),
-            rank=Window(
+            "rank": Window(
                 RowNumber(),
                 partition_by=by,
                 order_by=[F("distance").asc(), F(amount).asc(), F("pk").asc()],
             ),
-            periods_in_force=Window(Count("pk", filter=in_force_on(day)), partition_by=by),
-            first_from=Window(Min("effective_from"), partition_by=by),
-            last_from=Window(Max("effective_from"), partition_by=by),
-            zone_name=F(zone) if zone else Value(""),
-        )
+            "periods_in_force": Window(Count("pk", filter=in_force_on(day)), partition_by=by),
+            "first_from": Window(Min("effective_from"), partition_by=by),
+            "last_from": Window(Max("effective_from"), partition_by=by),
+        }
+    # What _pick reads; the first and last starts only to describe a fallback.
+    read = [amount, "effective_from", "effective_to", "zone_name", "periods_in_force"]
+    if not all_in_force:
+        read += ["first_from", "last_from"]
+    rows = (
+        periods.annotate(**ranking, zone_name=F(zone) if zone else Value(""))
         .filter(rank=1)
-        .values_list(
-            amount,
-            "effective_from",
-            "effective_to",
-            "zone_name",
-            "periods_in_force",
-            "first_from",
-            "last_from",
-            *partition,
-        )
+        .values_list(*read, *partition)
         .order_by()
     )
+    if all_in_force:
+        return {tuple(row[5:]): PeriodPick(*row[:5]) for row in rows}
     return {tuple(row[7:]): _pick(row, day) for row in rows}
 
 
@@ -151,7 +158,9 @@ def _ec2_quotes(
         options["zone"] = "availability_zone"
     # A query of the ids, when the caller has one, is far cheaper to send than a thousand ids.
     wanted = ids if among is None else among
-    picks = pick_periods(prices.filter(in_force_on(day), instance_type_id__in=wanted), **options)
+    picks = pick_periods(
+        prices.filter(in_force_on(day), instance_type_id__in=wanted), all_in_force=True, **options
+    )
     missing = [pk for pk in ids if (pk,) not in picks]
     if missing:
         picks.update(pick_periods(prices.filter(instance_type_id__in=missing), **options))
