@@ -42,8 +42,8 @@ GC_YOUNG_THRESHOLD = int(os.environ.get("PRICEBENCH_GC_YOUNG_THRESHOLD", "50000"
 gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
-# Each worker answers the comparison page and its API question once before it takes requests
-# (dashboard/warmup.py): the first answer of a process is otherwise two to three times slower.
+# Each worker answers the comparison page's question through the API once before it takes
+# requests (dashboard/warmup.py): a process's first answer is otherwise 2-3 times slower.
 WARM_UP = envbool("PRICEBENCH_WARM_UP", True)
 
 
