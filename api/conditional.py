@@ -59,29 +59,35 @@ def cached(etag: str) -> HttpResponse | None:
     return HttpResponse(content, content_type=content_type)
 
 
-def kept_answer(request, *, changed_at: datetime.datetime | None):
-    """The answer kept for this very request (stamped), or the 304 confirming a client's copy
-    of it; None when none is kept.
+def answer(request, *, changed_at: datetime.datetime | None, compute=None):
+    """This request's answer as far as what is kept allows, stamped with its validators: the
+    304 confirming a client's copy, else the kept bytes, else `compute()`'s response (kept
+    under its ETag once rendered).
 
-    Only answers to valid questions are kept (200s), so a request that finds one needs no
-    validation of its own: it was validated, as these very bytes, when first answered.
+    Without `compute` (the question not validated yet), None unless an answer is kept: only
+    answers to valid questions are kept (200s) under an ETag naming the very query and the
+    data's last change, so finding one means the question was validated when first answered.
     """
     etag, last_modified = validators(request, changed_at=changed_at)
-    response = cached(etag)
-    if response is None:
+    kept = cached(etag)
+    if kept is None and compute is None:
         return None
     current = not_modified(request, etag=etag, last_modified=last_modified)
     if current is not None:
         return current
+    response = kept if kept is not None else keep(compute(), etag=etag)
     return stamp(response, etag=etag, last_modified=last_modified)
 
 
 def keep(response, *, etag: str):
-    """Keep a successful answer under its ETag once rendered."""
+    """Keep a successful answer under its ETag once rendered; the data it was rendered from
+    is let go then: DRF's view and response point at each other, so whatever the response
+    held would otherwise wait for the garbage collector (a thousand rows' dicts)."""
 
     def store(rendered):
         if rendered.status_code == 200:
             caches["answers"].set(etag, (rendered.content, rendered["Content-Type"]))
+        rendered.data = None
 
     response.add_post_render_callback(store)
     return response

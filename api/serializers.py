@@ -256,7 +256,7 @@ class PricePerformanceSerializer(serializers.Serializer):
 
     @extend_schema_field(PricePerformanceRowSerializer(many=True))
     def get_results(self, table):
-        return price_performance_answer(table)["results"]
+        return [_row(row, table) for row in table.results]
 
 
 def price_performance_answer(table: PricePerformanceTable) -> dict:

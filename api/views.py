@@ -142,37 +142,27 @@ class PricePerformanceView(APIView):
         responses=serializers.PricePerformanceSerializer,
     )
     def get(self, request):
-        # Asked again within seconds (the subject still remembered) and kept: the kept bytes.
         params = request.query_params
+        # Asked again while its benchmark and region are remembered: a kept answer goes out
+        # before the question is validated again (conditional.answer says why that is safe).
         subject = price_performance.recalled_subject(
             params.get("benchmark", ""), params.get("region", "")
         )
         if subject is not None:
-            kept = conditional.kept_answer(request, changed_at=subject.changed_at)
+            kept = conditional.answer(request, changed_at=subject.changed_at)
             if kept is not None:
                 return kept
-        form = PricePerformanceForm(request.query_params)
+        form = PricePerformanceForm(params)
         if not form.is_valid():
             raise ValidationError(form.error_dict())
         query = form.query()
         subject = price_performance.subject_of(query)
-        etag, last_modified = conditional.validators(request, changed_at=subject.changed_at)
-        current = conditional.not_modified(request, etag=etag, last_modified=last_modified)
-        if current is not None:
-            return current
-        response = conditional.cached(etag)
-        if response is None:
+
+        def compute():
             table = price_performance.price_performance_table(query, subject=subject)
-            response = Response(serializers.price_performance_answer(table))
-            response.add_post_render_callback(_release_data)
-            response = conditional.keep(response, etag=etag)
-        return conditional.stamp(response, etag=etag, last_modified=last_modified)
+            return Response(serializers.price_performance_answer(table))
 
-
-def _release_data(response: Response) -> None:
-    """A rendered answer lets its data go: DRF's view and response point at each other, so
-    whatever they hold waits for the garbage collector otherwise (a thousand rows' dicts)."""
-    response.data = None
+        return conditional.answer(request, changed_at=subject.changed_at, compute=compute)
 
 
 def not_found(request, *args, **kwargs):

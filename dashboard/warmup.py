@@ -2,7 +2,7 @@
 
 The first answer a new process gives is the slowest by far (measured in docs/performance.md:
 2 to 3 times the next ones): its PostgreSQL backend loads the catalog of every table it
-touches, Django compiles the queries' expressions and templates, DRF settles its settings.
+touches, Django compiles the queries' expressions, DRF settles its settings.
 gunicorn starts workers on a deploy, after a crash and every `max_requests` answers; without
 this, whoever asks first pays for all of it.
 """

@@ -110,33 +110,32 @@ def pick_periods(
                 order_by=[F("distance").asc(), F(amount).asc(), F("pk").asc()],
             ),
             "periods_in_force": Window(Count("pk", filter=in_force_on(day)), partition_by=by),
+            # The partition's first and last starts: only a fallback's note reads them.
             "first_from": Window(Min("effective_from"), partition_by=by),
             "last_from": Window(Max("effective_from"), partition_by=by),
         }
-    # What _pick reads; the first and last starts only to describe a fallback.
     read = [amount, "effective_from", "effective_to", "zone_name", "periods_in_force"]
-    if not all_in_force:
-        read += ["first_from", "last_from"]
+    read += [name for name in ("first_from", "last_from") if name in ranking]
     rows = (
         periods.annotate(**ranking, zone_name=F(zone) if zone else Value(""))
         .filter(rank=1)
         .values_list(*read, *partition)
         .order_by()
     )
-    if all_in_force:
-        return {tuple(row[5:]): PeriodPick(*row[:5]) for row in rows}
-    return {tuple(row[7:]): _pick(row, day) for row in rows}
+    width = len(read)
+    return {tuple(row[width:]): _pick(row[:width], day) for row in rows}
 
 
 def _pick(row: tuple, day: datetime.date) -> PeriodPick:
-    amount, start, end, zone, in_force, first_from, last_from = row[:7]
+    """A picked row (amount, from, to, zone, periods in force[, first from, last from])."""
+    amount, start, end, zone, in_force, *bounds = row
     if in_force:
         nearest = None
     elif start > day:
-        first = start == first_from
+        first = start == bounds[0]
         nearest = "the earliest price known" if first else "the next price known"
     else:
-        last = start == last_from
+        last = start == bounds[1]
         nearest = "the latest price known" if last else "the previous price known"
     return PeriodPick(amount, start, end, zone, in_force, nearest)
 
