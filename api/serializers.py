@@ -293,23 +293,35 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
     }
 
 
+def _number(value: float | None) -> float | int | None:
+    """A whole float as an integer: 12076, not 12076.0.
+
+    JSON has one kind of number and JavaScript reads both alike; the ".0" of a thousand rows'
+    five figures was 3% of a 1,000-row answer. From 1e16 on, JSON writes floats with an exponent (1.2345e+16), which is
+    shorter than the integer's digits.
+    """
+    if value is not None and value.is_integer() and abs(value) < 1e16:
+        return int(value)
+    return value
+
+
 def _row(row: PricePerformanceRow, table: PricePerformanceTable) -> dict:
     """One row as PricePerformanceRowSerializer declares it."""
     data = {
         "instance_type": row.instance_type,
         "variant": row.variant,
         "family": row.family,
-        "vcpus": row.vcpus,
+        "vcpus": _number(row.vcpus),
         "runs": row.runs,
         "results": row.results,
-        "median": row.median,
-        "min": row.min,
-        "max": row.max,
+        "median": _number(row.median),
+        "min": _number(row.min),
+        "max": _number(row.max),
         "cpu_models": row.cpu_models,
         "measured_in": row.measured_in,
         "usd_per_hour": row.usd_per_hour,
         "price_note": row.price_note,
-        "per_dollar": row.per_dollar,
+        "per_dollar": _number(row.per_dollar),
         "flagged_runs": row.flagged_runs,
     }
     if row.only_flagged:

@@ -199,6 +199,16 @@ def test_a_thousand_row_answer_stays_under_300_kb():
     assert len(response.json()["results"]) == 1000
 
 
+def test_whole_figures_are_written_without_a_decimal_point_and_keep_their_value():
+    fleet(1)
+    response = APIClient().get(URL, {"benchmark": "tool:x", "region": "us-east-1"})
+    text = response.content.decode()
+    assert '"vcpus":2,' in text and '"median":1000,' in text and '"max":1000,' in text, text
+    assert '"per_dollar":36000000,' in text, text
+    [row] = response.json()["results"]
+    assert row["median"] == 1000.0 and row["usd_per_hour"] == 0.1
+
+
 def test_a_client_that_accepts_gzip_gets_the_answer_compressed_and_revalidates_it():
     fleet(1000)
     client = APIClient()
