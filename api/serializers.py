@@ -297,8 +297,8 @@ def _number(value: float | None) -> float | int | None:
     """A whole float as an integer: 12076, not 12076.0.
 
     JSON has one kind of number and JavaScript reads both alike; the ".0" of a thousand rows'
-    five figures was 3% of a 1,000-row answer. From 1e16 on, JSON writes floats with an exponent (1.2345e+16), which is
-    shorter than the integer's digits.
+    five figures was 3% of a 1,000-row answer. From 1e16 on, floats are written with an
+    exponent (1.2345e+16), shorter than the integer's digits.
     """
     if value is not None and value.is_integer() and abs(value) < 1e16:
         return int(value)
