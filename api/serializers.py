@@ -251,12 +251,8 @@ class PricePerformanceSerializer(serializers.Serializer):
     params = serializers.DictField()
     baseline = serializers.CharField(allow_null=True)
     measured_in = serializers.CharField(allow_null=True)
-    results = serializers.SerializerMethodField()
+    results = PricePerformanceRowSerializer(many=True)
     unpriced = UnpricedSerializer(many=True)
-
-    @extend_schema_field(PricePerformanceRowSerializer(many=True))
-    def get_results(self, table):
-        return [_row(row, table) for row in table.results]
 
 
 def price_performance_answer(table: PricePerformanceTable) -> dict:
@@ -286,21 +282,22 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
                 "variant": unpriced.variant,
                 "reason": unpriced.reason,
                 "runs": unpriced.runs,
-                "median": unpriced.median,
+                "median": _number(unpriced.median),
             }
             for unpriced in table.unpriced
         ],
     }
 
 
-def _number(value: float | None) -> float | int | None:
-    """A whole float as an integer: 12076, not 12076.0.
+def _number(value: float | int | None) -> float | int | None:
+    """A whole float as an integer: 12076, not 12076.0. Every figure of a price-performance
+    answer goes through here.
 
     JSON has one kind of number and JavaScript reads both alike; the ".0" of a thousand rows'
     five figures was 3% of a 1,000-row answer. From 1e16 on, floats are written with an
     exponent (1.2345e+16), shorter than the integer's digits.
     """
-    if value is not None and value.is_integer() and abs(value) < 1e16:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
         return int(value)
     return value
 
@@ -319,7 +316,7 @@ def _row(row: PricePerformanceRow, table: PricePerformanceTable) -> dict:
         "max": _number(row.max),
         "cpu_models": row.cpu_models,
         "measured_in": row.measured_in,
-        "usd_per_hour": row.usd_per_hour,
+        "usd_per_hour": _number(row.usd_per_hour),
         "price_note": row.price_note,
         "per_dollar": _number(row.per_dollar),
         "flagged_runs": row.flagged_runs,
@@ -327,19 +324,19 @@ def _row(row: PricePerformanceRow, table: PricePerformanceTable) -> dict:
     if row.only_flagged:
         data["only_flagged"] = True
     if table.include_quartiles:
-        data["first_quartile"] = row.first_quartile
-        data["third_quartile"] = row.third_quartile
+        data["first_quartile"] = _number(row.first_quartile)
+        data["third_quartile"] = _number(row.third_quartile)
     if row.gbit_per_second_per_usd_hour is not None or row.advertised_bandwidth:
         data["advertised_bandwidth"] = row.advertised_bandwidth
-        data["gbit_per_second_per_usd_hour"] = row.gbit_per_second_per_usd_hour
+        data["gbit_per_second_per_usd_hour"] = _number(row.gbit_per_second_per_usd_hour)
     if row.baseline_share is not None:
-        data["baseline_share"] = row.baseline_share
-        data["sustained_per_dollar"] = row.sustained_per_dollar
+        data["baseline_share"] = _number(row.baseline_share)
+        data["sustained_per_dollar"] = _number(row.sustained_per_dollar)
     if table.baseline:
-        data["relative_throughput"] = row.relative_throughput
-        data["relative_cost"] = row.relative_cost
-        data["relative_per_dollar"] = row.relative_per_dollar
+        data["relative_throughput"] = _number(row.relative_throughput)
+        data["relative_cost"] = _number(row.relative_cost)
+        data["relative_per_dollar"] = _number(row.relative_per_dollar)
     if table.include_values:
-        data["values"] = [value for value, _cpu in row.samples]
+        data["values"] = [_number(value) for value, _cpu in row.samples]
         data["values_cut"] = row.values_cut
     return data

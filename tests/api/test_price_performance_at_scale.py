@@ -207,6 +207,13 @@ def test_whole_figures_are_written_without_a_decimal_point_and_keep_their_value(
     assert '"per_dollar":36000000,' in text, text
     [row] = response.json()["results"]
     assert row["median"] == 1000.0 and row["usd_per_hour"] == 0.1
+    extras = APIClient().get(
+        URL,
+        {"benchmark": "tool:x", "region": "us-east-1", "include": "values,quartiles",
+         "baseline": "zz0.n0"},
+    ).content.decode()  # fmt: skip
+    for written in ('"first_quartile":1000,', '"values":[1000]', '"relative_per_dollar":1,'):
+        assert written in extras, (written, extras)
 
 
 def test_a_client_that_accepts_gzip_gets_the_answer_compressed_and_revalidates_it():
