@@ -1,5 +1,6 @@
 """API views: declarations around selectors and services."""
 
+from benchmarks.questions import PricePerformanceForm
 from django.http import JsonResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -13,9 +14,8 @@ from api import conditional, filters, serializers
 from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
-from benchmarks.forms import PricePerformanceForm
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
-from benchmarks.selectors import price_performance
+from benchmarks.selectors import lookups, price_performance
 from benchmarks.services import runs as run_services
 
 
@@ -143,26 +143,26 @@ class PricePerformanceView(APIView):
     )
     def get(self, request):
         params = request.query_params
-        # Asked again while its benchmark and region are remembered: a kept answer goes out
+        # Asked again while its benchmark and region are cached: a kept answer goes out
         # before the question is validated again (conditional.answer says why that is safe).
-        subject = price_performance.recalled_subject(
+        scope = lookups.cached_benchmark_in_region(
             params.get("benchmark", ""), params.get("region", "")
         )
-        if subject is not None:
-            kept = conditional.answer(request, changed_at=subject.changed_at)
+        if scope is not None:
+            kept = conditional.answer(request, changed_at=scope.changed_at)
             if kept is not None:
                 return kept
         form = PricePerformanceForm(params)
         if not form.is_valid():
             raise ValidationError(form.error_dict())
         query = form.query()
-        subject = price_performance.subject_of(query)
+        scope = lookups.benchmark_in_region(query)
 
         def compute():
-            table = price_performance.price_performance_table(query, subject=subject)
+            table = price_performance.price_performance_table(query, subject=scope)
             return Response(serializers.price_performance_answer(table))
 
-        return conditional.answer(request, changed_at=subject.changed_at, compute=compute)
+        return conditional.answer(request, changed_at=scope.changed_at, compute=compute)
 
 
 def not_found(request, *args, **kwargs):

@@ -19,7 +19,7 @@ from django.db import transaction
 T = TypeVar("T")
 
 
-def remembered(key: str, read: Callable[[], T]) -> T:
+def cached_read(key: str, read: Callable[[], T]) -> T:
     """`read()`, or what it gave less than PRICEBENCH_FRESHNESS_SECONDS ago in this process."""
     seconds = settings.PRICEBENCH_FRESHNESS_SECONDS
     if seconds <= 0:
@@ -33,8 +33,8 @@ def remembered(key: str, read: Callable[[], T]) -> T:
     return found
 
 
-def recalled(key: str) -> Any | None:
-    """What `remembered(key, ...)` gave less than PRICEBENCH_FRESHNESS_SECONDS ago in this
+def cached(key: str) -> Any | None:
+    """What `cached_read(key, ...)` gave less than PRICEBENCH_FRESHNESS_SECONDS ago in this
     process, or None: never a read."""
     if settings.PRICEBENCH_FRESHNESS_SECONDS <= 0:
         return None

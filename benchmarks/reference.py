@@ -9,6 +9,16 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple
 
+# RDS and Aurora: a DB run's variant names its engine -> the Price List's `databaseEngine`.
+DATABASE_ENGINES = {
+    "aurora-mysql": "Aurora MySQL",
+    "aurora-postgresql": "Aurora PostgreSQL",
+    "mariadb": "MariaDB",
+    "mysql": "MySQL",
+    "postgresql": "PostgreSQL",
+}
+DEPLOYMENT_OPTIONS = ("Single-AZ", "Multi-AZ")
+
 
 class RegionInfo(NamedTuple):
     code: str

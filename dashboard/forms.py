@@ -1,4 +1,4 @@
-"""Forms of the pages that are not questions to a selector (those live in benchmarks.forms)."""
+"""Forms of the pages that are not questions to a selector (those live in benchmarks.questions)."""
 
 from django import forms
 

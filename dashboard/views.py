@@ -7,8 +7,14 @@ from django.shortcuts import redirect, render
 
 from benchmarks import parsers
 from benchmarks.errors import DomainError
-from benchmarks.forms import DatabaseForm, NetworkScalingForm, PricePerformanceForm
 from benchmarks.models import InstanceType, Region, Run
+from benchmarks.questions import (
+    DatabaseForm,
+    NetworkScalingForm,
+    PricePerformanceForm,
+    QuestionForm,
+    VolumesForm,
+)
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import databases, network
@@ -16,9 +22,8 @@ from benchmarks.selectors import instance_types as instance_type_selector
 from benchmarks.selectors import runs as run_selector
 from benchmarks.selectors import storage as storage_selector
 from benchmarks.services import runs as run_services
-from dashboard import health
+from dashboard import charts, health
 from dashboard.forms import UploadForm
-from dashboard.storage_forms import VolumesForm
 
 
 def healthz(request):
@@ -48,6 +53,7 @@ def comparison(request):
         "form": form,
         "comparison": result,
         "table": result.table,
+        "chart_data": charts.comparison_chart(result),
         "errors": form.error_dict() if form.errors else {},
     }
     status = 200 if valid and not result.error else 400
@@ -94,7 +100,11 @@ def instance_type_detail(request, name: str):
         page = instance_type_selector.instance_type_page(name)
     except DomainError as error:
         raise Http404(error.message) from None
-    return render(request, "dashboard/instance_type.html", {"page": page})
+    return render(
+        request,
+        "dashboard/instance_type.html",
+        {"page": page, "chart_data": charts.price_history_chart(page)},
+    )
 
 
 def benchmark_detail(request, key: str):
@@ -106,21 +116,35 @@ def benchmark_detail(request, key: str):
     return render(request, "dashboard/benchmark.html", {"page": page})
 
 
-def volumes(request):
-    """`/volumes/`: EBS volumes priced side by side, and the IOPS they deliver under a load."""
-    regions = storage_selector.volume_priced_regions()
-    form = VolumesForm(request.GET, default_region=regions[0] if regions else "us-east-1")
-    context, status = {"form": form, "regions": regions}, 200
+def _study_page(request, template: str, form: QuestionForm, ask, chart, context: dict):
+    """A study page: the form's question answered by `ask(**arguments)` under `name` with
+    its chart data, or the form's errors (400) or the selector's refusal beside the form."""
+    name, status = context.pop("answer_name"), 200
+    context["form"] = form
     if not form.is_valid():
         context["error"], status = form.error_text(), 400
     else:
         try:
-            comparison = storage_selector.volume_comparison(**form.selector_arguments())
+            answer = ask(**form.selector_arguments())
         except DomainError as error:
             context["error"], status = error.message, error.status_code
         else:
-            context.update(comparison=comparison, chart_data=comparison.chart_data())
-    return render(request, "dashboard/volumes.html", context, status=status)
+            context.update({name: answer, "chart_data": chart(answer)})
+    return render(request, template, context, status=status)
+
+
+def volumes(request):
+    """`/volumes/`: EBS volumes priced side by side, and the IOPS they deliver under a load."""
+    regions = storage_selector.volume_priced_regions()
+    form = VolumesForm(request.GET, default_region=regions[0] if regions else "us-east-1")
+    return _study_page(
+        request,
+        "dashboard/volumes.html",
+        form,
+        storage_selector.volume_comparison,
+        charts.volumes_chart,
+        {"answer_name": "comparison", "regions": regions},
+    )
 
 
 AGENT_FILE = settings.BASE_DIR / "agent" / "pricebench_agent.py"
@@ -139,45 +163,14 @@ def agent(request):
 def network_page(request):
     """`/network/`: Gbit/s against processes and streams per instance type, with AWS's
     advertised bandwidth and Gbit/s per dollar-hour."""
-    form = NetworkScalingForm(request.GET)
-    context, status = {"form": form}, 200
-    if not form.is_valid():
-        context["error"], status = form.error_text(), 400
-    else:
-        try:
-            answer = network.network_scaling(**form.selector_arguments())
-        except DomainError as error:
-            context["error"], status = error.message, error.status_code
-        else:
-            context.update(answer=answer, chart_data=_network_chart(answer))
-    return render(request, "dashboard/network.html", context, status=status)
-
-
-def _network_chart(answer: network.NetworkScaling) -> dict:
-    """One line per instance type and streams per process: median Gbit/s by process count."""
-    lines = []
-    for curve in answer.curves:
-        by_streams: dict[int, list] = {}
-        for point in curve.points:
-            by_streams.setdefault(point.streams, []).append(
-                [point.processes, point.median_gbit_per_second]
-            )
-        for streams, points in sorted(by_streams.items()):
-            lines.append(
-                {
-                    "label": f"{curve.instance_type} ({streams} stream{'s' if streams > 1 else ''}"
-                    " per process)",
-                    "points": points,
-                }
-            )
-        one_process = [
-            [point.streams, point.median_gbit_per_second]
-            for point in curve.points
-            if point.processes == 1
-        ]
-        if one_process:
-            lines.append({"label": f"{curve.instance_type} (one process)", "streams": one_process})
-    return {"lines": lines}
+    return _study_page(
+        request,
+        "dashboard/network.html",
+        NetworkScalingForm(request.GET),
+        network.network_scaling,
+        charts.network_chart,
+        {"answer_name": "answer"},
+    )
 
 
 def databases_page(request):
@@ -186,36 +179,11 @@ def databases_page(request):
     data = request.GET.copy()
     data.setdefault("benchmark", choices[0] if choices else "sysbench:oltp_read_write:queries")
     data.setdefault("region", "us-east-1")
-    form = DatabaseForm(data)
-    context, status = {"form": form, "benchmarks": choices}, 200
-    if not form.is_valid():
-        context["error"], status = form.error_text(), 400
-    else:
-        try:
-            table = databases.database_price_performance(**form.selector_arguments())
-        except DomainError as error:
-            context["error"], status = error.message, error.status_code
-        else:
-            context.update(table=table, chart_data=_database_chart(table))
-    return render(request, "dashboard/databases.html", context, status=status)
-
-
-def _database_chart(table: databases.DatabaseTable) -> dict:
-    """Bars per DB instance class, one dataset per engine: per dollar-hour, or the median of
-    a lower-is-better benchmark (response time)."""
-    classes = sorted({row.instance_type for row in table.results})
-    engines = sorted({row.engine for row in table.results})
-    figure = "per_usd_hour" if table.benchmark.higher_is_better else "median"
-    values = {(row.instance_type, row.engine): getattr(row, figure) for row in table.results}
-    return {
-        "classes": classes,
-        "axis": (
-            f"{table.benchmark.unit} per dollar-hour"
-            if table.benchmark.higher_is_better
-            else f"{table.benchmark.unit} (lower is better)"
-        ),
-        "engines": [
-            {"label": engine, "values": [values.get((name, engine)) for name in classes]}
-            for engine in engines
-        ],
-    }
+    return _study_page(
+        request,
+        "dashboard/databases.html",
+        DatabaseForm(data),
+        databases.database_price_performance,
+        charts.database_chart,
+        {"answer_name": "table", "benchmarks": choices},
+    )

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 
 from benchmarks.selectors import comparison
-from benchmarks.selectors.price_performance import PricePerformanceQuery
+from benchmarks.questions import PricePerformanceQuery
 
 logger = logging.getLogger(__name__)
 

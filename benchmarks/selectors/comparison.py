@@ -1,4 +1,4 @@
-"""The comparison page: a price-performance table, the menus around it and its chart data.
+"""The comparison page: a price-performance table, the menus around it and what it charts.
 
 Any choice renders: a benchmark's parameters are checked against the values its results
 were measured with (kept on the benchmark), parameters of another benchmark are dropped,
@@ -22,21 +22,20 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from benchmarks import inspector, palette, units
+from benchmarks import inspector, units
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark
+from benchmarks.per_dollar import pareto_frontier
+from benchmarks.questions import PricePerformanceQuery, lenient_query
+from benchmarks.questions.price_performance import DEFAULT_FAMILIES
 from benchmarks.selectors import demo, prices
+from benchmarks.selectors.kept_series import read_samples
 from benchmarks.selectors.price_performance import (
-    PricePerformanceQuery,
     PricePerformanceRow,
     PricePerformanceTable,
-    coerce_param,
     price_performance_table,
-    read_samples,
 )
 
-DEFAULT_FAMILIES = ("fargate", "t2", "c7g", "c7a", "c7i")
-DEFAULT_REGION = "us-east-1"
 # Among benchmarks that cover the families equally well, the page opens on the first of these.
 PREFERRED_BENCHMARKS = ("openssl:aes-256-cbc", "openssl:aes-128-gcm", "openssl:sha256")
 # Bar charts draw the best this many rows (one bar each); the table lists every row.
@@ -167,7 +166,6 @@ class Comparison:
     credit: str | None = None
     # While the demo's Spare Cores figures load in the background (make run).
     demo_note: str | None = None
-    chart: dict | None = None
     # The question as the API asks it (every default resolved): export and permalink.
     resolved: dict[str, str] = field(default_factory=dict)
     # (field, message) of a refused question, shown beside its control.
@@ -243,7 +241,7 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
         benchmark = default_benchmark(benchmarks, wanted)
     if benchmark is None and not query.benchmark:
         return result
-    query = _lenient_choices(query, benchmark, menu, result.notes)
+    query = lenient_query(query, benchmark, menu, result.notes)
     result.query = query
     try:
         table = _table(query, benchmark, result.notes)
@@ -252,59 +250,6 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
         return result
     _describe(result, table, by_key)
     return result
-
-
-def _lenient_choices(
-    query: PricePerformanceQuery,
-    benchmark: Benchmark | None,
-    menu: dict[str, list[str]],
-    notes: list[str],
-) -> PricePerformanceQuery:
-    """The question with what cannot apply dropped, each change noted (no query)."""
-    changes: dict[str, Any] = {}
-    region = query.region or DEFAULT_REGION
-    if region not in menu and menu:
-        fallback = DEFAULT_REGION if DEFAULT_REGION in menu else next(iter(menu))
-        if query.region:
-            notes.append(f"No prices are known in {region}: prices of {fallback} are shown.")
-        region = fallback
-    changes["region"] = region
-    options = menu.get(region, [])
-    if options and query.purchase_option not in options:
-        notes.append(
-            f"No {query.purchase_option} prices are known in {region}: "
-            f"{options[0]} prices are shown."
-        )
-        changes["purchase_option"] = options[0]
-    if benchmark is None:  # an unknown key: the table names it with the closest ones
-        return replace(query, **changes)
-    changes["benchmark"] = benchmark.key
-    params, foreign, unmeasured = {}, [], []
-    for name, raw in query.params.items():
-        if name not in benchmark.params:
-            foreign.append(f"{name}={raw}")
-        elif coerce_param(str(raw)) not in benchmark.params[name]:
-            unmeasured.append(f"{name}={raw}")
-        else:
-            params[name] = raw
-    if foreign:
-        notes.append(
-            f"{', '.join(foreign)} {'does' if len(foreign) == 1 else 'do'} not apply to "
-            f"{benchmark.key}: dropped."
-        )
-    if unmeasured:
-        notes.append(
-            f"{benchmark.key} was not measured with {', '.join(unmeasured)}: "
-            "the best-covered value is shown instead."
-        )
-    changes["params"] = params
-    if query.families and not set(query.families) & set(benchmark.families):
-        notes.append(
-            f"None of {', '.join(query.families)} has results for {benchmark.key}: "
-            "every family measured is shown."
-        )
-        changes["families"] = ()
-    return replace(query, **changes)
 
 
 def _table(
@@ -362,11 +307,10 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     # gives each model's median from them.
     read_samples([*result.bars, *(row for row in table.results if len(row.cpu_models) > 1)])
     result.cpu_breakdowns = {row.key: cpu_breakdown(row) for row in table.results}
-    frontier = pareto_frontier(table.results, benchmark.higher_is_better)
+    frontier = frontier_keys(table.results, benchmark.higher_is_better)
     result.frontier = sorted(
         (row for row in table.results if row.key in frontier), key=lambda row: row.usd_per_hour
     )
-    result.chart = chart_data(table, result.reading, bars=result.bars, frontier=frontier)
 
 
 def _elsewhere(family: str, wanted: tuple, by_key: dict, current: str) -> str | None:
@@ -482,38 +426,6 @@ def resolved_query(query: PricePerformanceQuery, table: PricePerformanceTable) -
     return resolved
 
 
-def pareto_frontier(rows: list[PricePerformanceRow], higher_is_better: bool) -> set[str]:
-    """Keys of the rows no other row beats on both price and performance.
-
-    A row is beaten when another costs no more and performs at least as well, and is
-    strictly better on one of the two.
-    """
-
-    def goodness(row: PricePerformanceRow) -> float:
-        return row.median if higher_is_better else -row.median
-
-    # Cheapest first; at one price, the best performer first.
-    order = sorted(
-        (row for row in rows if row.usd_per_hour is not None),
-        key=lambda row: (row.usd_per_hour, -goodness(row)),
-    )
-    frontier: set[str] = set()
-    best: float | None = None
-    last: tuple[float, float] | None = None
-    for row in order:
-        point = (row.usd_per_hour, goodness(row))
-        if best is None or point[1] > best:
-            best, last = point[1], point
-            frontier.add(row.key)
-        elif point == last:  # the same price and performance as a row on the frontier
-            frontier.add(row.key)
-    return frontier
-
-
-def _label(row: PricePerformanceRow) -> str:
-    return row.instance_type + (f" ({row.variant})" if row.variant else "")
-
-
 def bar_order(rows: list[PricePerformanceRow], reading: units.Reading) -> list:
     """Rows best first: by what a dollar buys, else (a latency) by the figure itself."""
     if reading.per_dollar is not None:
@@ -522,83 +434,11 @@ def bar_order(rows: list[PricePerformanceRow], reading: units.Reading) -> list:
     return sorted(rows, key=lambda row: sign * row.median)
 
 
-def chart_data(
-    table: PricePerformanceTable,
-    reading: units.Reading,
-    *,
-    bars: list[PricePerformanceRow] | None = None,
-    frontier: set[str] | None = None,
-) -> dict:
-    """What the page's charts draw, embedded with json_script.
-
-    The figures are the API's (`per_dollar`, `median`, ...) for the same question; scales
-    (units.Scale.as_json) say how the scripts write them. `bars`: the rows the bar charts
-    draw, in order (default: every row, best first).
-    """
-    if frontier is None:
-        frontier = pareto_frontier(table.results, table.benchmark.higher_is_better)
-    if bars is None:
-        bars = bar_order(table.results, reading)
-    families = list(dict.fromkeys(row.family for row in table.results))
-    best = _best(table.results, reading)
-    # Single values are drawn for the charted bars only, each as [value, index in cpu_models]:
-    # the spread chart is the one that reads them, and model names repeated with every value
-    # made most of the page's weight.
-    charted = {row.key for row in bars}
-    cpu_models = list(
-        dict.fromkeys(
-            model for row in table.results if row.key in charted for _value, model in row.samples
-        )
+def frontier_keys(rows: list[PricePerformanceRow], higher_is_better: bool) -> set[str]:
+    """Keys of the priced rows no other row beats on both price and performance."""
+    sign = 1 if higher_is_better else -1
+    return pareto_frontier(
+        (row.key, row.usd_per_hour, sign * row.median)
+        for row in rows
+        if row.usd_per_hour is not None
     )
-    model_index = {model: index for index, model in enumerate(cpu_models)}
-    return {
-        "benchmark": table.benchmark.key,
-        "unit": table.benchmark.unit,
-        "higher_is_better": table.benchmark.higher_is_better,
-        "rules": units.script_rules(),
-        "reading": reading.as_json(),
-        "families": [{"name": name, "colour": palette.family_colour(name)} for name in families],
-        "cpu_models": cpu_models,
-        "baseline": table.baseline,
-        "bars": [row.key for row in bars],
-        "rows": [
-            {
-                "key": row.key,
-                "label": _label(row),
-                "instance_type": row.instance_type,
-                "family": row.family,
-                "colour": palette.family_colour(row.family),
-                "vcpus": row.vcpus,
-                "runs": row.runs,
-                "flagged_runs": row.flagged_runs,
-                "only_flagged": row.only_flagged,
-                "median": row.median,
-                "min": row.min,
-                "max": row.max,
-                "usd_per_hour": row.usd_per_hour,
-                "per_dollar": row.per_dollar,
-                "sustained_per_dollar": row.sustained_per_dollar,
-                "relative_throughput": row.relative_throughput,
-                "relative_cost": row.relative_cost,
-                "relative_per_dollar": row.relative_per_dollar,
-                "pareto": row.key in frontier,
-                "best": row.key == best,
-                "samples": [[value, model_index[model]] for value, model in row.samples]
-                if row.key in charted
-                else [],
-                "cpu_models": row.cpu_models,
-            }
-            for row in table.results
-        ],
-    }
-
-
-def _best(rows: list[PricePerformanceRow], reading: units.Reading) -> str | None:
-    """The best choice the first chart shows: most per dollar, else the best figure."""
-    if reading.per_dollar is not None:
-        priced = [row for row in rows if row.per_dollar is not None]
-        return max(priced, key=lambda row: row.per_dollar).key if priced else None
-    if not rows:
-        return None
-    pick = max if reading.higher_is_better else min
-    return pick(rows, key=lambda row: row.median).key

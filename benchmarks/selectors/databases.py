@@ -17,18 +17,13 @@ from django.utils import timezone
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, DatabasePrice, InstanceType, SeriesStatistics
+from benchmarks.per_dollar import per_dollar, per_price
+from benchmarks.questions import benchmark_params
+from benchmarks.reference import DATABASE_ENGINES, DEPLOYMENT_OPTIONS
 from benchmarks.selectors.lookups import get_benchmark, get_region
-from benchmarks.selectors.price_performance import benchmark_params, per_dollar
 
-# Engine as a run's variant -> the Price List's `databaseEngine`.
-ENGINES = {
-    "aurora-mysql": "Aurora MySQL",
-    "aurora-postgresql": "Aurora PostgreSQL",
-    "mariadb": "MariaDB",
-    "mysql": "MySQL",
-    "postgresql": "PostgreSQL",
-}
-DEPLOYMENT_OPTIONS = ("Single-AZ", "Multi-AZ")
+# The engine as a run's variant -> the Price List's `databaseEngine`.
+ENGINES = DATABASE_ENGINES
 # The licence model of the open-source engines; another (Oracle's, SQL Server's) is dearer.
 NO_LICENCE = "No license required"
 
@@ -177,10 +172,10 @@ def database_price_performance(
                 usd_per_hour=usd,
                 price_source=price.source,
                 # Response times (lower is better) are shown beside the price, not divided.
-                per_dollar=per_dollar(benchmark, row.median, usd)
+                per_dollar=per_dollar(row.median, usd, higher_is_better=True)
                 if benchmark.higher_is_better
                 else None,
-                per_usd_hour=row.median / usd if benchmark.higher_is_better else None,
+                per_usd_hour=per_price(row.median, usd) if benchmark.higher_is_better else None,
             )
         )
     return table

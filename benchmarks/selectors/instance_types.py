@@ -17,7 +17,6 @@ from urllib.parse import urlencode
 from django.db.models import Count, F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.urls import reverse
-from django.utils import timezone
 
 from benchmarks import palette, units
 from benchmarks.models import FargateRate, InstanceType, Price, Run, SeriesStatistics
@@ -108,40 +107,6 @@ class InstanceTypePage:
     @property
     def has_spot(self) -> bool:
         return any(line.availability_zone for line in self.lines)
-
-    @property
-    def chart(self) -> dict:
-        """The price lines for the page's chart (json_script)."""
-        return {
-            "rules": units.script_rules(),
-            "lines": [
-                {
-                    "label": line.label,
-                    "region": line.region,
-                    "purchase_option": line.purchase_option,
-                    "points": _steps(line.periods),
-                }
-                for line in self.lines
-            ],
-        }
-
-
-def _steps(periods: list[PricePeriod]) -> list[list]:
-    """[[day, usd], ...] to draw as steps: each period's start, the last one's end (or
-    today), and a break (None) where no price was in force between two periods."""
-    today = timezone.localdate()
-    points: list[list] = []
-    for index, period in enumerate(periods):
-        points.append([period.effective_from.isoformat(), period.usd_per_hour])
-        following = periods[index + 1].effective_from if index + 1 < len(periods) else None
-        if following is None:
-            end = period.effective_to or max(today, period.effective_from)
-            points.append([end.isoformat(), period.usd_per_hour])
-        elif period.effective_to and following > period.effective_to + datetime.timedelta(1):
-            points.append([period.effective_to.isoformat(), period.usd_per_hour])
-            after = period.effective_to + datetime.timedelta(1)
-            points.append([after.isoformat(), None])
-    return points
 
 
 def instance_type_page(name: str) -> InstanceTypePage:

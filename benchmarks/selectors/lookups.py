@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import datetime
 import difflib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from django.db.models import Subquery
+
+from benchmarks import freshness
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, Region
+from benchmarks.reference import AWS_REGIONS
+
+if TYPE_CHECKING:
+    from benchmarks.questions import PricePerformanceQuery
+
+REGION_CODES = frozenset(region.code for region in AWS_REGIONS)
 
 
 def _unknown(what: str, name: str, choices: list[str], field: str) -> DomainError:
@@ -48,3 +60,61 @@ def by_name(model, field: str, names: set[str], lookup) -> dict:
     for name in sorted(names - found.keys()):
         lookup(name)
     return found
+
+
+@dataclass(frozen=True)
+class BenchmarkInRegion:
+    """The benchmark and the region a question names, looked up once."""
+
+    benchmark: Benchmark
+    region: Region
+
+    @property
+    def changed_at(self) -> datetime.datetime | None:
+        """When the data behind the answer last changed: the results or the region's prices."""
+        stamps = [self.benchmark.stats_updated_at, self.region.prices_updated_at]
+        return max((stamp for stamp in stamps if stamp), default=None)
+
+
+def benchmark_in_region(query: PricePerformanceQuery) -> BenchmarkInRegion:
+    """The question's benchmark and region, or a DomainError naming the field.
+
+    One query, remembered for a few seconds (benchmarks.freshness): a cached answer then
+    costs none.
+    """
+    if query.measured_in and query.measured_in not in REGION_CODES:
+        raise DomainError(f"unknown region {query.measured_in!r}", field="measured_in")
+    return freshness.cached_read(
+        _cache_key(query.benchmark, query.region),
+        lambda: _read_benchmark_in_region(query.benchmark, query.region),
+    )
+
+
+def cached_benchmark_in_region(benchmark_key: str, region_code: str) -> BenchmarkInRegion | None:
+    """What `benchmark_in_region` read for these names a few seconds ago, or None: no query."""
+    return freshness.cached(_cache_key(benchmark_key, region_code))
+
+
+def _cache_key(benchmark_key: str, region_code: str) -> str:
+    return f"benchmark-in-region:{benchmark_key}|{region_code}"
+
+
+_REGION_FIELDS = ("pk", "code", "name", "pricing_location", "prices_updated_at")
+
+
+def _read_benchmark_in_region(benchmark_key: str, region_code: str) -> BenchmarkInRegion:
+    region_rows = Region.objects.filter(code=region_code)
+    benchmark = (
+        Benchmark.objects.filter(key=benchmark_key)
+        .annotate(
+            **{f"region_{name}": Subquery(region_rows.values(name)[:1]) for name in _REGION_FIELDS}
+        )
+        .order_by()
+        .first()
+    )
+    if benchmark is None:
+        get_benchmark(benchmark_key)  # raises, naming the closest keys
+    if benchmark.region_pk is None:
+        get_region(region_code)  # raises, naming the closest codes
+    region = Region(**{name: getattr(benchmark, f"region_{name}") for name in _REGION_FIELDS})
+    return BenchmarkInRegion(benchmark=benchmark, region=region)

@@ -16,20 +16,10 @@ from django.utils import timezone
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, PurchaseOption, SeriesStatistics
+from benchmarks.per_dollar import BITS_PER_GIGABIT, gbit_per_second_per_usd_hour
+from benchmarks.questions import DIRECTIONS
 from benchmarks.selectors import prices
 from benchmarks.selectors.lookups import get_benchmark, get_region
-
-BITS_PER_GIGABIT = 1e9
-DIRECTIONS = ("receive", "send")
-
-
-def gbit_per_second_per_usd_hour(
-    bits_per_second: float, usd_per_hour: float | None
-) -> float | None:
-    """Gbit/s a dollar-hour buys: the measured bandwidth divided by the hourly price."""
-    if not usd_per_hour:
-        return None
-    return bits_per_second / BITS_PER_GIGABIT / usd_per_hour
 
 
 @dataclass

@@ -222,28 +222,6 @@ class VolumeComparison:
         found = [part.source for row in self.rows if row.cost for part in row.cost.parts]
         return list(dict.fromkeys(found))
 
-    def chart_data(self) -> dict:
-        """What the page's charts draw: cost by part, and delivered IOPS over minutes."""
-        return {
-            "load_iops": self.load_iops,
-            "seconds": self.seconds,
-            "volumes": [
-                {
-                    "label": row.label,
-                    "volume_type": row.volume.volume_type,
-                    "usd_per_month": float(row.cost.usd_per_month) if row.cost else None,
-                    "parts": {
-                        f"{part.what}" + (f" tier {part.tier}" if part.tier != 1 else ""): float(
-                            part.usd_per_month
-                        )
-                        for part in (row.cost.parts if row.cost else [])
-                    },
-                    "delivered": row.delivered,
-                }
-                for row in self.rows
-            ],
-        }
-
 
 def volume_comparison(
     *,

@@ -20,9 +20,10 @@ from django.utils import timezone
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, SeriesStatistics
+from benchmarks.per_dollar import per_price
+from benchmarks.questions import benchmark_params
 from benchmarks.selectors import storage
 from benchmarks.selectors.lookups import get_benchmark, get_region
-from benchmarks.selectors.price_performance import benchmark_params
 from benchmarks.storage import gp2
 
 VOLUME_VARIANT = re.compile(
@@ -172,13 +173,11 @@ def _row(
         iops=measured,
         mb_per_second=megabytes,
         usd_per_month=usd,
-        iops_per_usd_month=measured / usd,
-        mb_per_second_per_usd_month=megabytes / usd if megabytes is not None else None,
+        iops_per_usd_month=per_price(measured, usd),
+        mb_per_second_per_usd_month=per_price(megabytes, usd),
         sustained_iops=sustained,
-        sustained_iops_per_usd_month=sustained / usd,
-        sustained_mb_per_second_per_usd_month=(
-            sustained_megabytes / usd if sustained_megabytes is not None else None
-        ),
+        sustained_iops_per_usd_month=per_price(sustained, usd),
+        sustained_mb_per_second_per_usd_month=per_price(sustained_megabytes, usd),
         burst_seconds=burst_seconds,
         price_note="; ".join(sorted(notes)) or None,
     )

@@ -6,13 +6,13 @@ from types import SimpleNamespace
 import pytest
 
 from benchmarks import palette
+from benchmarks.questions import PricePerformanceQuery
 from benchmarks.selectors.comparison import (
     DEFAULT_FAMILIES,
     comparison,
-    pareto_frontier,
+    frontier_keys,
     source_groups,
 )
-from benchmarks.selectors.price_performance import PricePerformanceQuery
 from tests.selectors.test_price_performance import price, run_with
 
 pytestmark = pytest.mark.django_db
@@ -75,26 +75,6 @@ def test_the_default_names_the_families_without_results_and_where_they_were_meas
     ]
 
 
-def test_the_frontier_holds_the_types_no_other_beats_on_price_and_performance():
-    row = lambda key, usd, median: SimpleNamespace(key=key, usd_per_hour=usd, median=median)  # noqa: E731
-    rows = [
-        row("cheap-slow", 0.01, 10.0),
-        row("mid-fast", 0.05, 100.0),
-        row("dear-slower", 0.10, 90.0),
-        row("dear-fastest", 0.20, 150.0),
-        row("twin-of-mid", 0.05, 100.0),
-        row("unpriced", None, 1000.0),
-    ]
-    assert pareto_frontier(rows, higher_is_better=True) == {
-        "cheap-slow",
-        "mid-fast",
-        "twin-of-mid",
-        "dear-fastest",
-    }
-    # Seconds per job: the fastest is the smallest figure.
-    assert pareto_frontier(rows, higher_is_better=False) == {"cheap-slow"}
-
-
 def test_sources_naming_each_instance_type_are_grouped_with_counts():
     source = "Spare Cores, aws/{name}; measured by sc-inspector"
     rows = [
@@ -109,18 +89,6 @@ def test_sources_naming_each_instance_type_are_grouped_with_counts():
         ("Spare Cores, aws/{instance type}; measured by sc-inspector", "CC BY-SA 4.0", 6, 3),
         ("a blog, 2017", "", 1, 1),
     ]
-
-
-def test_the_chart_data_gives_each_family_its_colour_and_marks_the_best():
-    some_results()
-    result = ask(params={"block_size": "8192"})
-    chart = result.chart
-    assert {row["family"]: row["colour"] for row in chart["rows"]} == {
-        family: palette.family_colour(family) for family in ("c7g", "c7a", "t2")
-    }
-    best = [row["instance_type"] for row in chart["rows"] if row["best"]]
-    assert best == ["t2.nano"]  # 50 for $0.0058 an hour beats 200 for $0.0725
-    assert chart["bars"][0] == "t2.nano"
 
 
 def test_the_colours_are_distinct_for_the_default_families():
@@ -138,3 +106,23 @@ def test_it_answers_in_a_fixed_number_of_queries(django_assert_max_num_queries, 
     with django_assert_max_num_queries(10):
         result = ask(params={"block_size": "8192"})
     assert len(result.table.results) == types
+
+
+def test_the_frontier_holds_the_types_no_other_beats_on_price_and_performance():
+    row = lambda key, usd, median: SimpleNamespace(key=key, usd_per_hour=usd, median=median)  # noqa: E731
+    rows = [
+        row("cheap-slow", 0.01, 10.0),
+        row("mid-fast", 0.05, 100.0),
+        row("dear-slower", 0.10, 90.0),
+        row("dear-fastest", 0.20, 150.0),
+        row("twin-of-mid", 0.05, 100.0),
+        row("unpriced", None, 1000.0),
+    ]
+    assert frontier_keys(rows, higher_is_better=True) == {
+        "cheap-slow",
+        "mid-fast",
+        "twin-of-mid",
+        "dear-fastest",
+    }
+    # Seconds per job: the fastest is the smallest figure.
+    assert frontier_keys(rows, higher_is_better=False) == {"cheap-slow"}

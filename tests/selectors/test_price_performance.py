@@ -7,8 +7,9 @@ import pytest
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
+from benchmarks.questions import PricePerformanceQuery
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES, comparison
-from benchmarks.selectors.price_performance import PricePerformanceQuery, price_performance_table
+from benchmarks.selectors.price_performance import price_performance_table
 from benchmarks.services import statistics
 
 pytestmark = pytest.mark.django_db
@@ -238,14 +239,3 @@ def test_burstable_types_also_show_work_per_dollar_once_credits_are_spent():
     assert nano.sustained_per_dollar == pytest.approx(nano.per_dollar * 0.05)
     # One process on two vCPUs gets the pooled baseline: 2 x 20% of one vCPU.
     assert medium.sustained_per_dollar == pytest.approx(medium.per_dollar * 0.40)
-
-
-def test_work_per_dollar_keeps_seven_significant_digits():
-    from benchmarks.selectors.price_performance import per_dollar
-
-    throughput = Benchmark(key="tool:ops", unit="op/s", higher_is_better=True)
-    duration = Benchmark(key="tool:job", unit="s", higher_is_better=False)
-    assert 6923.5 * 3600 / 1.7 == 14661529.411764706
-    assert per_dollar(throughput, 6923.5, 1.7) == 14661530.0
-    assert per_dollar(duration, 7.0, 0.3) == 1714.286
-    assert per_dollar(throughput, 5.0, 0) is None

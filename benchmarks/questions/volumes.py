@@ -1,8 +1,9 @@
-"""The volume page's form: a region, a day, up to four volumes and a constant load."""
+"""The volume page's question: a region, a day, up to four volumes and a constant load."""
 
 from django import forms
 
 from benchmarks.errors import DomainError
+from benchmarks.questions.base import QuestionForm
 from benchmarks.storage import gp2, volumes
 
 ROWS = 4
@@ -12,7 +13,7 @@ DEFAULT_ROWS = [("io1", 100, 1000, None), ("gp2", 400, None, None), ("gp2", 100,
 ROW_FIELDS = ("volume_type", "size_gb", "iops", "throughput")
 
 
-class VolumesForm(forms.Form):
+class VolumesForm(QuestionForm):
     """Volumes to price side by side; each row is checked as the API checks `volume-cost/`."""
 
     region = forms.CharField(required=False)
@@ -76,10 +77,3 @@ class VolumesForm(forms.Form):
             "load_iops": data["load_iops"] or gp2.DEFAULT_LOAD_IOPS,
             "seconds": (data["hours"] or 4) * 3600,
         }
-
-    def error_text(self) -> str:
-        """Every error in one line, each named by its field."""
-        return "; ".join(
-            f"{name}: {' '.join(messages)}" if name != "__all__" else " ".join(messages)
-            for name, messages in self.errors.items()
-        )

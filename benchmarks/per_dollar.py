@@ -1,0 +1,157 @@
+"""What a dollar buys: the arithmetic of every per-dollar answer, in plain numbers.
+
+Pure: no Django, no ORM, no I/O. The compute, network, storage and database answers all
+divide through here, so one question gives the same figures on the page, in the API and in
+its CSV. Prices are US dollars per hour (or per month for volumes); figures are the kept
+medians in the benchmark's own unit.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Hashable, Iterable, Sequence
+
+SECONDS_PER_HOUR = 3600
+HOURS_PER_YEAR = 8760
+BITS_PER_GIGABIT = 1e9
+# A quotient's seventeen digits (14661529.411764706) claim a precision no benchmark has: seven
+# are far finer than any run-to-run spread.
+PER_DOLLAR_DIGITS = 7
+
+
+def significant(value: float, digits: int = PER_DOLLAR_DIGITS) -> float:
+    """`value` to `digits` significant digits."""
+    return float(f"{value:.{digits}g}")
+
+
+def per_dollar(
+    median: float, usd_per_hour: float | None, *, higher_is_better: bool
+) -> float | None:
+    """Units of work per dollar (`median` is a throughput), or jobs per dollar (`median` is
+    seconds per job); None without a price or for a duration that is not positive."""
+    if not usd_per_hour:
+        return None
+    if higher_is_better:
+        value = median * SECONDS_PER_HOUR / usd_per_hour
+    elif median <= 0:
+        return None
+    else:
+        value = SECONDS_PER_HOUR / (median * usd_per_hour)
+    return significant(value) if math.isfinite(value) else None
+
+
+def per_price(value: float | None, price: float | None) -> float | None:
+    """A figure per unit of price (per dollar-hour, per dollar-month); None without either."""
+    if value is None or not price:
+        return None
+    return value / price
+
+
+def gbit_per_second_per_usd_hour(
+    bits_per_second: float, usd_per_hour: float | None
+) -> float | None:
+    """Gbit/s a dollar-hour buys (study S3)."""
+    return per_price(bits_per_second / BITS_PER_GIGABIT, usd_per_hour)
+
+
+def per_vcpu(value: float | None, vcpus: float | None) -> float | None:
+    """A figure (or a price) per vCPU; None where the vCPU count is unknown."""
+    if value is None or not vcpus:
+        return None
+    return value / vcpus
+
+
+def sustained_share(baseline_share: float, vcpus: float | None, processes: object) -> float:
+    """The share of its burst figure a burstable type sustains once its credits are spent.
+
+    Credits are earned for the whole instance (the baseline per vCPU x vCPUs), so fewer busy
+    processes than vCPUs each get more of it, up to a whole vCPU. Without a process count,
+    every vCPU is taken as busy.
+    """
+    vcpus = float(vcpus or 1)
+    busy = min(float(processes), vcpus) if isinstance(processes, int) and processes > 0 else vcpus
+    return min(1.0, baseline_share * vcpus / busy)
+
+
+def sustained_figure(median: float, share: float, *, higher_is_better: bool) -> float:
+    """A burst figure scaled to a sustained `share` of the CPU (a duration grows instead)."""
+    return median * share if higher_is_better else median / share
+
+
+def sustained_per_dollar(
+    median: float,
+    usd_per_hour: float | None,
+    *,
+    higher_is_better: bool,
+    baseline_share: float,
+    vcpus: float | None,
+    processes: object,
+) -> float | None:
+    """Work per dollar of a burstable type once its CPU credits are spent."""
+    share = sustained_share(baseline_share, vcpus, processes)
+    if share <= 0:
+        return 0.0 if usd_per_hour else None
+    figure = sustained_figure(median, share, higher_is_better=higher_is_better)
+    return per_dollar(figure, usd_per_hour, higher_is_better=higher_is_better)
+
+
+def effective_hourly(*, upfront_usd: float, hourly_usd: float, hours: float) -> float:
+    """A commitment's price per hour: its upfront fee spread over its hours, plus the hourly."""
+    if hours <= 0:
+        raise ValueError("a commitment lasts a positive number of hours")
+    return upfront_usd / hours + hourly_usd
+
+
+def ratio(value: float) -> float:
+    """A ratio to the baseline, to three decimals (three significant digits when smaller)."""
+    if value == 0 or not math.isfinite(value):
+        return value
+    return round(value, max(3, 2 - math.floor(math.log10(abs(value)))))
+
+
+def relative_throughput(
+    median: float, base_median: float, *, higher_is_better: bool
+) -> float | None:
+    """How much work a row does against the baseline (both read as "higher is better")."""
+    if higher_is_better:
+        return ratio(median / base_median) if base_median else None
+    return ratio(base_median / median) if median else None
+
+
+def relative(value: float | None, base: float | None) -> float | None:
+    """`value` as a ratio of the baseline's `base` (cost, per dollar); None without either."""
+    if value is None or not base:
+        return None
+    return ratio(value / base)
+
+
+def pareto_frontier(points: Iterable[tuple[Hashable, float, float]]) -> set:
+    """Keys of the points no other point beats on both cost and goodness.
+
+    `points`: (key, cost, goodness), goodness higher is better. A point is beaten when another
+    costs no more and is at least as good, and is strictly better on one of the two; points
+    equal to a point on the frontier are on it too.
+    """
+    # Cheapest first; at one cost, the best first.
+    order = sorted(points, key=lambda point: (point[1], -point[2]))
+    frontier: set = set()
+    best: float | None = None
+    last: tuple[float, float] | None = None
+    for key, cost, goodness in order:
+        if best is None or goodness > best:
+            best, last = goodness, (cost, goodness)
+            frontier.add(key)
+        elif (cost, goodness) == last:
+            frontier.add(key)
+    return frontier
+
+
+def quartiles(values: Sequence[float]) -> tuple[float, float, float]:
+    """First quartile, median and third quartile (inclusive method; one value is all three)."""
+    if not values:
+        raise ValueError("quartiles of no values")
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    first, _, third = statistics.quantiles(values, n=4, method="inclusive")
+    return first, statistics.median(values), third

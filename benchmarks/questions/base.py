@@ -1,0 +1,60 @@
+"""What every question's form shares: the benchmark's own parameters and errors as the API
+answers them."""
+
+from __future__ import annotations
+
+from django import forms
+
+# Query parameters that belong to the API's machinery, never to a benchmark.
+RESERVED = frozenset({"format", "limit", "offset", "page_size", "csrfmiddlewaretoken"})
+MAX_PARAMS = 20
+DATE_ERRORS = {"invalid": "Date has wrong format. Use YYYY-MM-DD."}
+
+
+def comma_list(value: str | None) -> tuple[str, ...]:
+    """`a, b,,c` -> ("a", "b", "c")."""
+    return tuple(item.strip() for item in (value or "").split(",") if item.strip())
+
+
+def date_field(help_text: str = "", **options) -> forms.DateField:
+    """An optional day, written YYYY-MM-DD."""
+    return forms.DateField(
+        required=False,
+        input_formats=["%Y-%m-%d"],
+        help_text=help_text,
+        error_messages=DATE_ERRORS,
+        **options,
+    )
+
+
+def param_names(data, fields) -> list[str]:
+    """The query's parameters that are not the form's own: the benchmark's (`threads=16`)."""
+    return [name for name in data if name not in fields and name not in RESERVED]
+
+
+class QuestionForm(forms.Form):
+    """A question's form: errors as the API answers them, and in one line for a page."""
+
+    def error_dict(self) -> dict[str, list[str]]:
+        """The errors as the API answers them: {field: [message, ...]}."""
+        return {
+            ("detail" if name == "__all__" else name): [error["message"] for error in errors]
+            for name, errors in self.errors.get_json_data().items()
+        }
+
+    def error_text(self) -> str:
+        """Every error in one line, each named by its field, for a page."""
+        return "; ".join(
+            f"{name}: {' '.join(messages)}" if name != "detail" else " ".join(messages)
+            for name, messages in self.error_dict().items()
+        )
+
+
+class QueryForm(QuestionForm):
+    """A question's form whose unknown query parameters are the benchmark's own."""
+
+    def __init__(self, data, *args, **kwargs):
+        super().__init__(data, *args, **kwargs)
+        self.params = {
+            name: data.get(name) for name in param_names(data, self.fields) if data.get(name)
+        }

@@ -1,0 +1,174 @@
+"""The price-performance question: what a dollar buys of one benchmark on each type."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django import forms
+
+from benchmarks.models import PurchaseOption
+from benchmarks.questions.base import MAX_PARAMS, QueryForm, comma_list, date_field, param_names
+from benchmarks.questions.parameters import measured_params
+
+INCLUDES = ("values", "quartiles")
+# What the page asks when the question leaves it open.
+DEFAULT_FAMILIES = ("fargate", "t2", "c7g", "c7a", "c7i")
+DEFAULT_REGION = "us-east-1"
+
+
+@dataclass(frozen=True)
+class PricePerformanceQuery:
+    """One price-performance question, as the page, the API and its CSV ask it."""
+
+    benchmark: str
+    region: str
+    purchase_option: str = PurchaseOption.ON_DEMAND
+    at: datetime.date | None = None
+    # The benchmark's own parameters, by name, as the query gave them.
+    params: dict[str, str] = field(default_factory=dict)
+    instance_types: tuple[str, ...] = ()
+    families: tuple[str, ...] = ()
+    baseline: str | None = None
+    # Only results measured in this region; None: wherever they were measured.
+    measured_in: str | None = None
+    include_values: bool = False
+    include_quartiles: bool = False
+
+
+class PricePerformanceForm(QueryForm):
+    """`benchmark`, `region` and the options of a price-performance question.
+
+    Every other query parameter is one of the benchmark's own (`block_size=8192`); whether the
+    benchmark has it is checked against the benchmark (`parameters.benchmark_params`).
+    """
+
+    benchmark = forms.CharField(max_length=120, help_text="Benchmark key, e.g. openssl:sha256")
+    region = forms.CharField(max_length=32, help_text="Region whose prices apply, e.g. us-east-1")
+    purchase_option = forms.ChoiceField(
+        choices=PurchaseOption.choices,
+        required=False,
+        help_text="on_demand (default), spot, ...",
+        error_messages={"invalid_choice": "%(value)s is not a valid choice."},
+    )
+    at = date_field(
+        "Prices in force that day, YYYY-MM-DD (default today)",
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    instance_types = forms.CharField(
+        required=False, max_length=10_000, help_text="Comma-separated instance types"
+    )
+    families = forms.CharField(
+        required=False, max_length=2_000, help_text="Comma-separated families, e.g. fargate,c7g"
+    )
+    baseline = forms.CharField(
+        required=False, max_length=200, help_text="INSTANCE_TYPE or INSTANCE_TYPE:VARIANT"
+    )
+    measured_in = forms.CharField(
+        required=False,
+        max_length=32,
+        help_text="Only results measured in this region (default: measured anywhere)",
+    )
+    include = forms.CharField(
+        required=False,
+        max_length=100,
+        help_text=(
+            "Comma-separated extras: values (each row's single values, capped; values_cut "
+            "says when cut), quartiles"
+        ),
+    )
+
+    def __init__(self, data, *args, optional: tuple[str, ...] = (), **kwargs):
+        if hasattr(data, "getlist") and len(data.getlist("families")) > 1:
+            # The page's family checkboxes send one value each (and an empty one, so that
+            # none ticked means every family): one comma-separated list, as the API takes.
+            data = data.copy()
+            data.setlist("families", [",".join(v for v in data.getlist("families") if v)])
+        super().__init__(data, *args, **kwargs)
+        for name in optional:
+            self.fields[name].required = False
+        self.param_names = param_names(data, self.fields)
+
+    def clean_include(self) -> tuple[str, ...]:
+        extras = comma_list(self.cleaned_data["include"])
+        unknown = sorted(set(extras) - set(INCLUDES))
+        if unknown:
+            raise forms.ValidationError(
+                f"{', '.join(unknown)}: not a valid choice; choose from {', '.join(INCLUDES)}"
+            )
+        return extras
+
+    def clean(self):
+        cleaned = super().clean()
+        if len(self.param_names) > MAX_PARAMS:
+            raise forms.ValidationError(f"at most {MAX_PARAMS} benchmark parameters")
+        params = {}
+        for name in self.param_names:
+            value = self.data.get(name, "")
+            if len(name) > 100 or len(value) > 200:
+                self.add_error(None, f"parameter {name[:100]!r} is too long")
+            elif value != "":
+                params[name] = value
+        cleaned["params"] = params
+        return cleaned
+
+    def query(self, **defaults) -> PricePerformanceQuery:
+        """The validated question; `defaults` fill what the caller left optional."""
+        # An invalid form still gives the page a question: its valid fields, defaults else.
+        data = self.cleaned_data
+        return PricePerformanceQuery(
+            benchmark=data.get("benchmark") or defaults.get("benchmark", ""),
+            region=data.get("region") or defaults.get("region", ""),
+            purchase_option=data.get("purchase_option") or PurchaseOption.ON_DEMAND,
+            at=data.get("at"),
+            params=data.get("params", {}),
+            instance_types=comma_list(data.get("instance_types", "")),
+            # The page compares its default families unless asked; `families=` means all.
+            families=comma_list(data.get("families", ""))
+            if "families" in self.data
+            else defaults.get("families", ()),
+            baseline=data.get("baseline") or None,
+            measured_in=data.get("measured_in") or None,
+            include_values="values" in data.get("include", ()),
+            include_quartiles="quartiles" in data.get("include", ()),
+        )
+
+
+def lenient_query(
+    query: PricePerformanceQuery,
+    benchmark,
+    menu: dict[str, list[str]],
+    notes: list[str],
+) -> PricePerformanceQuery:
+    """The page's question with what cannot apply dropped, each change noted.
+
+    `benchmark`: the question's benchmark (None when its key is unknown: the answer names the
+    closest ones); `menu`: the regions with prices, each with its purchase options.
+    """
+    changes: dict[str, Any] = {}
+    region = query.region or DEFAULT_REGION
+    if region not in menu and menu:
+        fallback = DEFAULT_REGION if DEFAULT_REGION in menu else next(iter(menu))
+        if query.region:
+            notes.append(f"No prices are known in {region}: prices of {fallback} are shown.")
+        region = fallback
+    changes["region"] = region
+    options = menu.get(region, [])
+    if options and query.purchase_option not in options:
+        notes.append(
+            f"No {query.purchase_option} prices are known in {region}: "
+            f"{options[0]} prices are shown."
+        )
+        changes["purchase_option"] = options[0]
+    if benchmark is None:
+        return replace(query, **changes)
+    changes["benchmark"] = benchmark.key
+    changes["params"] = measured_params(benchmark, query.params, notes)
+    if query.families and not set(query.families) & set(benchmark.families):
+        notes.append(
+            f"None of {', '.join(query.families)} has results for {benchmark.key}: "
+            "every family measured is shown."
+        )
+        changes["families"] = ()
+    return replace(query, **changes)

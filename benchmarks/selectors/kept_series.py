@@ -1,0 +1,162 @@
+"""The kept statistics of a question's series, read as plain tuples (no model instances).
+
+One query for every series a question covers, whatever the number of results: the
+statistics kept at ingest (`services/statistics`), with what pricing and the burst model
+need of each instance type. Single values are read apart, only for the rows that draw them.
+"""
+
+from __future__ import annotations
+
+import functools
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import orjson
+from django.db.models import Q, QuerySet, TextField
+from django.db.models.functions import Cast
+
+from benchmarks.models import Benchmark, InstanceType, SeriesStatistics, family_of, in_family
+
+if TYPE_CHECKING:
+    from benchmarks.questions import PricePerformanceQuery
+    from benchmarks.selectors.price_performance import PricePerformanceRow
+
+
+class Machine(NamedTuple):
+    """What pricing and the burst model need of an instance type (read with its series)."""
+
+    pk: int
+    name: str
+    kind: str
+    vcpus: Decimal | None
+    memory_gib: Decimal | None
+    architecture: str
+    burstable: bool
+    baseline_share: Decimal | None
+    network_performance: str
+
+    @property
+    def family(self) -> str:
+        return family_of(self.kind, self.name)
+
+
+class KeptSeries(NamedTuple):
+    """One series' kept statistics in the question's scope, as read (no model instances)."""
+
+    statistics_id: int
+    machine: Machine
+    variant: str
+    params: dict
+    runs: int
+    results: int
+    median: float
+    minimum: float
+    maximum: float
+    first_quartile: float
+    third_quartile: float
+    cpu_models: dict
+    regions: list
+    flagged_runs: int | None
+    only_flagged: bool
+    # EXTRAS, in its order.
+    sources: list
+    flags: list
+    samples: list
+
+
+_MACHINE = [f"series__instance_type__{name}" for name in Machine._fields]
+_NUMBERS = list(KeptSeries._fields[4:11])  # runs ... third_quartile
+_COUNTS = ["flagged_runs", "only_flagged"]
+# JSON columns are read as text and decoded with orjson, faster than Django's converters.
+_JSON = ("cpu_models", "regions")
+# Read only for the page (and `include=values`); samples last: the page reads them apart.
+EXTRAS = ("sources", "flags", "samples")
+
+
+@functools.lru_cache(maxsize=4096)
+def _params_of(key: str) -> dict:
+    """A series' parameters from their canonical text; rows share few, so each is read once.
+
+    The dict is shared: never change it."""
+    return orjson.loads(key)
+
+
+def statistics_in_scope(
+    benchmark: Benchmark, query: PricePerformanceQuery, params: dict[str, Any]
+) -> QuerySet:
+    """The kept statistics of every series the question covers."""
+    if query.measured_in:
+        # Per-region rows exist only for series measured in several regions.
+        scope = Q(measured_in=query.measured_in) | Q(
+            measured_in=SeriesStatistics.ALL_REGIONS, sole_region=query.measured_in
+        )
+    else:
+        scope = Q(measured_in=SeriesStatistics.ALL_REGIONS)
+    rows = SeriesStatistics.objects.filter(
+        scope,
+        series__benchmark=benchmark,
+        **{f"series__params__{name}": value for name, value in params.items()},
+    )
+    if query.instance_types:
+        rows = rows.filter(series__instance_type__name__in=query.instance_types)
+    if query.families:
+        wanted = Q()
+        for family in query.families:
+            wanted |= in_family(family)
+        rows = rows.filter(
+            series__instance_type__in=InstanceType.objects.filter(wanted).values("pk")
+        )
+    return rows
+
+
+def read_kept_series(rows: QuerySet, extras: tuple[str, ...]) -> list[KeptSeries]:
+    """The statistics as plain tuples (one query); `extras`: a start of EXTRAS to read."""
+    texts = _JSON + extras
+    found = (
+        rows.order_by("series__instance_type__name", "series__variant", "series_id")
+        .annotate(**{f"{name}_text": Cast(name, TextField()) for name in texts})
+        .values_list(
+            "pk",
+            *_MACHINE,
+            "series__variant",
+            "series__params_key",
+            *_NUMBERS,
+            *_COUNTS,
+            *(f"{name}_text" for name in texts),
+        )
+    )
+    width, numbers, counts = len(_MACHINE) + 1, len(_NUMBERS), len(_NUMBERS) + len(_COUNTS)
+    missing = [[]] * (len(EXTRAS) - len(extras))
+    kept = []
+    for row in found:
+        variant, key, *rest = row[width:]
+        cpu_models, regions, *read = [orjson.loads(text) for text in rest[counts:]]
+        kept.append(
+            KeptSeries(
+                row[0],
+                Machine(*row[1:width]),
+                variant,
+                _params_of(key),
+                *rest[:numbers],
+                cpu_models,
+                regions,
+                *rest[numbers:counts],
+                *read,
+                *missing,
+            )
+        )
+    return kept
+
+
+def read_samples(rows: list[PricePerformanceRow]) -> None:
+    """Fill the kept samples of `rows` (read without them), in one query."""
+    wanted = {row.statistics_id: row for row in rows if row.statistics_id is not None}
+    if not wanted:
+        return
+    found = (
+        SeriesStatistics.objects.filter(pk__in=wanted)
+        .annotate(samples_text=Cast("samples", TextField()))
+        .values_list("pk", "samples_text")
+    )
+    for pk, text in found:
+        wanted[pk].samples = orjson.loads(text)

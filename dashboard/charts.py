@@ -1,0 +1,205 @@
+"""Answers -> chart data: the one place that decides what the pages' charts draw.
+
+Selectors return answers; each function here turns one into the JSON a page embeds with
+`json_script` and its script (static/dashboard/) draws with Chart.js.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.utils import timezone
+
+from benchmarks import palette, units
+from benchmarks.selectors.comparison import Comparison
+from benchmarks.selectors.databases import DatabaseTable
+from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
+from benchmarks.selectors.network import NetworkScaling
+from benchmarks.selectors.price_performance import PricePerformanceRow
+from benchmarks.selectors.storage import VolumeComparison
+
+
+def comparison_chart(comparison: Comparison) -> dict | None:
+    """What the comparison page's charts draw: bars per dollar and per figure, the spread of
+    single values by CPU model, price against performance with its frontier, the baseline.
+
+    The figures are the API's (`per_dollar`, `median`, ...) for the same question; scales
+    (units.Scale.as_json) say how the scripts write them; bars are drawn in the answer's
+    order (best first).
+    """
+    table, reading, bars = comparison.table, comparison.reading, comparison.bars
+    if table is None or reading is None:
+        return None
+    frontier = {row.key for row in comparison.frontier}
+    families = list(dict.fromkeys(row.family for row in table.results))
+    best = _best(table.results, reading)
+    # Single values are drawn for the charted bars only, each as [value, index in cpu_models]:
+    # the spread chart is the one that reads them, and model names repeated with every value
+    # made most of the page's weight.
+    charted = {row.key for row in bars}
+    cpu_models = list(
+        dict.fromkeys(
+            model for row in table.results if row.key in charted for _value, model in row.samples
+        )
+    )
+    model_index = {model: index for index, model in enumerate(cpu_models)}
+    return {
+        "benchmark": table.benchmark.key,
+        "unit": table.benchmark.unit,
+        "higher_is_better": table.benchmark.higher_is_better,
+        "rules": units.script_rules(),
+        "reading": reading.as_json(),
+        "families": [{"name": name, "colour": palette.family_colour(name)} for name in families],
+        "cpu_models": cpu_models,
+        "baseline": table.baseline,
+        "bars": [row.key for row in bars],
+        "rows": [
+            {
+                "key": row.key,
+                "label": _label(row),
+                "instance_type": row.instance_type,
+                "family": row.family,
+                "colour": palette.family_colour(row.family),
+                "vcpus": row.vcpus,
+                "runs": row.runs,
+                "flagged_runs": row.flagged_runs,
+                "only_flagged": row.only_flagged,
+                "median": row.median,
+                "min": row.min,
+                "max": row.max,
+                "usd_per_hour": row.usd_per_hour,
+                "per_dollar": row.per_dollar,
+                "sustained_per_dollar": row.sustained_per_dollar,
+                "relative_throughput": row.relative_throughput,
+                "relative_cost": row.relative_cost,
+                "relative_per_dollar": row.relative_per_dollar,
+                "pareto": row.key in frontier,
+                "best": row.key == best,
+                "samples": [[value, model_index[model]] for value, model in row.samples]
+                if row.key in charted
+                else [],
+                "cpu_models": row.cpu_models,
+            }
+            for row in table.results
+        ],
+    }
+
+
+def _label(row: PricePerformanceRow) -> str:
+    return row.instance_type + (f" ({row.variant})" if row.variant else "")
+
+
+def _best(rows: list[PricePerformanceRow], reading: units.Reading) -> str | None:
+    """The best choice the first chart shows: most per dollar, else the best figure."""
+    if reading.per_dollar is not None:
+        priced = [row for row in rows if row.per_dollar is not None]
+        return max(priced, key=lambda row: row.per_dollar).key if priced else None
+    if not rows:
+        return None
+    pick = max if reading.higher_is_better else min
+    return pick(rows, key=lambda row: row.median).key
+
+
+def price_history_chart(page: InstanceTypePage) -> dict:
+    """An instance type's prices over time, one line per region and purchase option."""
+    return {
+        "rules": units.script_rules(),
+        "lines": [
+            {
+                "label": line.label,
+                "region": line.region,
+                "purchase_option": line.purchase_option,
+                "points": _steps(line.periods),
+            }
+            for line in page.lines
+        ],
+    }
+
+
+def _steps(periods: list[PricePeriod]) -> list[list]:
+    """[[day, usd], ...] to draw as steps: each period's start, the last one's end (or
+    today), and a break (None) where no price was in force between two periods."""
+    today = timezone.localdate()
+    points: list[list] = []
+    for index, period in enumerate(periods):
+        points.append([period.effective_from.isoformat(), period.usd_per_hour])
+        following = periods[index + 1].effective_from if index + 1 < len(periods) else None
+        if following is None:
+            end = period.effective_to or max(today, period.effective_from)
+            points.append([end.isoformat(), period.usd_per_hour])
+        elif period.effective_to and following > period.effective_to + datetime.timedelta(1):
+            points.append([period.effective_to.isoformat(), period.usd_per_hour])
+            after = period.effective_to + datetime.timedelta(1)
+            points.append([after.isoformat(), None])
+    return points
+
+
+def network_chart(answer: NetworkScaling) -> dict:
+    """One line per instance type and streams per process: median Gbit/s by process count."""
+    lines = []
+    for curve in answer.curves:
+        by_streams: dict[int, list] = {}
+        for point in curve.points:
+            by_streams.setdefault(point.streams, []).append(
+                [point.processes, point.median_gbit_per_second]
+            )
+        for streams, points in sorted(by_streams.items()):
+            lines.append(
+                {
+                    "label": f"{curve.instance_type} ({streams} stream{'s' if streams > 1 else ''}"
+                    " per process)",
+                    "points": points,
+                }
+            )
+        one_process = [
+            [point.streams, point.median_gbit_per_second]
+            for point in curve.points
+            if point.processes == 1
+        ]
+        if one_process:
+            lines.append({"label": f"{curve.instance_type} (one process)", "streams": one_process})
+    return {"lines": lines}
+
+
+def database_chart(table: DatabaseTable) -> dict:
+    """Bars per DB instance class, one dataset per engine: per dollar-hour, or the median of
+    a lower-is-better benchmark (response time)."""
+    classes = sorted({row.instance_type for row in table.results})
+    engines = sorted({row.engine for row in table.results})
+    figure = "per_usd_hour" if table.benchmark.higher_is_better else "median"
+    values = {(row.instance_type, row.engine): getattr(row, figure) for row in table.results}
+    return {
+        "classes": classes,
+        "axis": (
+            f"{table.benchmark.unit} per dollar-hour"
+            if table.benchmark.higher_is_better
+            else f"{table.benchmark.unit} (lower is better)"
+        ),
+        "engines": [
+            {"label": engine, "values": [values.get((name, engine)) for name in classes]}
+            for engine in engines
+        ],
+    }
+
+
+def volumes_chart(comparison: VolumeComparison) -> dict:
+    """What the volumes page draws: cost by part, and delivered IOPS over minutes."""
+    return {
+        "load_iops": comparison.load_iops,
+        "seconds": comparison.seconds,
+        "volumes": [
+            {
+                "label": row.label,
+                "volume_type": row.volume.volume_type,
+                "usd_per_month": float(row.cost.usd_per_month) if row.cost else None,
+                "parts": {
+                    f"{part.what}" + (f" tier {part.tier}" if part.tier != 1 else ""): float(
+                        part.usd_per_month
+                    )
+                    for part in (row.cost.parts if row.cost else [])
+                },
+                "delivered": row.delivered,
+            }
+            for row in comparison.rows
+        ],
+    }

@@ -1,0 +1,49 @@
+"""dashboard/charts.py: answers turned into what the pages' charts draw."""
+
+import datetime
+
+import pytest
+
+from benchmarks import palette
+from benchmarks.selectors.instance_types import instance_type_page
+from dashboard import charts
+from tests.selectors.test_comparison import ask, some_results
+from tests.selectors.test_price_performance import price
+
+pytestmark = pytest.mark.django_db
+
+JAN, JUN = datetime.date(2024, 1, 1), datetime.date(2024, 6, 1)
+
+
+def test_the_comparison_chart_gives_each_family_its_colour_and_marks_the_best():
+    some_results()
+    chart = charts.comparison_chart(ask(params={"block_size": "8192"}))
+    assert {row["family"]: row["colour"] for row in chart["rows"]} == {
+        family: palette.family_colour(family) for family in ("c7g", "c7a", "t2")
+    }
+    best = [row["instance_type"] for row in chart["rows"] if row["best"]]
+    assert best == ["t2.nano"]  # 50 for $0.0058 an hour beats 200 for $0.0725
+    assert chart["bars"][0] == "t2.nano"
+
+
+def test_the_comparison_chart_marks_the_frontier_the_page_lists():
+    some_results()
+    result = ask(params={"block_size": "8192"})
+    chart = charts.comparison_chart(result)
+    assert {row["key"] for row in chart["rows"] if row["pareto"]} == {
+        row.key for row in result.frontier
+    }
+
+
+def test_a_refused_question_has_no_chart():
+    assert charts.comparison_chart(ask(benchmark="no:such")) is None
+
+
+def test_price_history_lines_break_between_periods():
+    price("c7g.large", "0.08", JAN, datetime.date(2024, 2, 29))
+    price("c7g.large", "0.0725", JUN)
+    chart = charts.price_history_chart(instance_type_page("c7g.large"))
+    points = chart["lines"][0]["points"]
+    # The first period ends, nothing is in force until June (a break), then the second.
+    assert points[:3] == [["2024-01-01", 0.08], ["2024-02-29", 0.08], ["2024-03-01", None]]
+    assert points[3] == ["2024-06-01", 0.0725]

@@ -1,0 +1,168 @@
+"""benchmarks/per_dollar.py: the arithmetic every per-dollar answer uses, alone."""
+
+import ast
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from benchmarks import per_dollar as arithmetic
+
+figures = st.floats(min_value=1e-6, max_value=1e15, allow_nan=False, allow_infinity=False)
+prices = st.floats(min_value=1e-4, max_value=1e3, allow_nan=False, allow_infinity=False)
+shares = st.floats(min_value=0.01, max_value=1.0)
+vcpus = st.integers(min_value=1, max_value=192)
+processes = st.integers(min_value=1, max_value=256)
+
+
+def test_the_module_imports_nothing_of_django_or_the_project():
+    tree = ast.parse(Path(arithmetic.__file__).read_text())
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    } | {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert imported <= {"__future__", "math", "statistics", "collections"}, imported
+
+
+def test_work_per_dollar_keeps_seven_significant_digits():
+    assert 6923.5 * 3600 / 1.7 == 14661529.411764706
+    assert arithmetic.per_dollar(6923.5, 1.7, higher_is_better=True) == 14661530.0
+    assert arithmetic.per_dollar(7.0, 0.3, higher_is_better=False) == 1714.286
+    assert arithmetic.per_dollar(5.0, 0, higher_is_better=True) is None
+    assert arithmetic.per_dollar(5.0, None, higher_is_better=True) is None
+    assert arithmetic.per_dollar(0.0, 0.1, higher_is_better=False) is None
+
+
+@given(figures, prices)
+def test_work_per_dollar_is_the_figure_times_an_hour_over_the_price(median, usd):
+    value = arithmetic.per_dollar(median, usd, higher_is_better=True)
+    assert value == pytest.approx(median * 3600 / usd, rel=1e-6)
+
+
+@given(figures, prices, prices)
+def test_a_dearer_price_never_buys_more(median, usd, more):
+    cheap, dear = sorted((usd, more))
+    for higher_is_better in (True, False):
+        assert arithmetic.per_dollar(
+            median, dear, higher_is_better=higher_is_better
+        ) <= arithmetic.per_dollar(median, cheap, higher_is_better=higher_is_better)
+
+
+@given(figures, prices)
+def test_jobs_per_dollar_falls_as_a_job_takes_longer(seconds, usd):
+    once = arithmetic.per_dollar(seconds, usd, higher_is_better=False)
+    twice = arithmetic.per_dollar(seconds * 2, usd, higher_is_better=False)
+    assert twice == pytest.approx(once / 2, rel=1e-6)
+
+
+@given(shares, vcpus, processes)
+def test_a_sustained_share_is_between_the_baseline_and_the_whole(share, count, busy):
+    sustained = arithmetic.sustained_share(share, count, busy)
+    assert min(share, 1.0) - 1e-12 <= sustained <= 1.0
+
+
+def test_credits_are_pooled_over_the_whole_instance():
+    # t4g.nano: 2 vCPUs at 5%; two processes get 5%, one process 10%.
+    assert arithmetic.sustained_share(0.05, 2, 2) == pytest.approx(0.05)
+    assert arithmetic.sustained_share(0.05, 2, 1) == pytest.approx(0.10)
+    # No process count: every vCPU is busy.
+    assert arithmetic.sustained_share(0.05, 2, None) == pytest.approx(0.05)
+    assert arithmetic.sustained_share(0.40, 4, 1) == 1.0
+
+
+@given(figures, prices, shares, vcpus, processes)
+def test_sustained_work_per_dollar_never_beats_the_burst(median, usd, share, count, busy):
+    burst = arithmetic.per_dollar(median, usd, higher_is_better=True)
+    sustained = arithmetic.sustained_per_dollar(
+        median, usd, higher_is_better=True, baseline_share=share, vcpus=count, processes=busy
+    )
+    assert sustained <= burst * (1 + 1e-6)
+
+
+def test_a_duration_grows_when_the_cpu_is_throttled():
+    assert arithmetic.sustained_figure(10.0, 0.25, higher_is_better=False) == 40.0
+    assert arithmetic.sustained_figure(10.0, 0.25, higher_is_better=True) == 2.5
+
+
+def test_a_commitments_effective_hourly_spreads_its_upfront_fee():
+    # Three years all upfront: the fee over 26,280 hours.
+    assert arithmetic.effective_hourly(upfront_usd=1051.2, hourly_usd=0, hours=26_280) == (
+        pytest.approx(0.04)
+    )
+    assert arithmetic.effective_hourly(upfront_usd=0, hourly_usd=0.062, hours=8760) == 0.062
+    with pytest.raises(ValueError):
+        arithmetic.effective_hourly(upfront_usd=1, hourly_usd=0, hours=0)
+
+
+@given(st.floats(min_value=1e-9, max_value=1e9))
+def test_a_ratio_keeps_three_decimals_or_three_digits(value):
+    rounded = arithmetic.ratio(value)
+    assert rounded == pytest.approx(value, rel=5e-3, abs=5e-4)
+
+
+def test_ratios_to_the_baseline():
+    assert arithmetic.relative_throughput(97.0, 100.0, higher_is_better=True) == 0.97
+    # Seconds per job: half the time is twice the throughput.
+    assert arithmetic.relative_throughput(50.0, 100.0, higher_is_better=False) == 2.0
+    assert arithmetic.relative(0.7, 1.0) == 0.7
+    assert arithmetic.relative(None, 1.0) is None
+    assert arithmetic.relative(1.0, 0) is None
+
+
+def test_figures_per_vcpu_and_per_price():
+    assert arithmetic.per_vcpu(8.0, 4) == 2.0
+    assert arithmetic.per_vcpu(8.0, None) is None
+    assert arithmetic.per_price(10.0, 4.0) == 2.5
+    assert arithmetic.per_price(None, 4.0) is None
+    assert arithmetic.gbit_per_second_per_usd_hour(25e9, 0.5) == 50.0
+
+
+def test_the_frontier_holds_the_points_no_other_beats():
+    points = [
+        ("cheap-slow", 0.01, 10.0),
+        ("mid-fast", 0.05, 100.0),
+        ("dear-slower", 0.10, 90.0),
+        ("dear-fastest", 0.20, 150.0),
+        ("twin-of-mid", 0.05, 100.0),
+    ]
+    assert arithmetic.pareto_frontier(points) == {
+        "cheap-slow",
+        "mid-fast",
+        "twin-of-mid",
+        "dear-fastest",
+    }
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 50), st.integers(0, 50)), min_size=1, max_size=30, unique=False
+    )
+)
+def test_no_point_off_the_frontier_is_unbeaten(pairs):
+    points = [(index, float(cost), float(good)) for index, (cost, good) in enumerate(pairs)]
+    frontier = arithmetic.pareto_frontier(points)
+
+    def beaten(point):
+        _, cost, good = point
+        return any(
+            other[1] <= cost and other[2] >= good and (other[1] < cost or other[2] > good)
+            for other in points
+        )
+
+    for point in points:
+        assert (point[0] in frontier) == (not beaten(point)), point
+
+
+@given(st.lists(st.floats(-1e9, 1e9), min_size=1, max_size=200))
+def test_quartiles_are_ordered_and_within_the_values(values):
+    first, median, third = arithmetic.quartiles(values)
+    assert min(values) <= first <= median <= third <= max(values)
+    assert not any(math.isnan(value) for value in (first, median, third))
