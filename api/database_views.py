@@ -1,6 +1,5 @@
 """API views of databases (study S5): RDS and Aurora side by side, per dollar."""
 
-from benchmarks.questions import DatabaseForm
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
@@ -8,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.schema import benchmark_parameters
+from benchmarks.questions import DatabaseForm
 from benchmarks.selectors import databases
 
 

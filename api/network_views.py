@@ -1,12 +1,12 @@
 """API views of network bandwidth (study S3): Gbit/s against streams and processes."""
 
-from benchmarks.questions import NetworkScalingForm
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from benchmarks.questions import NetworkScalingForm
 from benchmarks.selectors import network
 
 

@@ -1,5 +1,9 @@
 """Serializers: declarations of what the API reads and writes."""
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -184,51 +188,155 @@ class RunUploadSerializer(serializers.Serializer):
     licence = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class PricePerformanceRowSerializer(serializers.Serializer):
-    """One row; burstable, baseline and value fields only where they apply.
+@dataclass(frozen=True)
+class Column:
+    """One field of a price-performance row: its schema and how the answer writes it."""
 
-    A declaration for the schema: `price_performance_answer` writes the rows."""
+    name: str
+    field: serializers.Field
+    # Written through _number (a whole float as an integer).
+    number: bool = False
+    # How the value is read from a row (default: the row's attribute of the same name).
+    read: Callable[[PricePerformanceRow], Any] | None = None
 
-    instance_type = serializers.CharField()
-    variant = serializers.CharField(allow_null=True)
-    family = serializers.CharField(help_text="c7g for c7g.xlarge; fargate for Fargate tasks")
-    vcpus = serializers.FloatField(allow_null=True)
-    runs = serializers.IntegerField()
-    results = serializers.IntegerField(help_text="Single values behind the statistics")
-    median = serializers.FloatField()
-    min = serializers.FloatField()
-    max = serializers.FloatField()
-    first_quartile = serializers.FloatField(required=False, help_text="With include=quartiles")
-    third_quartile = serializers.FloatField(required=False, help_text="With include=quartiles")
-    cpu_models = serializers.DictField(child=serializers.IntegerField())
-    measured_in = serializers.ListField(
-        child=serializers.CharField(allow_null=True),
-        help_text="Regions the results were measured in; null: not recorded",
-    )
-    usd_per_hour = serializers.FloatField()
-    price_note = serializers.CharField(allow_null=True)
-    per_dollar = serializers.FloatField(allow_null=True)
-    flagged_runs = serializers.IntegerField(
-        help_text="Runs left out of the figures: capped, reported errors, failed responses"
-    )
-    only_flagged = serializers.BooleanField(
-        required=False, help_text="Present (true) when every run was flagged: figures from them"
-    )
-    baseline_share = serializers.FloatField(required=False)
-    sustained_per_dollar = serializers.FloatField(required=False, allow_null=True)
-    relative_throughput = serializers.FloatField(required=False, allow_null=True)
-    relative_cost = serializers.FloatField(required=False, allow_null=True)
-    relative_per_dollar = serializers.FloatField(required=False, allow_null=True)
-    values = serializers.ListField(child=serializers.FloatField(), required=False)
-    values_cut = serializers.BooleanField(required=False)
-    advertised_bandwidth = serializers.CharField(
-        required=False,
-        allow_null=True,
-        help_text="Bandwidths (bit/s): AWS's words, e.g. 100 Gigabit",
-    )
-    gbit_per_second_per_usd_hour = serializers.FloatField(
-        required=False, allow_null=True, help_text="Bandwidths (bit/s): Gbit/s per dollar-hour"
-    )
+    def write(self, row: PricePerformanceRow) -> Any:
+        value = self.read(row) if self.read else getattr(row, self.name)
+        return _number(value) if self.number else value
+
+
+@dataclass(frozen=True)
+class ColumnGroup:
+    """Fields written together: for every row, or only where they apply."""
+
+    columns: tuple[Column, ...]
+    # Whether the question asks for them (None: always) ...
+    asked: Callable[[PricePerformanceTable], bool] | None = None
+    # ... and whether a row has them (None: every row).
+    present: Callable[[PricePerformanceRow], bool] | None = None
+
+
+def _float(help_text: str = "", **options) -> serializers.FloatField:
+    return serializers.FloatField(help_text=help_text, **options)
+
+
+# The one declaration of a price-performance row: the schema's serializer is made from it
+# and `price_performance_answer` writes rows by it, in this order.
+ROW = (
+    ColumnGroup(
+        (
+            Column("instance_type", serializers.CharField()),
+            Column("variant", serializers.CharField(allow_null=True)),
+            Column(
+                "family",
+                serializers.CharField(help_text="c7g for c7g.xlarge; fargate for Fargate tasks"),
+            ),
+            Column("vcpus", _float(allow_null=True), number=True),
+            Column("runs", serializers.IntegerField()),
+            Column(
+                "results",
+                serializers.IntegerField(help_text="Single values behind the statistics"),
+            ),
+            Column("median", _float(), number=True),
+            Column("min", _float(), number=True),
+            Column("max", _float(), number=True),
+            Column("cpu_models", serializers.DictField(child=serializers.IntegerField())),
+            Column(
+                "measured_in",
+                serializers.ListField(
+                    child=serializers.CharField(allow_null=True),
+                    help_text="Regions the results were measured in; null: not recorded",
+                ),
+            ),
+            Column("usd_per_hour", _float(), number=True),
+            Column("price_note", serializers.CharField(allow_null=True)),
+            Column("per_dollar", _float(allow_null=True), number=True),
+            Column(
+                "flagged_runs",
+                serializers.IntegerField(
+                    help_text="Runs left out of the figures: capped, reported errors, failed "
+                    "responses"
+                ),
+            ),
+        )
+    ),
+    ColumnGroup(
+        (
+            Column(
+                "only_flagged",
+                serializers.BooleanField(
+                    required=False,
+                    help_text="Present (true) when every run was flagged: figures from them",
+                ),
+            ),
+        ),
+        present=lambda row: row.only_flagged,
+    ),
+    ColumnGroup(
+        (
+            Column("first_quartile", _float("With include=quartiles", required=False), number=True),
+            Column("third_quartile", _float("With include=quartiles", required=False), number=True),
+        ),
+        asked=lambda table: table.include_quartiles,
+    ),
+    ColumnGroup(
+        (
+            Column(
+                "advertised_bandwidth",
+                serializers.CharField(
+                    required=False,
+                    allow_null=True,
+                    help_text="Bandwidths (bit/s): AWS's words, e.g. 100 Gigabit",
+                ),
+            ),
+            Column(
+                "gbit_per_second_per_usd_hour",
+                _float(
+                    "Bandwidths (bit/s): Gbit/s per dollar-hour", required=False, allow_null=True
+                ),
+                number=True,
+            ),
+        ),
+        present=lambda row: (
+            row.gbit_per_second_per_usd_hour is not None or bool(row.advertised_bandwidth)
+        ),
+    ),
+    ColumnGroup(
+        (
+            Column("baseline_share", _float(required=False), number=True),
+            Column("sustained_per_dollar", _float(required=False, allow_null=True), number=True),
+        ),
+        present=lambda row: row.baseline_share is not None,
+    ),
+    ColumnGroup(
+        (
+            Column("relative_throughput", _float(required=False, allow_null=True), number=True),
+            Column("relative_cost", _float(required=False, allow_null=True), number=True),
+            Column("relative_per_dollar", _float(required=False, allow_null=True), number=True),
+        ),
+        asked=lambda table: bool(table.baseline),
+    ),
+    ColumnGroup(
+        (
+            Column(
+                "values",
+                serializers.ListField(child=serializers.FloatField(), required=False),
+                read=lambda row: [_number(value) for value, _cpu in row.samples],
+            ),
+            Column("values_cut", serializers.BooleanField(required=False)),
+        ),
+        asked=lambda table: table.include_values,
+    ),
+)
+
+PricePerformanceRowSerializer = type(
+    "PricePerformanceRowSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "One row; burstable, baseline and value fields only where they apply.\n\n"
+        "A declaration for the schema, made from ROW: `price_performance_answer` writes the rows.",
+        **{column.name: column.field for group in ROW for column in group.columns},
+    },
+)
 
 
 class UnpricedSerializer(serializers.Serializer):
@@ -256,13 +364,11 @@ class PricePerformanceSerializer(serializers.Serializer):
 
 
 def price_performance_answer(table: PricePerformanceTable) -> dict:
-    """The answer PricePerformanceSerializer declares, written by hand in plain dicts.
+    """The answer PricePerformanceSerializer declares, written as plain dicts by ROW.
 
-    DRF's field-by-field path took most of a 1,000-row answer's time. And a serializer keeps
-    its instance in a reference cycle (its fields point back at it): each answer's thousand
-    rows then waited for the garbage collector, which ran in the middle of a later answer
-    for 10 to 20 ms every tenth answer (docs/performance.md). Plain dicts go as soon as the
-    answer is sent.
+    Not through DRF's field-by-field path, which is slow for a thousand rows, and not through
+    a serializer instance, which keeps its rows in a reference cycle (its fields point back at
+    it) until the garbage collector runs: plain dicts go as soon as the answer is sent.
     """
     benchmark = table.benchmark
     return {
@@ -275,7 +381,7 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
         "params": table.params,
         "baseline": table.baseline,
         "measured_in": table.measured_in,
-        "results": [_row(row, table) for row in table.results],
+        "results": list(map(_row_writer(table), table.results)),
         "unpriced": [
             {
                 "instance_type": unpriced.instance_type,
@@ -302,41 +408,16 @@ def _number(value: float | int | None) -> float | int | None:
     return value
 
 
-def _row(row: PricePerformanceRow, table: PricePerformanceTable) -> dict:
-    """One row as PricePerformanceRowSerializer declares it."""
-    data = {
-        "instance_type": row.instance_type,
-        "variant": row.variant,
-        "family": row.family,
-        "vcpus": _number(row.vcpus),
-        "runs": row.runs,
-        "results": row.results,
-        "median": _number(row.median),
-        "min": _number(row.min),
-        "max": _number(row.max),
-        "cpu_models": row.cpu_models,
-        "measured_in": row.measured_in,
-        "usd_per_hour": _number(row.usd_per_hour),
-        "price_note": row.price_note,
-        "per_dollar": _number(row.per_dollar),
-        "flagged_runs": row.flagged_runs,
-    }
-    if row.only_flagged:
-        data["only_flagged"] = True
-    if table.include_quartiles:
-        data["first_quartile"] = _number(row.first_quartile)
-        data["third_quartile"] = _number(row.third_quartile)
-    if row.gbit_per_second_per_usd_hour is not None or row.advertised_bandwidth:
-        data["advertised_bandwidth"] = row.advertised_bandwidth
-        data["gbit_per_second_per_usd_hour"] = _number(row.gbit_per_second_per_usd_hour)
-    if row.baseline_share is not None:
-        data["baseline_share"] = _number(row.baseline_share)
-        data["sustained_per_dollar"] = _number(row.sustained_per_dollar)
-    if table.baseline:
-        data["relative_throughput"] = _number(row.relative_throughput)
-        data["relative_cost"] = _number(row.relative_cost)
-        data["relative_per_dollar"] = _number(row.relative_per_dollar)
-    if table.include_values:
-        data["values"] = [_number(value) for value, _cpu in row.samples]
-        data["values_cut"] = row.values_cut
-    return data
+def _row_writer(table: PricePerformanceTable) -> Callable[[PricePerformanceRow], dict]:
+    """Writes one row as ROW declares it, with the groups this question asks for."""
+    groups = [group for group in ROW if group.asked is None or group.asked(table)]
+
+    def write(row: PricePerformanceRow) -> dict:
+        data = {}
+        for group in groups:
+            if group.present is None or group.present(row):
+                for column in group.columns:
+                    data[column.name] = column.write(row)
+        return data
+
+    return write

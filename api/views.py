@@ -1,6 +1,5 @@
 """API views: declarations around selectors and services."""
 
-from benchmarks.questions import PricePerformanceForm
 from django.http import JsonResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -15,6 +14,7 @@ from api.permissions import IsUploaderOrStaffOrReadOnly
 from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
+from benchmarks.questions import PricePerformanceForm
 from benchmarks.selectors import lookups, price_performance
 from benchmarks.services import runs as run_services
 

@@ -1,6 +1,5 @@
 """API view of fio on EBS volumes: IOPS and MB/s per dollar-month, burst and sustained."""
 
-from benchmarks.questions import VolumePerformanceForm
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
@@ -8,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.schema import benchmark_parameters
+from benchmarks.questions import VolumePerformanceForm
 from benchmarks.selectors import volume_performance
 
 

@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from benchmarks.selectors import comparison
 from benchmarks.questions import PricePerformanceQuery
+from benchmarks.selectors import comparison
 
 logger = logging.getLogger(__name__)
 
