@@ -169,13 +169,7 @@ def run_pip_audit() -> list[Finding]:
          "--progress-spinner", "off"],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
-    try:
-        report = json.loads(done.stdout)
-    except json.JSONDecodeError:
-        raise AuditBroke(
-            f"pip-audit failed (exit {done.returncode}): {done.stderr[-500:]}"
-        ) from None
-    return pip_findings(report)
+    return pip_findings(_json_report("pip-audit", done))
 
 
 def run_npm_audit() -> list[Finding]:
@@ -183,13 +177,15 @@ def run_npm_audit() -> list[Finding]:
     done = subprocess.run(
         ["npm", "audit", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
+    return npm_findings(_json_report("npm audit", done))
+
+
+def _json_report(tool: str, done: subprocess.CompletedProcess) -> dict:
+    """The JSON an audit tool printed; AuditBroke, with the end of its stderr, if none."""
     try:
-        report = json.loads(done.stdout)
+        return json.loads(done.stdout)
     except json.JSONDecodeError:
-        raise AuditBroke(
-            f"npm audit failed (exit {done.returncode}): {done.stderr[-500:]}"
-        ) from None
-    return npm_findings(report)
+        raise AuditBroke(f"{tool} failed (exit {done.returncode}): {done.stderr[-500:]}") from None
 
 
 def main() -> int:
