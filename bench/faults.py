@@ -334,7 +334,7 @@ def scenario_prices(env, cluster) -> None:
     offer_file.build_files(json_path, csv_path, 32 * offer_file.MB)
     command = [common.PYTHON, "manage.py", "import_prices", "--offer-file", str(json_path)]
     before = Price.objects.count()
-    # Each price row takes 20 ms to write, so the restart surely lands while they are written.
+    # SLOW_WRITES makes each price row wait 20 ms, so the restart lands while they are written.
     with connection.cursor() as cursor:
         cursor.execute(SLOW_WRITES)
     importing = subprocess.Popen(

@@ -87,7 +87,7 @@ def significant(value: float, prefixed: bool = True, small: bool = False) -> tup
     ladder = [(1.0, "")]
     if prefixed:
         ladder = [*LARGE_PREFIXES, (1.0, ""), *(SMALL_PREFIXES if small else ())]
-    index = next((i for i, (step, _) in enumerate(ladder) if size >= step), len(ladder) - 1)
+    index = next((place for place, (step, _) in enumerate(ladder) if size >= step), len(ladder) - 1)
     while True:
         step, prefix = ladder[index]
         scaled = size / step

@@ -88,11 +88,11 @@ def pip_findings(report: dict) -> list[Finding]:
     pip-audit "skips" a package whose data it cannot fetch and then reports no
     vulnerability: counting that as clean would pass an audit that never happened.
     """
-    skipped = [d for d in report["dependencies"] if d.get("skip_reason")]
+    skipped = [package for package in report["dependencies"] if package.get("skip_reason")]
     if skipped and len(skipped) == len(report["dependencies"]):
         raise ServiceUnreachable(f"pip-audit could audit no package: {skipped[0]['skip_reason']}")
     if skipped:
-        names = ", ".join(f"{d['name']} ({d['skip_reason']})" for d in skipped)
+        names = ", ".join(f"{package['name']} ({package['skip_reason']})" for package in skipped)
         raise AuditBroke(f"pip-audit could not audit: {names}")
     return [
         Finding(
@@ -123,7 +123,9 @@ def npm_findings(report: dict) -> list[Finding]:
             if not isinstance(via, dict):  # a dependency's name: its own entry counts
                 continue
             url = via.get("url", "")
-            ids = tuple(i for i in (url.rsplit("/", 1)[-1], str(via.get("source", ""))) if i)
+            ids = tuple(
+                name for name in (url.rsplit("/", 1)[-1], str(via.get("source", ""))) if name
+            )
             findings.append(
                 Finding(
                     "npm",
