@@ -2,10 +2,9 @@
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from api.answer_fields import benchmark_fields, run_statistics
+from api.question_views import QuestionView
 from api.schema import benchmark_parameters
 from benchmarks.questions import DatabaseForm
 from benchmarks.selectors import databases
@@ -15,10 +14,7 @@ class DatabaseRowSerializer(serializers.Serializer):
     instance_type = serializers.CharField(help_text="The DB instance class, e.g. db.r3.large")
     engine = serializers.CharField(help_text="The run's variant, e.g. aurora-mysql")
     engine_name = serializers.CharField(help_text="AWS's name, e.g. Aurora MySQL")
-    runs = serializers.IntegerField()
-    median = serializers.FloatField()
-    min = serializers.FloatField()
-    max = serializers.FloatField()
+    runs, median, min, max = run_statistics()
     usd_per_hour = serializers.FloatField()
     price_source = serializers.CharField()
     per_dollar = serializers.FloatField(
@@ -38,9 +34,7 @@ class DatabaseUnpricedSerializer(serializers.Serializer):
 
 
 class DatabaseTableSerializer(serializers.Serializer):
-    benchmark = serializers.CharField(source="benchmark.key")
-    unit = serializers.CharField(source="benchmark.unit")
-    higher_is_better = serializers.BooleanField(source="benchmark.higher_is_better")
+    benchmark, unit, higher_is_better = benchmark_fields()
     region = serializers.CharField()
     deployment_option = serializers.CharField()
     at = serializers.DateField()
@@ -49,22 +43,12 @@ class DatabaseTableSerializer(serializers.Serializer):
     unpriced = DatabaseUnpricedSerializer(many=True)
 
 
-class DatabasePricePerformanceView(APIView):
+@extend_schema(parameters=[benchmark_parameters("e.g. threads=16")])
+class DatabasePricePerformanceView(QuestionView):
     """RDS and Aurora engines on each DB instance class: the benchmark's statistics, the
     hourly price of the engine and deployment option, and what a dollar buys; rows of one
     class sit side by side. `format=csv` answers the rows as CSV."""
 
     query_form = DatabaseForm
-
-    @extend_schema(
-        parameters=[
-            benchmark_parameters("e.g. threads=16"),
-        ],
-        responses=DatabaseTableSerializer,
-    )
-    def get(self, request):
-        form = DatabaseForm(request.query_params)
-        if not form.is_valid():
-            raise ValidationError(form.error_dict())
-        table = databases.database_price_performance(**form.selector_arguments())
-        return Response(DatabaseTableSerializer(table).data)
+    selector = staticmethod(databases.database_price_performance)
+    serializer_class = DatabaseTableSerializer

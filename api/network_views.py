@@ -1,11 +1,9 @@
 """API views of network bandwidth (study S3): Gbit/s against streams and processes."""
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from api.answer_fields import run_statistics
+from api.question_views import QuestionView
 from benchmarks.questions import NetworkScalingForm
 from benchmarks.selectors import network
 
@@ -13,10 +11,7 @@ from benchmarks.selectors import network
 class ScalingPointSerializer(serializers.Serializer):
     processes = serializers.IntegerField()
     streams = serializers.IntegerField(help_text="Streams (-P) of each process")
-    runs = serializers.IntegerField()
-    median_gbit_per_second = serializers.FloatField()
-    min_gbit_per_second = serializers.FloatField()
-    max_gbit_per_second = serializers.FloatField()
+    runs, median_gbit_per_second, min_gbit_per_second, max_gbit_per_second = run_statistics()
     gbit_per_second_per_usd_hour = serializers.FloatField(allow_null=True)
 
 
@@ -42,18 +37,15 @@ class NetworkScalingSerializer(serializers.Serializer):
         return "Gbit/s"
 
 
-class NetworkScalingView(APIView):
+class NetworkScalingView(QuestionView):
     """Bandwidth per instance type against processes and streams (a curve per type), with
     the type's advertised bandwidth; `format=csv` answers one row per point."""
 
     query_form = NetworkScalingForm
+    selector = staticmethod(network.network_scaling)
+    serializer_class = NetworkScalingSerializer
 
-    @extend_schema(responses=NetworkScalingSerializer)
-    def get(self, request):
-        form = NetworkScalingForm(request.query_params)
-        if not form.is_valid():
-            raise ValidationError(form.error_dict())
-        answer = network.network_scaling(**form.selector_arguments())
+    def answer_data(self, request, answer):
         if request.accepted_renderer.format == "csv":
-            return Response({"results": answer.rows})
-        return Response(NetworkScalingSerializer(answer).data)
+            return {"results": answer.rows}
+        return super().answer_data(request, answer)

@@ -3,6 +3,7 @@
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
+from api.answer_fields import price_period_fields
 from benchmarks.errors import DomainError
 from benchmarks.models import VolumePrice
 from benchmarks.storage import gp2, volumes
@@ -73,9 +74,7 @@ class VolumeCostPartSerializer(serializers.Serializer):
     unit = serializers.CharField()
     usd_per_unit_month = serializers.FloatField()
     usd_per_month = serializers.FloatField()
-    effective_from = serializers.DateField()
-    effective_to = serializers.DateField(allow_null=True)
-    source = serializers.CharField()
+    effective_from, effective_to, source = price_period_fields()
     price_note = serializers.CharField(allow_null=True)
 
 

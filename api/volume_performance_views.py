@@ -2,10 +2,8 @@
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from api.question_views import QuestionView
 from api.schema import benchmark_parameters
 from benchmarks.questions import VolumePerformanceForm
 from benchmarks.selectors import volume_performance
@@ -39,21 +37,11 @@ class VolumePerformanceSerializer(serializers.Serializer):
     unpriced = serializers.ListField(child=serializers.DictField())
 
 
-class VolumePerformanceView(APIView):
+@extend_schema(parameters=[benchmark_parameters("e.g. direction=read")])
+class VolumePerformanceView(QuestionView):
     """Volumes measured with fio (the run's variant names the volume: gp2-100gb), priced a
     month in a region: IOPS and MB/s per dollar-month while bursting and sustained."""
 
     query_form = VolumePerformanceForm
-
-    @extend_schema(
-        parameters=[
-            benchmark_parameters("e.g. direction=read"),
-        ],
-        responses=VolumePerformanceSerializer,
-    )
-    def get(self, request):
-        form = VolumePerformanceForm(request.query_params)
-        if not form.is_valid():
-            raise ValidationError(form.error_dict())
-        answer = volume_performance.volume_performance(**form.selector_arguments())
-        return Response(VolumePerformanceSerializer(answer).data)
+    selector = staticmethod(volume_performance.volume_performance)
+    serializer_class = VolumePerformanceSerializer

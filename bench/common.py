@@ -165,10 +165,12 @@ def create_fleet(names: list[str]) -> None:
     regions = list(Region.objects.filter(code__in=REGIONS))
     Price.objects.bulk_create(
         [
-            Price(instance_type=it, region=region, purchase_option="on_demand",
-                  usd_per_hour=Decimal("0.05") * (1 + it.pk % 40) * (1 + (region != regions[0])),
+            Price(instance_type=instance_type, region=region, purchase_option="on_demand",
+                  usd_per_hour=(
+                      Decimal("0.05") * (1 + instance_type.pk % 40) * (1 + (region != regions[0]))
+                  ),
                   effective_from=datetime.date(2024, 1, 1), source="bench")
-            for it in types
+            for instance_type in types
             for region in regions
         ],
         ignore_conflicts=True,

@@ -269,37 +269,39 @@ def scenario_redis(env, server, redis, token, count) -> None:
 
 
 def scenario_worker(env, server, worker, token, count) -> None:
-    uploads = Uploads(server.url, token, "worker", count)
-    uploads.thread.start()
-    wait_for(
-        lambda: runs_by_status(uploads.accepted()).get("done", 0) >= count // 3,
-        300,
-        "a third of the runs done",
-    )
-    worker.kill()
-    time.sleep(2)
-    worker.start()
-    back = time.monotonic()
-    uploads.thread.join()
-    statuses, seconds = settle(uploads.accepted(), back)
-    report("Celery worker SIGKILLed mid-batch, started again 2 s later", uploads, statuses, seconds)
+    def kill_and_start() -> str:
+        worker.kill()
+        time.sleep(2)
+        worker.start()
+        return "Celery worker SIGKILLed mid-batch, started again 2 s later"
+
+    interrupt_ingest(server, token, "worker", count, kill_and_start)
 
 
 def scenario_postgres(env, server, cluster, token, count) -> None:
-    uploads = Uploads(server.url, token, "postgres", count)
+    def restart() -> str:
+        started = time.monotonic()
+        cluster.restart()
+        return f"PostgreSQL restarted mid-ingest (down {time.monotonic() - started:.1f} s)"
+
+    interrupt_ingest(server, token, "postgres", count, restart)
+
+
+def interrupt_ingest(server, token, label: str, count: int, interrupt) -> None:
+    """Uploads `count` runs; once a third are done, `interrupt()` breaks something and says
+    what; then reports how the uploads and runs came through."""
+    uploads = Uploads(server.url, token, label, count)
     uploads.thread.start()
     wait_for(
         lambda: runs_by_status(uploads.accepted()).get("done", 0) >= count // 3,
         300,
         "a third of the runs done",
     )
-    started = time.monotonic()
-    cluster.restart()
-    down = time.monotonic() - started
+    name = interrupt()
     back = time.monotonic()
     uploads.thread.join()
     statuses, seconds = settle(uploads.accepted(), back)
-    report(f"PostgreSQL restarted mid-ingest (down {down:.1f} s)", uploads, statuses, seconds)
+    report(name, uploads, statuses, seconds)
 
 
 SLOW_WRITES = """
@@ -332,7 +334,7 @@ def scenario_prices(env, cluster) -> None:
     offer_file.build_files(json_path, csv_path, 32 * offer_file.MB)
     command = [common.PYTHON, "manage.py", "import_prices", "--offer-file", str(json_path)]
     before = Price.objects.count()
-    # Each price row takes 20 ms to write, so the restart surely lands while they are written.
+    # SLOW_WRITES makes each price row wait 20 ms, so the restart lands while they are written.
     with connection.cursor() as cursor:
         cursor.execute(SLOW_WRITES)
     importing = subprocess.Popen(

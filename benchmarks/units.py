@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 SIGNIFICANT_DIGITS = 3
@@ -51,15 +51,8 @@ class Scale:
         return f"{number} {unit}".rstrip() + self.suffix
 
     def as_json(self) -> dict:
-        """The scale for the pages' scripts (static/dashboard/units.js)."""
-        return {
-            "unit": self.unit,
-            "factor": self.factor,
-            "symbol": self.symbol,
-            "prefixed": self.prefixed,
-            "small": self.small,
-            "suffix": self.suffix,
-        }
+        """The scale for the pages' scripts (static/dashboard/units.js): its fields."""
+        return asdict(self)
 
 
 def _fixed(number: float, decimals: int) -> str:
@@ -94,7 +87,7 @@ def significant(value: float, prefixed: bool = True, small: bool = False) -> tup
     ladder = [(1.0, "")]
     if prefixed:
         ladder = [*LARGE_PREFIXES, (1.0, ""), *(SMALL_PREFIXES if small else ())]
-    index = next((i for i, (step, _) in enumerate(ladder) if size >= step), len(ladder) - 1)
+    index = next((place for place, (step, _) in enumerate(ladder) if size >= step), len(ladder) - 1)
     while True:
         step, prefix = ladder[index]
         scaled = size / step
@@ -161,6 +154,18 @@ _PER_DOLLAR = " per dollar"
 _PER_DOLLAR_HOUR = " per dollar-hour"
 
 
+# What the pages' scripts read of a Reading (`explanation` and `cost_per` stay here).
+READING_FOR_SCRIPTS = (
+    "unit",
+    "higher_is_better",
+    "direction",
+    "value_name",
+    "value",
+    "per_dollar_name",
+    "per_dollar",
+)
+
+
 @dataclass(frozen=True)
 class Reading:
     """How one benchmark's figures read on the pages."""
@@ -190,16 +195,9 @@ class Reading:
         return self.cost_per[0] / per_dollar
 
     def as_json(self) -> dict:
-        """The reading for the pages' scripts."""
-        return {
-            "unit": self.unit,
-            "higher_is_better": self.higher_is_better,
-            "direction": self.direction,
-            "value_name": self.value_name,
-            "value": self.value.as_json(),
-            "per_dollar_name": self.per_dollar_name,
-            "per_dollar": self.per_dollar.as_json() if self.per_dollar else None,
-        }
+        """The reading for the pages' scripts: the fields they read, scales as dicts."""
+        fields = {**asdict(self), "direction": self.direction}
+        return {name: fields[name] for name in READING_FOR_SCRIPTS}
 
 
 def reading(key: str, unit: str, higher_is_better: bool) -> Reading:

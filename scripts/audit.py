@@ -88,11 +88,11 @@ def pip_findings(report: dict) -> list[Finding]:
     pip-audit "skips" a package whose data it cannot fetch and then reports no
     vulnerability: counting that as clean would pass an audit that never happened.
     """
-    skipped = [d for d in report["dependencies"] if d.get("skip_reason")]
+    skipped = [package for package in report["dependencies"] if package.get("skip_reason")]
     if skipped and len(skipped) == len(report["dependencies"]):
         raise ServiceUnreachable(f"pip-audit could audit no package: {skipped[0]['skip_reason']}")
     if skipped:
-        names = ", ".join(f"{d['name']} ({d['skip_reason']})" for d in skipped)
+        names = ", ".join(f"{package['name']} ({package['skip_reason']})" for package in skipped)
         raise AuditBroke(f"pip-audit could not audit: {names}")
     return [
         Finding(
@@ -123,7 +123,9 @@ def npm_findings(report: dict) -> list[Finding]:
             if not isinstance(via, dict):  # a dependency's name: its own entry counts
                 continue
             url = via.get("url", "")
-            ids = tuple(i for i in (url.rsplit("/", 1)[-1], str(via.get("source", ""))) if i)
+            ids = tuple(
+                name for name in (url.rsplit("/", 1)[-1], str(via.get("source", ""))) if name
+            )
             findings.append(
                 Finding(
                     "npm",
@@ -169,13 +171,7 @@ def run_pip_audit() -> list[Finding]:
          "--progress-spinner", "off"],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
-    try:
-        report = json.loads(done.stdout)
-    except json.JSONDecodeError:
-        raise AuditBroke(
-            f"pip-audit failed (exit {done.returncode}): {done.stderr[-500:]}"
-        ) from None
-    return pip_findings(report)
+    return pip_findings(_json_report("pip-audit", done))
 
 
 def run_npm_audit() -> list[Finding]:
@@ -183,13 +179,15 @@ def run_npm_audit() -> list[Finding]:
     done = subprocess.run(
         ["npm", "audit", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
+    return npm_findings(_json_report("npm audit", done))
+
+
+def _json_report(tool: str, done: subprocess.CompletedProcess) -> dict:
+    """The JSON an audit tool printed; AuditBroke, with the end of its stderr, if none."""
     try:
-        report = json.loads(done.stdout)
+        return json.loads(done.stdout)
     except json.JSONDecodeError:
-        raise AuditBroke(
-            f"npm audit failed (exit {done.returncode}): {done.stderr[-500:]}"
-        ) from None
-    return npm_findings(report)
+        raise AuditBroke(f"{tool} failed (exit {done.returncode}): {done.stderr[-500:]}") from None
 
 
 def main() -> int:

@@ -75,6 +75,13 @@ CSV_ATTRIBUTES = {
 PriceRecords = Iterator[PriceRecord | FargateRateRecord | VolumePriceRecord]
 
 
+# How each format names the offer code, the version and the publication date.
+INFO_NAMES = {
+    "json": ("offerCode", "version", "publicationDate"),
+    "csv": ("OfferCode", "Version", "Publication Date"),
+}
+
+
 @dataclass(frozen=True)
 class OfferFileInfo:
     """What an offer file says about itself."""
@@ -86,6 +93,19 @@ class OfferFileInfo:
     filename: str
     # JSON only: `products` is the first section, as AWS writes it.
     products_first: bool = False
+
+    @classmethod
+    def said(cls, said: dict[str, str], *, file_format: str, **more) -> OfferFileInfo:
+        """The info a file's header (JSON) or metadata rows (CSV) say, by INFO_NAMES."""
+        names = INFO_NAMES[file_format]
+        offer_code, version, publication_date = (said.get(name, "") for name in names)
+        return cls(
+            offer_code=offer_code,
+            version=version,
+            publication_date=publication_date,
+            format=file_format,
+            **more,
+        )
 
     @property
     def source(self) -> str:
@@ -413,13 +433,8 @@ def _json_info(path: Path) -> OfferFileInfo:
         file.seek(max(0, path.stat().st_size - 1024))
         if not file.read().rstrip().endswith(b"}"):
             raise DomainError(f"{path.name}: ends before its JSON does (an interrupted download?)")
-    return OfferFileInfo(
-        offer_code=header.get("offerCode", ""),
-        version=header.get("version", ""),
-        publication_date=header.get("publicationDate", ""),
-        format="json",
-        filename=path.name,
-        products_first=first_container == "products",
+    return OfferFileInfo.said(
+        header, file_format="json", filename=path.name, products_first=first_container == "products"
     )
 
 
@@ -435,13 +450,7 @@ def _csv_info(path: Path) -> OfferFileInfo:
                     f'"Version","20250912225308" (an offer CSV starts with five)'
                 )
             metadata[row[0]] = row[1]
-    return OfferFileInfo(
-        offer_code=metadata.get("OfferCode", ""),
-        version=metadata.get("Version", ""),
-        publication_date=metadata.get("Publication Date", ""),
-        format="csv",
-        filename=path.name,
-    )
+    return OfferFileInfo.said(metadata, file_format="csv", filename=path.name)
 
 
 def _csv_columns(header: list[str], name: str) -> dict[str, int]:

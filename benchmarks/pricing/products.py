@@ -20,6 +20,7 @@ from benchmarks.pricing.records import (
     parse_day,
     parse_usd,
     region_of,
+    usage_type,
 )
 
 EC2 = "AmazonEC2"
@@ -30,9 +31,8 @@ INSTANCE_TYPE_NAME = re.compile(r"^[a-z][a-z0-9-]*\.[a-z0-9-]+$")
 
 # USE1-Fargate-vCPU-Hours:perCPU, USE1-Fargate-ARM-GB-Hours, USE1-Fargate-EphemeralStorage-GB-Hours.
 # Windows (Fargate-Windows-...), ECS Anywhere and EC2 metering do not match.
-FARGATE_USAGE_TYPE = re.compile(
-    r"^(?:[A-Z0-9]+-)?Fargate-"
-    r"(?:(?P<arm>ARM-)?(?P<compute>vCPU-Hours:perCPU|GB-Hours)|EphemeralStorage-GB-Hours)$"
+FARGATE_USAGE_TYPE = usage_type(
+    r"Fargate-(?:(?P<arm>ARM-)?(?P<compute>vCPU-Hours:perCPU|GB-Hours)|EphemeralStorage-GB-Hours)"
 )
 FARGATE_COMPONENT = {"vCPU-Hours:perCPU": "vcpu", "GB-Hours": "memory_gb"}
 
@@ -41,12 +41,9 @@ FARGATE_COMPONENT = {"vCPU-Hours:perCPU": "vcpu", "GB-Hours": "memory_gb"}
 # EBS:VolumeP-IOPS.gp3, EBS:VolumeP-Throughput.gp3. Outside us-east-1 the usage type starts with
 # the region's prefix (APN1-); Local Zones and Outposts (two prefixes, or a suffix) do not match,
 # nor do magnetic "standard" volumes (EBS:VolumeUsage) and snapshots.
-EBS_STORAGE_USAGE_TYPE = re.compile(
-    r"^(?:[A-Z0-9]+-)?EBS:VolumeUsage\.(?P<suffix>gp2|gp3|piops|io2|st1|sc1)$"
-)
-EBS_PROVISIONED_USAGE_TYPE = re.compile(
-    r"^(?:[A-Z0-9]+-)?EBS:VolumeP-(?P<what>IOPS|Throughput)\.(?P<suffix>piops|io2|gp3)"
-    r"(?:\.tier(?P<tier>[23]))?$"
+EBS_STORAGE_USAGE_TYPE = usage_type(r"EBS:VolumeUsage\.(?P<suffix>gp2|gp3|piops|io2|st1|sc1)")
+EBS_PROVISIONED_USAGE_TYPE = usage_type(
+    r"EBS:VolumeP-(?P<what>IOPS|Throughput)\.(?P<suffix>piops|io2|gp3)(?:\.tier(?P<tier>[23]))?"
 )
 EBS_VOLUME_TYPE_OF_SUFFIX = {"piops": "io1"}
 EBS_STORAGE_FAMILY = "Storage"
@@ -222,40 +219,41 @@ def on_demand_dimension(
     return price, unit, parse_day(term.get("effectiveDate"), where=f"{where} effectiveDate")
 
 
+# How a match becomes its record: the record type, the names of the match's values after its
+# kind, the field its price fills, and the fields every record of the kind has alike.
+RECORD_OF_MATCH = {
+    "ec2": (
+        PriceRecord,
+        ("instance_type", "region", "network_performance"),
+        "usd_per_hour",
+        {"purchase_option": ON_DEMAND},
+    ),
+    "fargate": (
+        FargateRateRecord,
+        ("region", "architecture", "component"),
+        "usd_per_unit_hour",
+        {},
+    ),
+    "ebs": (
+        VolumePriceRecord,
+        ("region", "volume_type", "component", "tier"),
+        "usd_per_unit_month",
+        {},
+    ),
+}
+
+
 def make_record(
     match: ProductMatch, price: Decimal, day: datetime.date, source: str
 ) -> PriceRecord | FargateRateRecord | VolumePriceRecord:
     """The record a matching product and its on-demand price make."""
     if match[0] == "rds":
         return rds_record(match, price, day, source)
-    if match[0] == "ebs":
-        _, region, volume_type, component, tier = match
-        return VolumePriceRecord(
-            region=region,
-            volume_type=volume_type,
-            component=component,
-            tier=tier,
-            usd_per_unit_month=price,
-            effective_from=day,
-            source=source,
-        )
-    if match[0] == "ec2":
-        _, instance_type, region, network_performance = match
-        return PriceRecord(
-            instance_type=instance_type,
-            region=region,
-            purchase_option=ON_DEMAND,
-            usd_per_hour=price,
-            effective_from=day,
-            source=source,
-            network_performance=network_performance,
-        )
-    _, region, architecture, component = match
-    return FargateRateRecord(
-        region=region,
-        architecture=architecture,
-        component=component,
-        usd_per_unit_hour=price,
+    record_type, names, price_field, alike = RECORD_OF_MATCH[match[0]]
+    return record_type(
+        **dict(zip(names, match[1:], strict=True)),
+        **alike,
+        **{price_field: price},
         effective_from=day,
         source=source,
     )

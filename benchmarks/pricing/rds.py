@@ -23,16 +23,17 @@ from benchmarks.pricing.records import (
     AuroraStorageRateRecord,
     DatabaseInstancePriceRecord,
     region_of,
+    usage_type,
 )
 
 DB_INSTANCE_CLASS = re.compile(r"^db\.[a-z0-9-]+\.[a-z0-9-]+$")
-DB_INSTANCE_USAGE_TYPE = re.compile(
-    r"^(?:[A-Z0-9]+-)?(?P<deployment>InstanceUsage|Multi-AZUsage)(?P<io_optimized>IOOptimized)?:"
-    r"(?P<instance_class>db\.[a-z0-9.-]+)$"
+DB_INSTANCE_USAGE_TYPE = usage_type(
+    r"(?P<deployment>InstanceUsage|Multi-AZUsage)(?P<io_optimized>IOOptimized)?:"
+    r"(?P<instance_class>db\.[a-z0-9.-]+)"
 )
 DEPLOYMENT_OF_USAGE = {"InstanceUsage": "Single-AZ", "Multi-AZUsage": "Multi-AZ"}
-AURORA_USAGE_TYPE = re.compile(
-    r"^(?:[A-Z0-9]+-)?Aurora:(?P<usage>StorageUsage|IO-OptimizedStorageUsage|StorageIOUsage)$"
+AURORA_USAGE_TYPE = usage_type(
+    r"Aurora:(?P<usage>StorageUsage|IO-OptimizedStorageUsage|StorageIOUsage)"
 )
 # usage -> (component, product families, AWS's unit (lower case), factor, pricebench's unit)
 AURORA_RATES = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -161,6 +162,12 @@ REGION_BY_ANY_LOCATION: dict[str, str] = {
     **REGION_BY_LOCATION,
 }
 KNOWN_REGIONS = frozenset(region.code for region in AWS_REGIONS)
+
+
+def usage_type(pattern: str) -> re.Pattern[str]:
+    """A Price List usage type: `pattern`, after the region's prefix AWS writes outside
+    us-east-1 (`APN1-`); Local Zones and Outposts (two prefixes, or a suffix) do not match."""
+    return re.compile(rf"^(?:[A-Z0-9]+-)?(?:{pattern})$")
 
 
 def region_of(attributes: dict) -> str | None:

@@ -206,20 +206,10 @@ def _check_iops(rules: VolumeRules, size_gb: int, iops: int | None) -> int | Non
         if rules.iops == "required":
             raise DomainError(f"{name} volumes need their provisioned iops", field="iops")
         return rules.default_iops
-    if not rules.min_iops <= iops <= rules.max_iops:
-        raise DomainError(
-            f"{name} volumes are provisioned with {rules.min_iops:,} to {rules.max_iops:,} "
-            f"IOPS, not {iops:,}",
-            field="iops",
-        )
     # gp3's 3,000 IOPS come with any size; only IOPS above them count against the ratio.
     allowed = max(rules.max_iops_per_gb * size_gb, rules.included_iops)
-    if iops > allowed:
-        raise DomainError(
-            f"{name} volumes of {size_gb:,} GB take at most {allowed:,} IOPS "
-            f"({rules.max_iops_per_gb:,} per GB), not {iops:,}",
-            field="iops",
-        )
+    why = f"of {size_gb:,} GB", f"{rules.max_iops_per_gb:,} per GB"
+    _check_provisioned(rules, "iops", iops, allowed=allowed, why=why)
     return iops
 
 
@@ -231,20 +221,34 @@ def _check_throughput(rules: VolumeRules, iops: int | None, throughput: int | No
         return None
     if throughput is None:
         return rules.default_throughput
-    if not rules.min_throughput <= throughput <= rules.max_throughput:
-        raise DomainError(
-            f"{name} volumes are provisioned with {rules.min_throughput:,} to "
-            f"{rules.max_throughput:,} MiB/s, not {throughput:,}",
-            field="throughput",
-        )
     allowed = max(int(rules.max_throughput_per_iops * (iops or 0)), rules.included_throughput)
-    if throughput > allowed:
-        raise DomainError(
-            f"{name} volumes with {iops:,} IOPS take at most {allowed:,} MiB/s "
-            f"({rules.max_throughput_per_iops} per IOPS), not {throughput:,}",
-            field="throughput",
-        )
+    why = f"with {iops or 0:,} IOPS", f"{rules.max_throughput_per_iops} per IOPS"
+    _check_provisioned(rules, "throughput", throughput, allowed=allowed, why=why)
     return throughput
+
+
+# The unit a provisioned quantity is given in; VolumeRules bound it by min_ and max_<name>.
+PROVISIONED_UNITS = {"iops": "IOPS", "throughput": "MiB/s"}
+
+
+def _check_provisioned(
+    rules: VolumeRules, field: str, value: int, *, allowed: int, why: tuple[str, str]
+) -> None:
+    """DomainError naming `field` unless a provisioned `value` is within the type's bounds
+    and at most `allowed`, which `why` explains (the volume's, and the ratio)."""
+    name, unit = rules.volume_type, PROVISIONED_UNITS[field]
+    low, high = getattr(rules, f"min_{field}"), getattr(rules, f"max_{field}")
+    if not low <= value <= high:
+        raise DomainError(
+            f"{name} volumes are provisioned with {low:,} to {high:,} {unit}, not {value:,}",
+            field=field,
+        )
+    if value > allowed:
+        which, ratio = why
+        raise DomainError(
+            f"{name} volumes {which} take at most {allowed:,} {unit} ({ratio}), not {value:,}",
+            field=field,
+        )
 
 
 def performance(item: Volume) -> Performance:

@@ -96,8 +96,8 @@ def instance_types_named(
 ) -> dict[str, InstanceType]:
     """The instance types of one kind by name, the unknown ones created; DomainError, saying
     `wrong_kind` after the names, when some are known as another kind."""
-    found = {it.name: it for it in InstanceType.objects.filter(name__in=sorted(names))}
-    other = sorted(name for name, it in found.items() if it.kind != kind)
+    found = {known.name: known for known in InstanceType.objects.filter(name__in=sorted(names))}
+    other = sorted(name for name, known in found.items() if known.kind != kind)
     if other:
         raise DomainError(f"{', '.join(other)}: {wrong_kind}")
     missing = sorted(names - found.keys())
@@ -105,7 +105,7 @@ def instance_types_named(
         InstanceType.objects.bulk_create(
             [InstanceType(name=name, kind=kind) for name in missing], batch_size=500
         )
-        found.update((it.name, it) for it in InstanceType.objects.filter(name__in=missing))
+        found.update((new.name, new) for new in InstanceType.objects.filter(name__in=missing))
         summary.instance_types_created += len(missing)
     return found
 
@@ -246,7 +246,7 @@ def _write_table(
 ) -> set[str]:
     """Fit checked records into their keys' periods, region by region; the regions written."""
     instance_types = table.instance_types(records, regions, summary) if table.instance_types else {}
-    names = {it.pk: it.name for it in instance_types.values()}
+    names = {instance_type.pk: instance_type.name for instance_type in instance_types.values()}
     by_region: dict[str, list[Observation]] = defaultdict(list)
     for record in records:
         if record.region not in regions:

@@ -65,9 +65,12 @@ def update_instance_specs(*, specs: Iterable[InstanceSpecRecord]) -> ImportSumma
         by_name[spec.name] = spec
     summary.matched = len(by_name)
     existing = {
-        it.name: it for it in InstanceType.objects.select_for_update().filter(name__in=by_name)
+        known.name: known
+        for known in InstanceType.objects.select_for_update().filter(name__in=by_name)
     }
-    fargate = sorted(name for name, it in existing.items() if it.kind != InstanceType.Kind.EC2)
+    fargate = sorted(
+        name for name, known in existing.items() if known.kind != InstanceType.Kind.EC2
+    )
     if fargate:
         raise DomainError(f"{', '.join(fargate)}: Fargate task sizes have no EC2 specifications")
     created, updated = [], []
