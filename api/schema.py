@@ -104,18 +104,25 @@ def form_parameters(form_class: type[forms.Form]) -> list[OpenApiParameter]:
     """A form's fields as OpenAPI query parameters: one description of the query."""
     parameters = []
     for name, field in form_class.base_fields.items():
-        kind = OpenApiTypes.DATE if isinstance(field, forms.DateField) else OpenApiTypes.STR
         choices = getattr(field, "choices", None)
         parameters.append(
             OpenApiParameter(
                 name,
-                kind,
+                next(
+                    (kind for form_field, kind in FIELD_TYPES if isinstance(field, form_field)),
+                    OpenApiTypes.STR,
+                ),
                 required=field.required,
                 description=str(field.help_text),
                 enum=[value for value, _ in choices if value] if choices else None,
+                default=field.initial,
             )
         )
     return parameters
+
+
+# A form field's type in OpenAPI; any other field is a string.
+FIELD_TYPES = ((forms.DateField, OpenApiTypes.DATE), (forms.IntegerField, OpenApiTypes.INT))
 
 
 def benchmark_parameters(example: str) -> OpenApiParameter:

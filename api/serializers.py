@@ -43,9 +43,17 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
         ]
 
 
-class PriceSerializer(serializers.ModelSerializer):
-    instance_type = serializers.CharField(source="instance_type.name")
+# A price period of a region: what every list of prices and rates shares. (No docstring:
+# the schema would describe every price list with it.)
+class DatedPriceSerializer(serializers.ModelSerializer):
     region = serializers.CharField(source="region.code")
+
+    # The period's fields, last in every price's answer.
+    PERIOD = ["effective_from", "effective_to", "source"]
+
+
+class PriceSerializer(DatedPriceSerializer):
+    instance_type = serializers.CharField(source="instance_type.name")
     availability_zone = serializers.SerializerMethodField()
     usd_per_hour = serializers.FloatField()
 
@@ -57,17 +65,14 @@ class PriceSerializer(serializers.ModelSerializer):
             "purchase_option",
             "availability_zone",
             "usd_per_hour",
-            "effective_from",
-            "effective_to",
-            "source",
+            *DatedPriceSerializer.PERIOD,
         ]
 
     def get_availability_zone(self, price: Price) -> str | None:
         return price.availability_zone or None
 
 
-class FargateRateSerializer(serializers.ModelSerializer):
-    region = serializers.CharField(source="region.code")
+class FargateRateSerializer(DatedPriceSerializer):
     usd_per_unit_hour = serializers.FloatField()
     unit = serializers.SerializerMethodField()
 
@@ -80,9 +85,7 @@ class FargateRateSerializer(serializers.ModelSerializer):
             "component",
             "unit",
             "usd_per_unit_hour",
-            "effective_from",
-            "effective_to",
-            "source",
+            *DatedPriceSerializer.PERIOD,
         ]
 
     def get_unit(self, rate: FargateRate) -> str:

@@ -2,14 +2,15 @@
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics
-from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from api import storage_serializers as serializers
+from api.question_views import QuestionView
 from api.schema import ErrorSerializer
 from api.storage_filters import VolumePriceFilter
 from benchmarks.models import VolumePrice
+from benchmarks.questions import Gp2BurstForm, VolumeCostForm
 from benchmarks.selectors import storage as storage_selector
+from benchmarks.storage import gp2
 
 
 class VolumePriceList(generics.ListAPIView):
@@ -20,39 +21,26 @@ class VolumePriceList(generics.ListAPIView):
     filterset_class = VolumePriceFilter
 
 
-class VolumeCostView(APIView):
+class VolumeCostView(QuestionView):
     """What an EBS volume costs a month, part by part, with the prices in force on a day."""
 
+    query_form = VolumeCostForm
+    selector = staticmethod(storage_selector.volume_cost)
+    serializer_class = serializers.VolumeCostSerializer
+
     @extend_schema(
-        parameters=[serializers.VolumeCostQuerySerializer],
         responses={
             200: serializers.VolumeCostSerializer,
             404: OpenApiResponse(ErrorSerializer, description="No price of a part is known"),
         },
     )
     def get(self, request):
-        query = serializers.VolumeCostQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
-        cost = storage_selector.volume_cost(
-            region_code=data["region"],
-            volume_type=data["volume_type"],
-            size_gb=data["size_gb"],
-            iops=data.get("iops"),
-            throughput=data.get("throughput"),
-            at=data.get("at"),
-        )
-        return Response(serializers.VolumeCostSerializer(cost).data)
+        return super().get(request)
 
 
-class Gp2BurstView(APIView):
+class Gp2BurstView(QuestionView):
     """The gp2 token bucket of study S4 under a constant load: baseline, burst, timeline."""
 
-    @extend_schema(
-        parameters=[serializers.Gp2BurstQuerySerializer],
-        responses=serializers.Gp2BurstSerializer,
-    )
-    def get(self, request):
-        query = serializers.Gp2BurstQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        return Response(serializers.Gp2BurstSerializer(query.validated_data["burst"]).data)
+    query_form = Gp2BurstForm
+    selector = staticmethod(gp2.gp2_burst)
+    serializer_class = serializers.Gp2BurstSerializer

@@ -20,17 +20,19 @@ from benchmarks.questions.scaling import (
     NetworkScalingForm,
     VolumePerformanceForm,
 )
-from benchmarks.questions.volumes import VolumesForm
+from benchmarks.questions.volumes import Gp2BurstForm, VolumeCostForm, VolumesForm
 
 __all__ = [
     "DIRECTIONS",
     "RESERVED",
     "DatabaseForm",
+    "Gp2BurstForm",
     "NetworkScalingForm",
     "PricePerformanceForm",
     "PricePerformanceQuery",
     "QueryForm",
     "QuestionForm",
+    "VolumeCostForm",
     "VolumePerformanceForm",
     "VolumesForm",
     "benchmark_params",

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from django import forms
 
+from benchmarks.errors import DomainError
+
 # Query parameters that belong to the API's machinery, never to a benchmark.
 RESERVED = frozenset({"format", "limit", "offset", "page_size", "csrfmiddlewaretoken"})
 MAX_PARAMS = 20
 DATE_ERRORS = {"invalid": "Date has wrong format. Use YYYY-MM-DD."}
+INTEGER_ERRORS = {"invalid": "A valid integer is required."}
+CHOICE_ERRORS = {"invalid_choice": "%(value)s is not a valid choice."}
 
 
 def comma_list(value: str | None) -> tuple[str, ...]:
@@ -25,6 +29,11 @@ def date_field(help_text: str = "", **options) -> forms.DateField:
         error_messages=DATE_ERRORS,
         **options,
     )
+
+
+def integer_field(help_text: str = "", **options) -> forms.IntegerField:
+    """A whole number, refused in the API's words."""
+    return forms.IntegerField(help_text=help_text, error_messages=INTEGER_ERRORS, **options)
 
 
 def param_names(data, fields) -> list[str]:
@@ -48,6 +57,15 @@ class QuestionForm(forms.Form):
             f"{name}: {' '.join(messages)}" if name != "detail" else " ".join(messages)
             for name, messages in self.error_dict().items()
         )
+
+    def domain_check(self, check, *args, suffix: str = "", **kwargs):
+        """`check(*args, **kwargs)`, or None with its DomainError added to the field it names
+        (`suffix`: the field's row on a page of several, `_2`)."""
+        try:
+            return check(*args, **kwargs)
+        except DomainError as error:
+            self.add_error(f"{error.field}{suffix}" if error.field else None, error.message)
+            return None
 
 
 class QueryForm(QuestionForm):

@@ -1,9 +1,9 @@
-"""The volume page's question: a region, a day, up to four volumes and a constant load."""
+"""The EBS volume questions: a volume's monthly cost, the gp2 burst model (study S4), and
+the volumes page's up to four volumes under a constant load."""
 
 from django import forms
 
-from benchmarks.errors import DomainError
-from benchmarks.questions.base import QuestionForm
+from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm, date_field, integer_field
 from benchmarks.storage import gp2, volumes
 
 ROWS = 4
@@ -52,12 +52,16 @@ class VolumesForm(QuestionForm):
                 self.add_error(f"size_gb_{number}", "a volume needs its size in GB")
                 continue
             iops, throughput = cleaned.get(f"iops_{number}"), cleaned.get(f"throughput_{number}")
-            try:
-                volumes.volume(volume_type, size_gb, iops=iops, throughput=throughput)
-            except DomainError as error:
-                self.add_error(f"{error.field}_{number}", error.message)
-                continue
-            specs.append((volume_type, size_gb, iops, throughput))
+            checked = self.domain_check(
+                volumes.volume,
+                volume_type,
+                size_gb,
+                iops=iops,
+                throughput=throughput,
+                suffix=f"_{number}",
+            )
+            if checked is not None:
+                specs.append((volume_type, size_gb, iops, throughput))
         if not specs and not self.errors:
             raise forms.ValidationError("choose at least one volume type")
         cleaned["specs"] = specs
@@ -76,4 +80,69 @@ class VolumesForm(QuestionForm):
             "at": data["at"],
             "load_iops": data["load_iops"] or gp2.DEFAULT_LOAD_IOPS,
             "seconds": (data["hours"] or 4) * 3600,
+        }
+
+
+class VolumeCostForm(QuestionForm):
+    """`volume-cost/`: a volume AWS would create, in a region, on a day (default today)."""
+
+    region = forms.CharField(max_length=32)
+    volume_type = forms.ChoiceField(
+        choices=[(name, name) for name in volumes.VOLUME_TYPES], error_messages=CHOICE_ERRORS
+    )
+    size_gb = integer_field("Size in GB (GiB, as AWS sizes volumes).")
+    iops = integer_field(
+        "Provisioned IOPS: required for io1 and io2; gp3 from 3,000.", required=False
+    )
+    throughput = integer_field("gp3's provisioned throughput in MiB/s (from 125).", required=False)
+    at = date_field("Prices in force that day.")
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            self.domain_check(
+                volumes.volume,
+                cleaned["volume_type"],
+                cleaned["size_gb"],
+                iops=cleaned.get("iops"),
+                throughput=cleaned.get("throughput"),
+            )
+        return cleaned
+
+    def selector_arguments(self) -> dict:
+        """The validated question as `storage.volume_cost`'s keywords."""
+        data = self.cleaned_data
+        return {
+            "region_code": data["region"],
+            "volume_type": data["volume_type"],
+            "size_gb": data["size_gb"],
+            "iops": data.get("iops"),
+            "throughput": data.get("throughput"),
+            "at": data.get("at"),
+        }
+
+
+class Gp2BurstForm(QuestionForm):
+    """`gp2-burst/`: a gp2 volume's size, the constant load on it and the time to show."""
+
+    size_gb = integer_field()
+    iops = integer_field("The constant load, IOPS.", required=False, initial=gp2.DEFAULT_LOAD_IOPS)
+    seconds = integer_field(
+        "How long the timeline runs.", required=False, initial=gp2.DEFAULT_SECONDS
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if not self.errors:
+            self.domain_check(gp2.gp2_burst, **self.selector_arguments())
+        return cleaned
+
+    def selector_arguments(self) -> dict:
+        """The validated question as `gp2.gp2_burst`'s keywords."""
+        data = self.cleaned_data
+        iops, seconds = data.get("iops"), data.get("seconds")
+        return {
+            "size_gb": data["size_gb"],
+            "iops": gp2.DEFAULT_LOAD_IOPS if iops is None else iops,
+            "seconds": gp2.DEFAULT_SECONDS if seconds is None else seconds,
         }

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.utils import timezone
 
@@ -20,6 +19,7 @@ from benchmarks.models import Benchmark, DatabasePrice, InstanceType, SeriesStat
 from benchmarks.per_dollar import per_dollar, per_price
 from benchmarks.questions import benchmark_params
 from benchmarks.reference import DATABASE_ENGINES, DEPLOYMENT_OPTIONS
+from benchmarks.selectors.kept_series import BenchmarkAnswer, figures
 from benchmarks.selectors.lookups import get_benchmark, get_region
 
 # The engine as a run's variant -> the Price List's `databaseEngine`.
@@ -56,15 +56,11 @@ class DatabaseUnpriced:
     median: float
 
 
-@dataclass
-class DatabaseTable:
+@dataclass(kw_only=True)
+class DatabaseTable(BenchmarkAnswer):
     """The answer of `GET /api/v1/database-price-performance/` and of the databases page."""
 
-    benchmark: Benchmark
-    region: str
     deployment_option: str
-    at: datetime.date
-    params: dict[str, Any]
     results: list[DatabaseRow] = field(default_factory=list)
     unpriced: list[DatabaseUnpriced] = field(default_factory=list)
 
@@ -165,10 +161,7 @@ def database_price_performance(
                 instance_type=series.instance_type.name,
                 engine=series.variant,
                 engine_name=engine_name,
-                runs=row.runs,
-                median=row.median,
-                min=row.minimum,
-                max=row.maximum,
+                **figures(row),
                 usd_per_hour=usd,
                 price_source=price.source,
                 # Response times (lower is better) are shown beside the price, not divided.

@@ -7,7 +7,9 @@ need of each instance type. Single values are read apart, only for the rows that
 
 from __future__ import annotations
 
+import datetime
 import functools
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -160,3 +162,21 @@ def read_samples(rows: list[PricePerformanceRow]) -> None:
     )
     for pk, text in found:
         wanted[pk].samples = orjson.loads(text)
+
+
+@dataclass(kw_only=True)
+class BenchmarkAnswer:
+    """What every per-dollar answer of one benchmark in a region holds: its priced rows and
+    the rows with results but no price, with why."""
+
+    benchmark: Benchmark
+    region: str
+    at: datetime.date
+    params: dict[str, Any]
+    results: list = field(default_factory=list)
+    unpriced: list = field(default_factory=list)
+
+
+def figures(row) -> dict[str, Any]:
+    """A series' kept figures as the answers' rows name them: runs, median, min and max."""
+    return {"runs": row.runs, "median": row.median, "min": row.minimum, "max": row.maximum}

@@ -23,6 +23,7 @@ from benchmarks.models import Benchmark, SeriesStatistics
 from benchmarks.per_dollar import per_price
 from benchmarks.questions import benchmark_params
 from benchmarks.selectors import storage
+from benchmarks.selectors.kept_series import BenchmarkAnswer
 from benchmarks.selectors.lookups import get_benchmark, get_region
 from benchmarks.storage import gp2
 
@@ -69,14 +70,10 @@ class VolumeRow:
     price_note: str | None
 
 
-@dataclass
-class VolumePerformance:
+@dataclass(kw_only=True)
+class VolumePerformance(BenchmarkAnswer):
     """The answer of `GET /api/v1/volume-performance/` and of the volumes page's table."""
 
-    benchmark: Benchmark
-    region: str
-    at: datetime.date
-    params: dict[str, Any]
     results: list[VolumeRow] = field(default_factory=list)
     unpriced: list[dict] = field(default_factory=list)
 
