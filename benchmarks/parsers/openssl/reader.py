@@ -33,8 +33,8 @@ _NOISE = re.compile(
     r"|^You have chosen to measure elapsed time"
     r"|^\d+ .*\bin \d+(?:\.\d+)?s$"
 )
-_FORKED = re.compile(r"^Forked child (\d+)$")
-_GOT = re.compile(r"^Got: (\+\S+) from (\d+)$")
+_FORKED_CHILD = re.compile(r"^Forked child (\d+)$")
+_CHILD_LINE = re.compile(r"^Got: (\+\S+) from (\d+)$")
 _PROGRESS_RECORD = re.compile(r"^\+(?:DTP?|DNP?|R\d*)$")
 # Harnesses that capture stdout and stderr together (Spare Cores') interleave the parent's
 # `Got:` lines with the children's `+R` lines, so a `Got:` line can be cut anywhere and go on
@@ -108,7 +108,7 @@ class Reader:
             self._end_run()
             self.block_sizes = None
             return
-        if forked := _FORKED.match(text):
+        if forked := _FORKED_CHILD.match(text):
             self._child_seen(int(forked[1]))
         elif text.startswith("Got:"):
             self._read_child_line(number, text)
@@ -133,7 +133,7 @@ class Reader:
         return False
 
     def _read_child_line(self, number: int, text: str) -> None:
-        match = _GOT.match(text)
+        match = _CHILD_LINE.match(text)
         if match is None:
             if self.run.has_total:
                 self._end_run()
