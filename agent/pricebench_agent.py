@@ -18,6 +18,17 @@ One file, Python 3.8 or newer, standard library only. The agent
 Progress goes to stderr; the run pages' URLs go to stdout. --dry-run prints what would be
 uploaded and sends nothing. The token may also come from PRICEBENCH_TOKEN and the server from
 PRICEBENCH_SERVER, which keeps the token out of the process list.
+
+The file's sections, in order:
+- what every part uses: the version, exit codes, the agent's errors, progress on stderr;
+- where it runs: the instance type and region (or Fargate task size) from the metadata
+  services, or from --instance-type and --region;
+- running the tools: lscpu, `openssl speed` with and without -multi, iperf3, sysbench, fio,
+  each in the C locale, each output the text to upload;
+- uploading: one multipart upload per tool's output, sent with retries (Retry-After,
+  back-off), or described by --dry-run;
+- the command: the arguments, which tools are present, and `main`, which runs the steps
+  above in order and reports each run's page.
 """
 
 from __future__ import annotations
@@ -40,37 +51,9 @@ import urllib.request
 import uuid
 from dataclasses import dataclass
 
+# ---- what every part uses -----------------------------------------------------------------
+
 AGENT_VERSION = "1.0"
-
-# Ciphers and digests go through `-evp`; rsa2048 is named as it is.
-DEFAULT_ALGORITHMS = (
-    "aes-128-gcm",
-    "aes-256-gcm",
-    "aes-256-cbc",
-    "chacha20-poly1305",
-    "sha256",
-    "rsa2048",
-)
-# The public-key algorithms `openssl speed` takes by name rather than through -evp.
-_PUBLIC_KEY = re.compile(
-    r"^(?:rsa\d+|dsa\d+|ecdsa\w+|ecdh\w+|ed25519|ed448|ffdh\d+|curvesm2|sm2|ecp-\d+|x25519|x448)$",
-    re.IGNORECASE,
-)
-# openssl's own durations, used only to tell the user how long a run takes: 3 s per block
-# size (6 sizes) for ciphers and digests, 10 s per operation (up to 4) for public keys.
-_SYMMETRIC_SECONDS, _SYMMETRIC_STEPS = 3, 6
-_PUBLIC_KEY_SECONDS, _PUBLIC_KEY_STEPS = 10, 4
-
-IMDS_ENDPOINT = "http://169.254.169.254"
-IMDS_IPV6_ENDPOINT = "http://[fd00:ec2::254]"
-IMDS_TOKEN_TTL_SECONDS = "21600"
-METADATA_TIMEOUT_SECONDS = 2
-UPLOAD_TIMEOUT_SECONDS = 120
-BACKOFF_SECONDS = 2.0
-MAX_BACKOFF_SECONDS = 60.0
-MAX_RETRY_AFTER_SECONDS = 300.0
-SOURCE = "pricebench agent"
-
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 
@@ -94,6 +77,12 @@ def progress(message: str) -> None:
 
 
 # ---- where it runs ----------------------------------------------------------------------
+
+# The EC2 instance metadata service (IMDS), asked through IMDSv2's session tokens.
+IMDS_ENDPOINT = "http://169.254.169.254"
+IMDS_IPV6_ENDPOINT = "http://[fd00:ec2::254]"
+IMDS_TOKEN_TTL_SECONDS = "21600"
+METADATA_TIMEOUT_SECONDS = 2
 
 
 @dataclass
@@ -260,6 +249,26 @@ def _path(url: str) -> str:
 
 
 # ---- running the tools --------------------------------------------------------------------
+
+# Ciphers and digests go through `-evp`; rsa2048 is named as it is.
+DEFAULT_ALGORITHMS = (
+    "aes-128-gcm",
+    "aes-256-gcm",
+    "aes-256-cbc",
+    "chacha20-poly1305",
+    "sha256",
+    "rsa2048",
+)
+# The public-key algorithms `openssl speed` takes by name rather than through -evp.
+_PUBLIC_KEY = re.compile(
+    r"^(?:rsa\d+|dsa\d+|ecdsa\w+|ecdh\w+|ed25519|ed448|ffdh\d+|curvesm2|sm2|ecp-\d+|x25519|x448)$",
+    re.IGNORECASE,
+)
+# openssl speed's default duration of each measurement, and how many it makes per algorithm
+# (one per block size for ciphers and digests, one per operation for public keys): only to
+# tell the user how long a run will take.
+_SYMMETRIC_SECONDS, _SYMMETRIC_STEPS = 3, 6
+_PUBLIC_KEY_SECONDS, _PUBLIC_KEY_STEPS = 10, 4
 
 
 def cpu_count() -> int:
@@ -479,6 +488,12 @@ def fio_output(directory: str, *, seconds: int | None, size: str) -> str:
 
 
 # ---- uploading ----------------------------------------------------------------------------
+
+UPLOAD_TIMEOUT_SECONDS = 120
+BACKOFF_SECONDS = 2.0
+MAX_BACKOFF_SECONDS = 60.0
+MAX_RETRY_AFTER_SECONDS = 300.0
+SOURCE = "pricebench agent"
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Shared types for the parsers: what every parser returns, and the one error it raises."""
+"""Shared types for the parsers: what every parser returns, the one error it raises, and the
+few helpers several parsers share."""
 
 from __future__ import annotations
 
@@ -35,13 +36,19 @@ class CpuInfo:
 
 
 @dataclass(frozen=True)
-class ParsedResult:
+class Measurement:
     """One measured figure: a benchmark key, its parameters, a value and its unit."""
 
     benchmark: str
     params: dict[str, Any]
     value: float
     unit: str
+
+
+@dataclass(frozen=True)
+class ParsedResult(Measurement):
+    """A measurement as a parser reads it, with what a table's row may say of its machine."""
+
     higher_is_better: bool = True
     # Set only by the generic CSV/JSON parsers, whose rows name their own machine; a tool's
     # raw output leaves them None and the upload names the machine instead.
@@ -102,3 +109,12 @@ class ParsedOutput:
             "warnings": self.warnings,
             "cpu": asdict(self.cpu) if self.cpu else None,
         }
+
+
+def first_filled_line(lines: list[str]) -> int:
+    """The index of the first line that is not blank (a table's header); ParseError when the
+    text is blank."""
+    index = next((index for index, line in enumerate(lines) if line.strip()), None)
+    if index is None:
+        raise ParseError("the file is empty")
+    return index

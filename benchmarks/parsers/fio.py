@@ -39,7 +39,7 @@ _MODE_DIRECTIONS = {
     "randtrim": {"trim"},
     "trimwrite": {"trim", "write"},
 }
-_P99 = "99.000000"
+_P99_PERCENTILE_KEY = "99.000000"
 
 
 def looks_like(text: str) -> bool:
@@ -173,7 +173,9 @@ def _direction_results(key: str, params: dict, stats: list[dict]) -> list[Parsed
         ParsedResult(key, dict(params), iops, "op/s"),
         ParsedResult(f"{key}:bandwidth", dict(params), bandwidth, "B/s"),
     ]
-    latencies = [latency for item in stats if (latency := _clat_p99_ms(item)) is not None]
+    latencies = [
+        latency for item in stats if (latency := _completion_latency_p99_ms(item)) is not None
+    ]
     if latencies:
         results.append(
             ParsedResult(
@@ -190,11 +192,11 @@ def _bytes_per_second(stats: dict) -> float:
     return _number(stats.get("bw")) * 1024
 
 
-def _clat_p99_ms(stats: dict) -> float | None:
+def _completion_latency_p99_ms(stats: dict) -> float | None:
     for name, per_millisecond in (("clat_ns", 1e6), ("clat", 1e3)):
         percentiles = _mapping(_mapping(stats.get(name)).get("percentile"))
-        if _P99 in percentiles:
-            return _number(percentiles[_P99]) / per_millisecond
+        if _P99_PERCENTILE_KEY in percentiles:
+            return _number(percentiles[_P99_PERCENTILE_KEY]) / per_millisecond
     return None
 
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
-from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
+from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError, first_filled_line
 
 REQUIRED_COLUMNS = ("benchmark", "instance_type", "region", "value", "unit")
 OPTIONAL_COLUMNS = (
@@ -61,9 +61,7 @@ def looks_like(text: str) -> bool:
 def parse(text: str) -> ParsedOutput:
     """Read every row; the first bad cell raises ParseError naming its column and line."""
     lines = text.splitlines()
-    header_index = next((index for index, line in enumerate(lines) if line.strip()), None)
-    if header_index is None:
-        raise ParseError("the file is empty")
+    header_index = first_filled_line(lines)
     header_line = header_index + 1
     delimiter = _delimiter(lines[header_index])
     reader = csv.reader(io.StringIO("\n".join(lines[header_index:])), delimiter=delimiter)

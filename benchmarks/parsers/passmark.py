@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
+from benchmarks.parsers.units import NUMBER_WITH_EXPONENT
 
 FORMAT = "passmark"
 
@@ -93,7 +94,7 @@ _TEST_NAME = re.compile(r"^(?:m_)?(?:CPU|ME|SUMM)_\w+$")
 
 _READ_SECTIONS = ("Results", "Version")
 _ENTRY = re.compile(r"^( *)([^:#][^:]*?):(?:\s+(.*?))?\s*$")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_NUMBER = re.compile(rf"-?{NUMBER_WITH_EXPONENT}")
 
 
 def looks_like(text: str) -> bool:

@@ -9,9 +9,10 @@ import io
 import re
 from dataclasses import dataclass
 
-from benchmarks.parsers.base import ParseError
+from benchmarks.parsers.base import ParseError, first_filled_line
+from benchmarks.parsers.units import NUMBER_WITH_EXPONENT
 
-_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_NUMBER = re.compile(NUMBER_WITH_EXPONENT)
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,7 @@ def read_rows(text: str, *, tool: str, required: tuple[str, ...]) -> list[Row]:
     """Every non-blank row under the header; the header must name the required columns and
     each row must have one cell per column."""
     lines = text.splitlines()
-    header_index = next((index for index, line in enumerate(lines) if line.strip()), None)
-    if header_index is None:
-        raise ParseError("the file is empty")
+    header_index = first_filled_line(lines)
     reader = csv.reader(io.StringIO("\n".join(lines[header_index:])))
     rows: list[Row] = []
     try:

@@ -26,8 +26,8 @@ CALLER_SUPPLIED = ("cpu_method",)
 _LINE = re.compile(r"^stress-ng: (\w+):\s*\[\d+\]\s?(.*)$")
 _METRIC_COLUMNS = 8  # bogo ops, real, usr, sys, ops/s real, ops/s usr+sys, CPU %, RSS
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_HOGS = re.compile(r"^dispatching hogs:\s*(.*)$")
-_HOG = re.compile(r"^(\d+)\s+([\w-]+)$")
+_DISPATCH_LINE = re.compile(r"^dispatching hogs:\s*(.*)$")
+_STRESSOR_INSTANCES = re.compile(r"^(\d+)\s+([\w-]+)$")
 _COUNTS = re.compile(r"^(failed|metrics untrustworthy):\s*(\d+)")
 _VERSION = re.compile(r"\bstress-ng,? (?:version )?(\d+\.\d+\.\d+)\b")
 
@@ -75,10 +75,10 @@ def parse(text: str, *, cpu_method: str | None = None) -> ParsedOutput:
 
 
 def _read_info(message: str, number: int, workers: dict[str, int], output: ParsedOutput) -> None:
-    if hogs := _HOGS.match(message):
-        for part in hogs[1].split(","):
-            if hog := _HOG.match(part.strip()):
-                workers[hog[2]] = int(hog[1])
+    if dispatched := _DISPATCH_LINE.match(message):
+        for part in dispatched[1].split(","):
+            if stressor := _STRESSOR_INSTANCES.match(part.strip()):
+                workers[stressor[2]] = int(stressor[1])
     elif (counts := _COUNTS.match(message)) and int(counts[2]) > 0:
         output.warnings.append(f"line {number}: stress-ng reports {message}")
 

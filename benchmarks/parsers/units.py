@@ -10,6 +10,8 @@ import re
 
 # A decimal number as the tools print it (no sign, no exponent), for use inside patterns.
 NUMBER = r"\d+(?:\.\d+)?"
+# The same, possibly with an exponent (`1.5e+06`), as tools print figures with `%g`.
+NUMBER_WITH_EXPONENT = rf"{NUMBER}(?:[eE][-+]?\d+)?"
 
 _PREFIX_POWERS = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
 

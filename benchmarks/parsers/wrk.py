@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
 from benchmarks.parsers.units import (
     NUMBER,
+    NUMBER_WITH_EXPONENT,
     binary_bytes,
     duration_seconds,
     milliseconds,
@@ -35,7 +36,7 @@ _THREADS = re.compile(r"(\d+) threads and (\d+) connections")
 _LATENCY_STATS = re.compile(rf"Latency\s+({NUMBER})(us|ms|s|m|h)\s.*")
 _DISTRIBUTION = re.compile(r"Latency Distribution.*")
 _PERCENTILE = re.compile(rf"({NUMBER})%\s+({NUMBER})(us|ms|s|m|h)")
-_CSV_PERCENTILE = re.compile(rf"p({NUMBER}) latency,({NUMBER}(?:[eE][+-]?\d+)?),ms")
+_CSV_PERCENTILE = re.compile(rf"p({NUMBER}) latency,({NUMBER_WITH_EXPONENT}),ms")
 _REQUESTS = re.compile(rf"Requests/sec:\s+({NUMBER})")
 _TRANSFER = re.compile(rf"Transfer/sec:\s+({NUMBER})([KMGTP]?)B")
 _SOCKET_ERRORS = re.compile(r"Socket errors:\s+(.*)")

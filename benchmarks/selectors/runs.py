@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from benchmarks import cpu_models, flags, inspector, units
 from benchmarks.models import Result, Run
+from benchmarks.parsers.base import Measurement
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 
 # Raw outputs beyond this many characters are cut on the page (the API has them whole).
@@ -21,14 +22,10 @@ RAW_SHOWN = 200_000
 
 
 @dataclass(frozen=True)
-class ResultLine:
+class ResultLine(Measurement):
     """One result as it reads, and the comparison it counts in."""
 
-    benchmark: str
-    params: dict[str, Any]
-    value: float
     shown: str
-    unit: str
     notes: str
     flag: str | None
     comparison_url: str

@@ -1,0 +1,60 @@
+"""pricebench's domain: what ran where, what it cost, and what it measured.
+
+One module a subject: `places` (regions, instance types and their families), `prices` (dated
+price and rate periods, price refreshes), `results` (benchmarks, runs, results, series and
+their statistics). Import from here: `from benchmarks.models import Price`.
+"""
+
+from benchmarks.models.places import (
+    Architecture,
+    InstanceType,
+    Region,
+    family_of,
+    fargate_name,
+    in_family,
+)
+from benchmarks.models.prices import (
+    AuroraRate,
+    DatabasePrice,
+    DatedPeriod,
+    FargateRate,
+    HourlyPrice,
+    PeriodQuerySet,
+    PeriodWithoutHelpText,
+    Price,
+    PriceRefresh,
+    PurchaseOption,
+    VolumePrice,
+    in_force_on,
+    is_in_force,
+    starts_once,
+)
+from benchmarks.models.results import Benchmark, Result, Run, Series, SeriesStatistics
+
+__all__ = [
+    "Architecture",
+    "AuroraRate",
+    "Benchmark",
+    "DatabasePrice",
+    "DatedPeriod",
+    "FargateRate",
+    "HourlyPrice",
+    "InstanceType",
+    "PeriodQuerySet",
+    "PeriodWithoutHelpText",
+    "Price",
+    "PriceRefresh",
+    "PurchaseOption",
+    "Region",
+    "Result",
+    "Run",
+    "Series",
+    "SeriesStatistics",
+    "VolumePrice",
+    "family_of",
+    "fargate_name",
+    "in_family",
+    "in_force_on",
+    "is_in_force",
+    "starts_once",
+]

@@ -1,0 +1,211 @@
+"""What was measured: benchmarks, the runs that measured them, their results, and the series
+and statistics kept from those results."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from benchmarks.models.places import InstanceType, Region
+
+
+class Benchmark(models.Model):
+    """A measured quantity, `<tool>:<test>`, with its unit and which direction is better."""
+
+    key = models.CharField(max_length=120, unique=True)
+    unit = models.CharField(max_length=40)
+    higher_is_better = models.BooleanField(default=True)
+    # The kind of work it measures ("Key-value store", "Compression"): the menu's group.
+    # Set with the description from benchmarks/catalog.py when an ingest creates it.
+    group = models.CharField(max_length=60, blank=True, default="")
+    description = models.TextField(blank=True)
+    # Kept at ingest from the series' statistics (services/statistics.py), so that menus and
+    # parameter checks never scan results: every parameter with its values in order, and the
+    # instance type families with results.
+    params = models.JSONField(default=dict, blank=True, editable=False)
+    families = models.JSONField(default=list, blank=True, editable=False)
+    stats_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def tool(self) -> str:
+        return self.key.split(":", 1)[0]
+
+
+class Run(models.Model):
+    """One ingested output: a tool's raw output from one machine, or a table of results.
+
+    A table (CSV/JSON) names its machines per row: its rows are stored as child runs, one per
+    machine, variant and date, so that every result's machine is its run's.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    parent = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
+    )
+    instance_type = models.ForeignKey(
+        InstanceType, on_delete=models.PROTECT, null=True, blank=True, related_name="runs"
+    )
+    region = models.ForeignKey(
+        Region, on_delete=models.PROTECT, null=True, blank=True, related_name="runs"
+    )
+    variant = models.CharField(max_length=100, blank=True, default="")
+    cpu_model = models.CharField(max_length=200, blank=True, default="")
+    measured_at = models.DateField(null=True, blank=True)
+    format = models.CharField(max_length=32, blank=True)
+    # Long enough for Spare Cores' redis version line (95 characters).
+    tool_version = models.CharField(max_length=200, blank=True, default="")
+    filename = models.CharField(max_length=255, blank=True, default="")
+    raw_output = models.TextField(blank=True, default="")
+    content_hash = models.CharField(max_length=64, blank=True, default="")
+    # sha256 of the content plus the machine it was uploaded for: one run per key.
+    upload_key = models.CharField(max_length=300, unique=True, null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    error = models.TextField(blank=True, default="")
+    warnings = models.JSONField(default=list, blank=True)
+    source = models.TextField(blank=True, default="")
+    licence = models.CharField(max_length=100, blank=True, default="")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # When the run was last handed to the broker, and how many times: the sweep hands a run
+    # left pending again (services/runs.py `requeue_stale_runs`), and gives up after a few.
+    queued_at = models.DateTimeField(null=True, blank=True)
+    queue_attempts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["instance_type", "region", "variant"]),
+            models.Index(
+                fields=["queued_at"], condition=Q(status="pending"), name="run_pending_queued"
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "done", "failed"]), name="run_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        machine = self.instance_type.name if self.instance_type_id else "table"
+        return f"run {self.pk} ({machine}, {self.status})"
+
+
+class Series(models.Model):
+    """Results of one benchmark on one instance type and variant with one set of parameters.
+
+    What a row of the price-performance table aggregates; results measured with other
+    parameters belong to another series and are never mixed with these.
+    """
+
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="series")
+    instance_type = models.ForeignKey(InstanceType, on_delete=models.CASCADE, related_name="series")
+    variant = models.CharField(max_length=100, blank=True, default="")
+    params = models.JSONField(default=dict, blank=True)
+    # `params` as canonical JSON (sorted keys), the part of the natural key a JSON field
+    # cannot be.
+    params_key = models.CharField(max_length=1000)
+
+    class Meta:
+        ordering = ["benchmark_id", "instance_type_id", "variant", "params_key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["benchmark", "instance_type", "variant", "params_key"],
+                name="series_natural_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        variant = f" ({self.variant})" if self.variant else ""
+        return f"{self.benchmark_id} {self.instance_type_id}{variant} {self.params_key}"
+
+
+class SeriesStatistics(models.Model):
+    """A series' statistics, kept at ingest: over every region, or over one measuring region.
+
+    `measured_in` is "" for the statistics of every run wherever it was measured (runs whose
+    region is not recorded count only there), else the code of the region the runs were
+    measured in. When every run was measured in one region, the all-regions row names it in
+    `sole_region` and answers for that region too: per-region rows exist only for series
+    measured in several. Written only by services/statistics.py; `rebuild_stats` recomputes
+    them.
+    """
+
+    ALL_REGIONS = ""
+    SAMPLES_KEPT = 100
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="statistics")
+    measured_in = models.CharField(max_length=32, blank=True, default="")
+    sole_region = models.CharField(max_length=32, blank=True, default="")
+    runs = models.PositiveIntegerField()
+    results = models.PositiveIntegerField()
+    median = models.FloatField()
+    minimum = models.FloatField()
+    maximum = models.FloatField()
+    first_quartile = models.FloatField()
+    third_quartile = models.FloatField()
+    # {cpu model: runs}, most runs first, by normalised name (benchmarks.cpu_models);
+    # "unknown" for runs that did not say.
+    cpu_models = models.JSONField(default=dict)
+    # Region codes the runs were measured in, in order; null for runs with no region.
+    regions = models.JSONField(default=list)
+    # [[source, licence, runs], ...], most runs first.
+    sources = models.JSONField(default=list)
+    # [[value, cpu model], ...] in order of value: every result when there are at most
+    # SAMPLES_KEPT, else that many evenly spaced in rank from the minimum to the maximum.
+    samples = models.JSONField(default=list)
+    first_measured_at = models.DateField(null=True, blank=True)
+    last_measured_at = models.DateField(null=True, blank=True)
+    # Runs whose results were left out of the figures above (benchmarks.flags); null for
+    # rows kept before flags were: `rebuild_stats` (and `loaddemo`) recompute those.
+    flagged_runs = models.PositiveIntegerField(null=True, blank=True)
+    # [[flag, runs, [first run ids]], ...], most runs first.
+    flags = models.JSONField(default=list, blank=True)
+    # Every result was flagged: the figures come from them rather than from nothing.
+    only_flagged = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "series statistics"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "measured_in"], name="series_statistics_once_per_scope"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"series {self.series_id} [{self.measured_in or 'all regions'}]"
+
+
+class Result(models.Model):
+    """One figure a run measured: a benchmark, its parameters and the value."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="results")
+    benchmark = models.ForeignKey(Benchmark, on_delete=models.PROTECT, related_name="results")
+    params = models.JSONField(default=dict, blank=True)
+    value = models.FloatField()
+    notes = models.TextField(blank=True, default="")
+    # Set at ingest (services/statistics.py); the statistics read results through it.
+    series = models.ForeignKey(
+        Series, on_delete=models.PROTECT, null=True, blank=True, related_name="results"
+    )
+
+    class Meta:
+        ordering = ["run_id", "id"]
+        indexes = [models.Index(fields=["benchmark", "run"])]
+
+    def __str__(self) -> str:
+        return f"{self.benchmark} {self.params} = {self.value}"
