@@ -122,12 +122,12 @@ def test_a_parser_that_crashes_fails_the_run_with_a_reason(monkeypatch):
 
 @pytest.mark.django_db
 def test_the_api_answers_503_with_retry_after_when_the_database_is_away(monkeypatch):
-    from benchmarks.selectors import price_performance
+    from benchmarks.selectors import lookups
 
     def away(*args, **kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(price_performance, "_read_subject", away)
+    monkeypatch.setattr(lookups, "_read_benchmark_in_region", away)
     response = APIClient().get(
         "/api/v1/price-performance/", {"benchmark": "openssl:sha256", "region": "us-east-1"}
     )
