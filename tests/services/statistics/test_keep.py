@@ -1,0 +1,192 @@
+"""Keeping the statistics at ingest, deletion and re-parsing: always equal to a full
+recomputation, in a fixed number of queries, safe under concurrent ingests."""
+
+import statistics as stats
+import threading
+from collections import Counter
+
+import pytest
+from django.db import connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks import cpu_models, flags
+from benchmarks.models import Benchmark, InstanceType, Result, Run, Series, SeriesStatistics
+from benchmarks.services import runs as run_services
+from benchmarks.services import statistics
+from tests.services.statistics.common import REGIONS, TYPES, kept, table, upload
+
+
+def quantile(values: list[float], share: float) -> float:
+    """Linear interpolation between the order statistics around (n - 1) * share."""
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * share
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+row_strategy = st.fixed_dictionaries(
+    {
+        "benchmark": st.sampled_from(["openssl:sha256", "openssl:aes-256-cbc"]),
+        "instance_type": st.sampled_from(TYPES),
+        "region": st.sampled_from(REGIONS),
+        "value": st.integers(min_value=1, max_value=10**6).map(float),
+        "unit": st.just("B/s"),
+        "variant": st.sampled_from(["", "accp"]),
+        # Two spellings of one model, counted as one.
+        "cpu_model": st.sampled_from(
+            ["", "Neoverse-V1", "AMD EPYC 9R14", "AMD EPYC 9R14 96-Core Processor"]
+        ),
+        "param.block_size": st.sampled_from(["16", "8192"]),
+        # A result whose note says part of the work failed is flagged (benchmarks.flags).
+        "notes": st.sampled_from(["", "", "", "3 responses were not 2xx or 3xx"]),
+    }
+)
+# A scenario: uploads of 1 to 6 rows each, and which of them are deleted afterwards.
+scenario = st.lists(
+    st.tuples(st.lists(row_strategy, min_size=1, max_size=6), st.booleans()),
+    min_size=1,
+    max_size=6,
+)
+
+
+@pytest.mark.django_db
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(uploads=scenario)
+def test_kept_statistics_always_equal_a_full_recomputation(uploads):
+    with transaction.atomic():
+        for name in TYPES:
+            InstanceType.objects.get_or_create(name=name)
+        made = [(upload(rows, variant=f"u{index}"), delete) for index, (rows, delete) in
+                enumerate(uploads)]  # fmt: skip
+        for run, delete in made:
+            if delete:
+                run_services.delete_run(run=run)
+        after_ingest = kept()
+        statistics.rebuild_statistics()
+        assert kept() == after_ingest
+        # And the recomputation is itself right: each all-regions median is the median of
+        # the series' stored values.
+        for series in Series.objects.prefetch_related("results__run", "statistics"):
+            results = list(series.results.all())
+            clean = [result for result in results if not flags.result_flag(result.notes)]
+            counted = clean or results
+            values = [result.value for result in counted]
+            whole = next(s for s in series.statistics.all() if s.measured_in == "")
+            flagged_runs = {result.run_id for result in results if result not in clean}
+            assert (whole.flagged_runs, whole.only_flagged) == (len(flagged_runs), not clean)
+            runs = {result.run_id: result.run.cpu_model for result in counted}
+            assert whole.cpu_models == Counter(cpu_models.normalise(m) for m in runs.values())
+            assert whole.median == stats.median(values)
+            assert (whole.minimum, whole.maximum, whole.results) == (
+                min(values),
+                max(values),
+                len(values),
+            )
+            assert whole.first_quartile == pytest.approx(quantile(values, 0.25))
+            assert whole.third_quartile == pytest.approx(quantile(values, 0.75))
+        transaction.set_rollback(True)
+
+
+@pytest.mark.django_db
+def test_an_ingest_takes_the_same_number_of_queries_for_10_and_1000_results():
+    InstanceType.objects.get_or_create(name="c7g.large")
+
+    def rows(count: int, variant: str) -> list[dict]:
+        return [
+            {"benchmark": f"tool:test-{index}", "instance_type": "c7g.large",
+             "region": "us-east-1", "value": index + 1, "unit": "op/s", "variant": variant}
+            for index in range(count)
+        ]  # fmt: skip
+
+    counts = []
+    for count, variant in ((10, "a"), (1000, "b")):
+        run, _ = run_services.submit_run(content=table(rows(count, variant)), format="csv")
+        with CaptureQueriesContext(connection) as queries:
+            run_services.ingest_run(run_id=run.pk)
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
+
+
+@pytest.mark.django_db
+def test_deleting_a_run_takes_its_results_out_of_the_statistics():
+    InstanceType.objects.get_or_create(name="c7g.large")
+    base = {"benchmark": "openssl:sha256", "instance_type": "c7g.large", "unit": "B/s",
+            "region": "us-east-1", "param.block_size": "16"}  # fmt: skip
+    first = upload([{**base, "value": 10}])
+    upload([{**base, "value": 30}], variant="")
+    upload([{**base, "value": 20, "region": "ap-northeast-1"}])
+    whole = SeriesStatistics.objects.get(measured_in="")
+    assert (whole.runs, whole.median, whole.regions) == (3, 20.0, ["ap-northeast-1", "us-east-1"])
+    assert set(SeriesStatistics.objects.values_list("measured_in", flat=True)) == {
+        "",
+        "us-east-1",
+        "ap-northeast-1",
+    }
+    run_services.delete_run(run=first)
+    whole = SeriesStatistics.objects.get(measured_in="")
+    assert (whole.runs, whole.median, whole.minimum) == (2, 25.0, 20.0)
+
+
+@pytest.mark.django_db
+def test_a_series_left_without_results_and_its_benchmarks_summary_go():
+    InstanceType.objects.get_or_create(name="c7g.large")
+    run = upload(
+        [{"benchmark": "tool:only", "instance_type": "c7g.large", "region": "us-east-1",
+          "value": 1, "unit": "op/s", "param.block_size": "64"}]
+    )  # fmt: skip
+    assert Benchmark.objects.get(key="tool:only").params == {"block_size": [64]}
+    run_services.delete_run(run=run)
+    assert not Series.objects.exists() and not SeriesStatistics.objects.exists()
+    only = Benchmark.objects.get(key="tool:only")
+    assert (only.params, only.families) == ({}, [])
+
+
+@pytest.mark.django_db
+def test_parsing_a_run_again_replaces_its_results_and_statistics():
+    InstanceType.objects.get_or_create(name="c7g.large")
+    run = upload(
+        [{"benchmark": "tool:x", "instance_type": "c7g.large", "region": "us-east-1",
+          "value": 5, "unit": "op/s"}]
+    )  # fmt: skip
+    run_services.reparse_run(run_id=run.pk)
+    assert Result.objects.count() == 1
+    assert SeriesStatistics.objects.get().runs == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_ingests_of_one_series_both_count(reference_data):
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    InstanceType.objects.get_or_create(name="c7g.large")
+    base = {"benchmark": "tool:x", "instance_type": "c7g.large", "region": "us-east-1",
+            "unit": "op/s"}  # fmt: skip
+    pending = [
+        run_services.submit_run(
+            content=table([{**base, "value": value}]), format="csv", variant=f"v{value}"
+        )[0]
+        for value in range(1, 9)
+    ]
+    # Every run's rows name the same machine and variant "" of the table, so they meet.
+    for run in pending:
+        Run.objects.filter(pk=run.pk).update(variant="")
+    errors = []
+
+    def ingest(run_id: int) -> None:
+        try:
+            run_services.ingest_run(run_id=run_id)
+        except Exception as error:  # noqa: BLE001 (reported below)
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=ingest, args=(run.pk,)) for run in pending]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    whole = SeriesStatistics.objects.get(series__benchmark__key="tool:x", measured_in="")
+    assert (whole.runs, whole.results, whole.median) == (8, 8, 4.5)
