@@ -86,7 +86,7 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     region and instance type in memory); `created` the series it created. Those hold these
     results only, so their statistics come from the values in hand, without reading anything
     back; the other series are locked and recomputed from the database, as `refresh_series`
-    does. The same statistics either way (tests/services/test_statistics.py).
+    does. The same statistics either way (tests/services/statistics/test_compute.py).
     """
     if not rows:
         return
