@@ -11,7 +11,8 @@ import json
 import lzma
 import os
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -98,15 +99,26 @@ def load_demo() -> DemoSummary:
 SPARECORES_FILE = DEMO_DIR / "sparecores_inspector.csv.xz"
 
 
-@dataclass
-class SparecoresDemoSummary:
-    """What loading the bundled Spare Cores figures did."""
+class SparecoresDemoSummary(sparecores.ImportReport):
+    """What loading the bundled Spare Cores figures did: the Spare Cores import's own report
+    (the figures are its data), with the totals `loaddemo` prints."""
 
-    instance_types: int = 0
-    instance_types_present: int = 0
-    runs_stored: int = 0
-    runs_present: int = 0
-    results: int = 0
+    @property
+    def instance_types(self) -> int:
+        """Instance types whose runs this load stored."""
+        return self.types_read - self.types_finished_before
+
+    @property
+    def instance_types_present(self) -> int:
+        return self.types_finished_before
+
+    @property
+    def runs_stored(self) -> int:
+        return sum(self.stored.values())
+
+    @property
+    def runs_present(self) -> int:
+        return sum(self.present.values())
 
 
 @dataclass
@@ -152,18 +164,29 @@ def load_sparecores_demo(
             for rows in machine.runs.values()
         }
         if keys <= stored:
-            summary.instance_types_present += 1
-            summary.runs_present += len(keys)
+            summary.types_finished_before += 1
+            summary.add(
+                sparecores.MachineSummary(
+                    instance_type=machine.name, present=_runs_by_kind(machine.runs)
+                )
+            )
         else:
-            _load_demo_machine(machine, summary)
+            summary.add(_load_demo_machine(machine))
         if progress:
             progress(done, len(machines), summary)
     return summary
 
 
+def _runs_by_kind(paths: Iterable[str]) -> dict[str, int]:
+    """Runs by inspector kind, the folder their file is in."""
+    return dict(Counter(path.split("/")[-2] for path in paths))
+
+
 @transaction.atomic
-def _load_demo_machine(machine: _DemoMachine, summary: SparecoresDemoSummary) -> None:
-    sparecores.ensure_instance_type(machine.name, machine.cpu, source=sparecores.TYPE_SOURCE)
+def _load_demo_machine(machine: _DemoMachine) -> sparecores.MachineSummary:
+    created = sparecores.ensure_instance_type(
+        machine.name, machine.cpu, source=sparecores.TYPE_SOURCE
+    )
     outputs = []
     for path, rows in machine.runs.items():
         first = rows[0]
@@ -206,10 +229,13 @@ def _load_demo_machine(machine: _DemoMachine, summary: SparecoresDemoSummary) ->
     if outcome.failed or outcome.refused:
         # The bundled figures are known good: a failure is a regression, not bad input.
         raise RuntimeError(f"bundled Spare Cores figures of {machine.name} failed: {outcome}")
-    summary.instance_types += 1
-    summary.runs_stored += len(outcome.stored)
-    summary.runs_present += len(outcome.present)
-    summary.results += outcome.results
+    return sparecores.MachineSummary(
+        instance_type=machine.name,
+        created=created,
+        stored=_runs_by_kind(outcome.stored),
+        present=_runs_by_kind(outcome.present),
+        results=outcome.results,
+    )
 
 
 @functools.lru_cache(maxsize=4)

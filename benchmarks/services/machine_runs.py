@@ -1,23 +1,23 @@
-"""Many outputs of one known machine stored at once: the bulk path of Spare Cores' data and
-the bundled demo (one transaction per machine, statistics refreshed once)."""
+"""Many outputs of one known machine accepted at once: the bulk way in of Spare Cores' data
+and the bundled demo's figures (one transaction per machine), through the one ingest pipeline
+(ingest.py), statistics refreshed once."""
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
-from benchmarks import parsers
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark, Run
-from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
+from benchmarks.models import Run
+from benchmarks.parsers import ParsedOutput
 from benchmarks.selectors.lookups import get_instance_type, get_region
-from benchmarks.services import results, statistics, upload_checks
+from benchmarks.services import ingest, upload_checks
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,7 @@ def record_machine_runs(
         accepted[key] = (output, text, detected, digest)
     existing = set(Run.objects.filter(upload_key__in=accepted).values_list("upload_key", flat=True))
 
-    now = timezone.now()
-    fresh: list[tuple[MachineOutput, Run, ParsedOutput | None]] = []
+    new: list[tuple[MachineOutput, Run]] = []
     for key, (output, text, detected, digest) in accepted.items():
         if key in existing:
             outcome.present.append(output.filename)
@@ -108,6 +107,7 @@ def record_machine_runs(
             variant=variant,
             measured_at=output.measured_at,
             format=detected,
+            # Kept by a failed run too; a done one's come from here or else from its output.
             tool_version=output.tool_version[:200],
             cpu_model=output.cpu_model[:200],
             filename=output.filename[:255],
@@ -116,62 +116,25 @@ def record_machine_runs(
             upload_key=key,
             source=output.source,
             licence=output.licence,
-            finished_at=now,
         )
-        fresh.append((output, run, _parsed_or_failed(run, output, text, detected)))
-    benchmarks = _machine_benchmarks(fresh)
-    Run.objects.bulk_create([run for _, run, _ in fresh], batch_size=500)
-    rows: list[results.ResultRow] = []
-    for output, run, parsed in fresh:
-        if parsed is None:
-            outcome.failed[output.filename] = run.error
+        new.append((output, run))
+    rows = ingest.store_outputs(
+        outputs=[
+            ingest.OutputToStore(
+                run=run,
+                parsed=output.parsed,
+                parse_options=output.parse_options,
+                tool_version=output.tool_version[:200],
+                cpu_model=output.cpu_model[:200],
+            )
+            for output, run in new
+        ]
+    )
+    # A table's rows belong to child runs of its run.
+    stored = Counter(row.run.parent_id or row.run.pk for row in rows)
+    for output, run in new:
+        if run.status == Run.Status.DONE:
+            outcome.stored[output.filename] = stored[run.pk]
         else:
-            rows.extend(results.result_rows(run, parsed.results, benchmarks))
-            outcome.stored[output.filename] = len(parsed.results)
-    statistics.refresh_stored(rows, created=results.store(rows))
+            outcome.failed[output.filename] = run.error
     return outcome
-
-
-def _parsed_or_failed(
-    run: Run, output: MachineOutput, text: str, detected: str
-) -> ParsedOutput | None:
-    """Parse an output into its (unsaved) run: done with its results, or failed (None)."""
-    try:
-        parsed = output.parsed or parsers.parse(text, format=detected, **output.parse_options)
-        if not parsed.results:
-            raise ParseError("the output holds no benchmark results")
-    except ParseError as error:
-        run.status = Run.Status.FAILED
-        run.error = str(error)
-        return None
-    run.status = Run.Status.DONE
-    run.format = parsed.format
-    run.tool_version = run.tool_version or (parsed.tool_version or "")[:200]
-    run.cpu_model = run.cpu_model or (parsed.cpu_model or "")[:200]
-    run.warnings = parsed.warnings
-    return parsed
-
-
-def _machine_benchmarks(
-    fresh: list[tuple[MachineOutput, Run, ParsedOutput | None]],
-) -> dict[str, Benchmark]:
-    """The benchmarks of every parsed output; an output whose unit disagrees with the
-    benchmark's fails alone, as its upload would."""
-
-    def every_result() -> list[ParsedResult]:
-        return [result for _, _, parsed in fresh if parsed for result in parsed.results]
-
-    try:
-        return results.benchmarks_of(every_result())
-    except ParseError:
-        for index, (output, run, parsed) in enumerate(fresh):
-            if parsed is None:
-                continue
-            try:
-                results.benchmarks_of(parsed.results)
-            except ParseError as error:
-                run.status = Run.Status.FAILED
-                run.error = str(error)
-                run.warnings = []
-                fresh[index] = (output, run, None)
-        return results.benchmarks_of(every_result())

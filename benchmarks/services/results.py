@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,32 +29,53 @@ def _new_benchmark(result: ParsedResult) -> Benchmark:
     )
 
 
-def benchmarks_of(results: list[ParsedResult]) -> dict[str, Benchmark]:
-    """The benchmarks of these results by key, new ones created: three queries at most."""
-    first: dict[str, ParsedResult] = {}
-    for result in results:
-        first.setdefault(result.benchmark, result)
-    # Without the kept summaries (params, families), which only statistics.py reads.
+def benchmarks_of(
+    outputs: Sequence[list[ParsedResult]],
+) -> tuple[dict[str, Benchmark], dict[int, str]]:
+    """The benchmarks of these outputs' results by key, new ones created (three queries at
+    most), and the outputs refused, by index, with why: a result whose unit disagrees with its
+    benchmark's, stored already or given by an earlier output. A refused output's new
+    benchmarks are not created."""
+    keys = {result.benchmark for results in outputs for result in results}
+    # Without the kept summaries (params, families), which only the statistics read.
     wanted = Benchmark.objects.only("key", "unit")
-    found = {b.key: b for b in wanted.filter(key__in=first)}
-    missing = [key for key in first if key not in found]
-    if missing:
+    found = {b.key: b for b in wanted.filter(key__in=keys)}
+    units = {key: benchmark.unit for key, benchmark in found.items()}
+    first: dict[str, ParsedResult] = {}
+    refused: dict[int, str] = {}
+    for index, results in enumerate(outputs):
+        introduced: dict[str, ParsedResult] = {}
+        for result in results:
+            unit = units.get(result.benchmark)
+            if unit is None:
+                unit = introduced.setdefault(result.benchmark, result).unit
+            if unit != result.unit:
+                refused[index] = f"{result.benchmark} is measured in {unit!r}, not {result.unit!r}"
+                break
+        else:
+            units.update((key, result.unit) for key, result in introduced.items())
+            first.update(introduced)
+    if first:
         Benchmark.objects.bulk_create(
-            [_new_benchmark(first[key]) for key in missing],
+            [_new_benchmark(result) for result in first.values()],
             ignore_conflicts=True,  # another upload may create the same benchmark
         )
-        found.update((b.key, b) for b in wanted.filter(key__in=missing))
-    for result in results:
-        unit = found[result.benchmark].unit
-        if unit != result.unit:
-            raise ParseError(f"{result.benchmark} is measured in {unit!r}, not {result.unit!r}")
-    return found
+        found.update((b.key, b) for b in wanted.filter(key__in=first))
+    for index, results in enumerate(outputs):
+        if index in refused:
+            continue
+        for result in results:
+            unit = found[result.benchmark].unit
+            if unit != result.unit:
+                # Another upload created the benchmark meanwhile, in another unit.
+                raise ParseError(f"{result.benchmark} is measured in {unit!r}, not {result.unit!r}")
+    return found, refused
 
 
 @dataclass(slots=True)
 class ResultRow:
-    """A result on its way into the database: a Result instance took twenty times longer to
-    make, which bulk imports of hundreds of thousands felt."""
+    """A result on its way into the database: a plain slotted record, which bulk imports of
+    hundreds of thousands of results make far more cheaply than Result instances."""
 
     run: Run
     benchmark_id: int
@@ -70,6 +92,7 @@ class ResultRow:
 def result_rows(
     run: Run, results: list[ParsedResult], benchmarks: dict[str, Benchmark]
 ) -> list[ResultRow]:
+    """One row per result of an output that names no machine of its own: all in `run`."""
     return [
         ResultRow(
             run=run,

@@ -1,7 +1,7 @@
-"""Writes for benchmark runs: accept an upload, then parse and store it, exactly once; delete,
-parse again, queue and sweep. The checks before storing live in upload_checks.py, the results'
-way into the database in results.py, the bulk path of one machine's outputs in
-machine_runs.py."""
+"""A run's life: accept an upload as a pending run, ingest it exactly once, delete it, parse
+it again, queue it and sweep the ones left pending. The checks before storing live in
+upload_checks.py, the ingest pipeline every way in shares in ingest.py, the bulk acceptance of
+one machine's outputs in machine_runs.py."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Run
 from benchmarks.parsers import ParsedOutput, ParseError, iperf3
 from benchmarks.selectors.lookups import get_instance_type, get_region
-from benchmarks.services import results, statistics, upload_checks
+from benchmarks.services import ingest, statistics, upload_checks
 
 logger = logging.getLogger(__name__)
 
@@ -136,7 +136,8 @@ def ingest_run(*, run_id: int, parsed: ParsedOutput | None = None) -> Run:
 
     A parse error marks the run failed with the parser's message and stores no results.
     `parsed` is the run's raw output already parsed in its format and checked (a table read
-    at upload in this process), which is then not read again.
+    at upload in this process), which is then not read again. The pipeline is
+    `ingest.store_outputs`, the same for every way results arrive.
     """
     run = (
         Run.objects.select_for_update(of=("self",))
@@ -146,42 +147,19 @@ def ingest_run(*, run_id: int, parsed: ParsedOutput | None = None) -> Run:
     if run.status != Run.Status.PENDING:
         return run
     try:
-        # The savepoint lets a failure undo partial results but keep the failed status.
+        # The savepoint lets a failure while storing undo partial results but keep the
+        # failed status (a table's row that names no machine, a benchmark's unit that
+        # another upload set meanwhile).
         with transaction.atomic():
-            if parsed is None:
-                parsed = parsers.parse(run.raw_output, format=run.format or "auto")
-                try:
-                    upload_checks.check_results(parsed.results)
-                except DomainError as error:
-                    raise ParseError(error.message) from None
-            if not parsed.results:
-                raise ParseError("the output holds no benchmark results")
-            benchmarks = results.benchmarks_of(parsed.results)
-            if parsed.format in upload_checks.TABULAR_FORMATS:
-                rows = results.tabular_rows(run, parsed, benchmarks)
-            else:
-                if run.instance_type_id is None:
-                    raise ParseError(
-                        f"{parsed.format} output does not name its machine: "
-                        "upload it with an instance_type and a region"
-                    )
-                rows = results.result_rows(run, parsed.results, benchmarks)
-            created = results.store(rows)
-    except ParseError as error:
-        return _fail(run, str(error))
+            ingest.store_outputs(outputs=[ingest.OutputToStore(run=run, parsed=parsed)])
     except (OperationalError, InterfaceError):
         raise  # the database is away: the task retries, the sweep hands the run out again
-    except Exception as error:  # noqa: BLE001 (a parser's bug must not leave the run pending)
-        logger.exception("parsing run %s failed unexpectedly", run.pk)
+    except Exception as error:  # noqa: BLE001 (a bug must not leave the run pending)
+        run.refresh_from_db()
+        if isinstance(error, ParseError):
+            return _fail(run, str(error))
+        logger.exception("storing run %s failed unexpectedly", run.pk)
         return _fail(run, f"the {run.format or 'output'} parser failed: {type(error).__name__}")
-    run.format = parsed.format
-    run.tool_version = parsed.tool_version or ""
-    run.cpu_model = parsed.cpu_model or run.cpu_model
-    run.warnings = parsed.warnings
-    run.status = Run.Status.DONE
-    run.finished_at = timezone.now()
-    run.save()
-    statistics.refresh_stored(rows, created=created)
     return run
 
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from benchmarks import parsers
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark, InstanceType, Region, Run
+from benchmarks.models import Benchmark, InstanceType, Region, Run, Series
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
 from benchmarks.selectors.lookups import by_name, get_instance_type, get_region
 from benchmarks.services import statistics
@@ -54,8 +54,8 @@ def check_results(results: list[ParsedResult]) -> None:
     Used at upload for tables (a 400 naming the problem) and at ingest for every output.
     """
     latest = timezone.localdate() + datetime.timedelta(days=1)
-    # (attribute, how the message names it, the longest it may be), looked up once: per
-    # result, the field lookups cost more than the checks.
+    # (attribute, how the message names it, the longest it may be), looked up once rather
+    # than per result.
     texts = (
         ("benchmark", "benchmark {}", _limit(Benchmark, "key")),
         ("unit", "the unit of {}", _limit(Benchmark, "unit")),
@@ -65,7 +65,7 @@ def check_results(results: list[ParsedResult]) -> None:
         ("source", "the source of {}", MAX_SOURCE),
         ("notes", "the notes of {}", MAX_NOTES),
     )
-    params_limit = _limit(statistics.Series, "params_key")
+    params_limit = _limit(Series, "params_key")
     dates_ahead: dict[str, bool] = {}
     for result in results:
         for attribute, label, limit in texts:

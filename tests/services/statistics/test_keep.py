@@ -1,7 +1,6 @@
-"""Statistics kept at ingest: always equal to a recomputation, in a fixed number of queries."""
+"""Keeping the statistics at ingest, deletion and re-parsing: always equal to a full
+recomputation, in a fixed number of queries, safe under concurrent ingests."""
 
-import csv
-import io
 import statistics as stats
 import threading
 from collections import Counter
@@ -16,46 +15,7 @@ from benchmarks import cpu_models, flags
 from benchmarks.models import Benchmark, InstanceType, Result, Run, Series, SeriesStatistics
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
-
-TYPES = ["c7g.large", "c7a.large", "t2.nano", "fargate-1vcpu-2gb"]
-REGIONS = ["us-east-1", "ap-northeast-1", "eu-west-1"]
-
-
-def table(rows: list[dict]) -> bytes:
-    """A CSV upload, the way a user sends a table of results."""
-    out = io.StringIO()
-    writer = csv.DictWriter(
-        out,
-        fieldnames=["benchmark", "instance_type", "region", "value", "unit", "variant"]
-        + ["cpu_model", "param.block_size", "notes"],
-    )
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue().encode()
-
-
-def upload(rows: list[dict], **submission):
-    run, created = run_services.record_run(
-        content=table(rows), format="csv", filename="t.csv", **submission
-    )
-    assert run.status == Run.Status.DONE, run.error
-    return run
-
-
-def kept() -> dict:
-    """Every kept statistic and summary, comparable across recomputations."""
-    rows = {}
-    for row in SeriesStatistics.objects.select_related("series"):
-        series = row.series
-        rows[(series.benchmark_id, series.instance_type_id, series.variant, series.params_key,
-              row.measured_in)] = (
-            row.sole_region, row.runs, row.results, row.median, row.minimum, row.maximum,
-            row.first_quartile, row.third_quartile, row.cpu_models, row.regions, row.sources,
-            row.samples, row.first_measured_at, row.last_measured_at, row.flagged_runs,
-            row.flags, row.only_flagged,
-        )  # fmt: skip
-    summaries = {b.key: (b.params, b.families) for b in Benchmark.objects.all()}
-    return {"statistics": rows, "summaries": summaries}
+from tests.services.statistics.common import REGIONS, TYPES, kept, table, upload
 
 
 def quantile(values: list[float], share: float) -> float:
@@ -185,17 +145,6 @@ def test_a_series_left_without_results_and_its_benchmarks_summary_go():
 
 
 @pytest.mark.django_db
-def test_a_series_measured_in_one_region_answers_for_it_without_a_row_of_its_own():
-    InstanceType.objects.get_or_create(name="c7g.large")
-    upload(
-        [{"benchmark": "tool:x", "instance_type": "c7g.large", "region": "eu-west-1",
-          "value": 5, "unit": "op/s"}]
-    )  # fmt: skip
-    [row] = SeriesStatistics.objects.all()
-    assert (row.measured_in, row.sole_region) == ("", "eu-west-1")
-
-
-@pytest.mark.django_db
 def test_parsing_a_run_again_replaces_its_results_and_statistics():
     InstanceType.objects.get_or_create(name="c7g.large")
     run = upload(
@@ -241,47 +190,3 @@ def test_concurrent_ingests_of_one_series_both_count(reference_data):
     assert errors == []
     whole = SeriesStatistics.objects.get(series__benchmark__key="tool:x", measured_in="")
     assert (whole.runs, whole.results, whole.median) == (8, 8, 4.5)
-
-
-@pytest.mark.django_db
-def test_a_capped_iperf3_run_is_left_out_of_the_figures_and_counted(shared_data):
-    import json
-
-    InstanceType.objects.get_or_create(name="c7g.large")
-    path = shared_data / "parsers" / "iperf3" / "iperf3lib_3.21_tcp_P2_loopback_client.json"
-    capped = path.read_text(encoding="utf-8-sig")
-    full = json.loads(capped)
-    full["start"]["test_start"]["target_bitrate"] = 0
-    machine = {"instance_type_name": "c7g.large", "region_code": "us-east-1"}
-    flagged, _ = run_services.record_run(content=capped.encode(), **machine)
-    clean, _ = run_services.record_run(
-        content=json.dumps(full).encode(), variant="", measured_at=None, **machine
-    )
-    assert flagged.status == clean.status == Run.Status.DONE
-    row = SeriesStatistics.objects.get(
-        series__benchmark__key="iperf3:tcp", series__params__direction="send", measured_in=""
-    )
-    assert (row.runs, row.flagged_runs, row.only_flagged) == (1, 1, False)
-    assert row.flags == [[flags.CAPPED, 1, [flagged.pk]]]
-    # Without the clean run, the figures come from the capped one, and say so.
-    run_services.delete_run(run=clean)
-    row = SeriesStatistics.objects.get(
-        series__benchmark__key="iperf3:tcp", series__params__direction="send", measured_in=""
-    )
-    assert (row.runs, row.flagged_runs, row.only_flagged) == (1, 1, True)
-
-
-@pytest.mark.django_db
-def test_statistics_kept_before_flags_were_counted_are_rebuilt_by_the_demo_loader():
-    InstanceType.objects.get_or_create(name="c7g.large")
-    upload(
-        [{"benchmark": "tool:x", "instance_type": "c7g.large", "region": "us-east-1",
-          "value": 5, "unit": "op/s", "cpu_model": "AMD EPYC 9R14 96-Core Processor"}]
-    )  # fmt: skip
-    assert not statistics.needs_rebuild()
-    SeriesStatistics.objects.update(flagged_runs=None, cpu_models={"raw": 1})
-    assert statistics.needs_rebuild()
-    statistics.rebuild_statistics()
-    row = SeriesStatistics.objects.get()
-    assert (row.flagged_runs, row.cpu_models) == (0, {"AMD EPYC 9R14": 1})
-    assert not statistics.needs_rebuild()

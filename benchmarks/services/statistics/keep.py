@@ -1,0 +1,234 @@
+"""Keeping the statistics: recompute the series a write touched, and merge (or recompute)
+their benchmarks' summaries (each parameter's values, the families measured).
+
+Concurrent ingests of the same series wait for each other on the series' row locks (taken in
+id order, then the benchmarks' in id order, so that two transactions never deadlock), and
+each reads the values the other committed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from benchmarks import freshness
+from benchmarks.models import Benchmark, Result, Series, SeriesStatistics, family_of
+
+from .compute import (
+    ALL_REGIONS,
+    STATISTICS_COLUMNS,
+    Sample,
+    compute_statistics,
+    samples_in_hand,
+    statistics_rows,
+)
+from .rows import insert_rows
+
+
+def param_order(value: Any) -> tuple:
+    """Numbers first, in numeric order, then everything else as text."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return (0, value, "")
+    return (1, 0, str(value))
+
+
+@transaction.atomic
+def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = False) -> None:
+    """Recompute the statistics of these series and their benchmarks' summaries.
+
+    `series_ids` may be a query of ids (`series_of_runs`), which spares building queries
+    that list tens of thousands of ids. `removed` says results may have gone (a deleted or
+    re-parsed run): the benchmarks' summaries are then recomputed instead of merged, and
+    series left empty are deleted.
+    """
+    ids = series_ids if isinstance(series_ids, QuerySet) else sorted(set(series_ids))
+    if not ids:
+        return
+    freshness.data_changed()
+    locked, fresh = _lock_and_recompute(ids)
+    insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
+    if removed:
+        kept = {row[0] for row in fresh}
+        empty = [pk for pk, *_ in locked if pk not in kept]
+        if empty:
+            Series.objects.filter(pk__in=empty).delete()
+        recompute_summaries({benchmark_id for _, benchmark_id, *_ in locked})
+    else:
+        _merge_summaries(locked)
+
+
+def _lock_and_recompute(ids: Collection[int] | QuerySet) -> tuple[list[tuple], list[tuple]]:
+    """Lock these series, recompute their statistics from the database and delete the old
+    ones: (the series as (pk, benchmark id, params, kind, name), their new rows)."""
+    locked = list(
+        Series.objects.select_for_update(of=("self",))
+        .filter(pk__in=ids)
+        .order_by("pk")
+        .values_list("pk", "benchmark_id", "params", "instance_type__kind", "instance_type__name")
+    )
+    fresh = compute_statistics(ids)
+    SeriesStatistics.objects.filter(series_id__in=ids).delete()
+    return locked, fresh
+
+
+@transaction.atomic
+def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
+    """Keep the statistics of the series that just-stored results went to (their runs saved
+    done or failed), and merge their benchmarks' summaries.
+
+    `rows` are the results as `attach_series` left them (services.results.ResultRow, their runs'
+    region and instance type in memory); `created` the series it created. Those hold these
+    results only, so their statistics come from the values in hand, without reading anything
+    back; the other series are locked and recomputed from the database, as `refresh_series`
+    does. The same statistics either way (tests/services/statistics/test_compute.py).
+    """
+    if not rows:
+        return
+    freshness.data_changed()
+    new: dict[int, tuple] = {}
+    for row in rows:
+        if row.series_id in created and row.series_id not in new:
+            machine = row.run.instance_type
+            new[row.series_id] = (row.benchmark_id, row.params, machine.kind, machine.name)
+    old = sorted({row.series_id for row in rows} - new.keys())
+    locked, fresh = _lock_and_recompute(old) if old else ([], [])
+    by_series: dict[int, list[Sample]] = defaultdict(list)
+    for series_id, sample in samples_in_hand(row for row in rows if row.series_id in new):
+        by_series[series_id].append(sample)
+    fresh.extend(statistics_rows(by_series))
+    insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
+    _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
+
+
+def _summaries_of(series: Iterable[tuple[int, dict, str, str]]) -> dict[int, tuple[dict, set]]:
+    """(benchmark id, params, instance type kind, name) -> {benchmark id: (values, families)}."""
+    summaries: dict[int, tuple[dict[str, set], set[str]]] = defaultdict(
+        lambda: (defaultdict(set), set())
+    )
+    for benchmark_id, params, kind, name in series:
+        values, families = summaries[benchmark_id]
+        for param, value in params.items():
+            values[param].add(_hashable(value))
+        families.add(family_of(kind, name))
+    return summaries
+
+
+def _hashable(value: Any) -> Any:
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict | list) else value
+
+
+def _ordered_params(values: dict[str, set]) -> dict[str, list]:
+    return {name: sorted(values[name], key=param_order) for name in sorted(values)}
+
+
+def _merge_summaries(series: list[tuple]) -> None:
+    """New results only add parameter values and families: merge them into the summaries.
+
+    The benchmarks are locked in id order (a deletion recomputes them under the same lock).
+    On PostgreSQL, one query locks them and tells which already hold every value and family
+    (jsonb containment), so that only the others are read and written: most ingests bring
+    nothing new, and their summaries are then neither read back nor written.
+    """
+    summaries = _summaries_of(rest for _pk, *rest in series)
+    if not summaries:
+        return
+    ids = sorted(summaries)
+    if connection.vendor == "postgresql":
+        # One JSON document rather than arrays: psycopg escapes every array element in Python.
+        wanted = json.dumps(
+            [
+                {
+                    "id": pk,
+                    "params": _ordered_params(summaries[pk][0]),
+                    "families": sorted(summaries[pk][1]),
+                }
+                for pk in ids
+            ]
+        )
+        table = connection.ops.quote_name(Benchmark._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT benchmark.id, benchmark.params @> wanted.params "
+                f"AND benchmark.families @> wanted.families "
+                f"FROM {table} AS benchmark "
+                f"JOIN jsonb_to_recordset(%s::jsonb) "
+                f"AS wanted(id bigint, params jsonb, families jsonb) ON benchmark.id = wanted.id "
+                f"ORDER BY benchmark.id FOR UPDATE OF benchmark",
+                [wanted],
+            )
+            stale = [pk for pk, holds in cursor.fetchall() if not holds]
+        current = Benchmark.objects.filter(pk__in=stale) if stale else Benchmark.objects.none()
+    else:
+        current = Benchmark.objects.select_for_update().filter(pk__in=ids)
+    changed: dict[int, tuple[dict, list]] = {}
+    for pk, known_params, known_families in current.order_by("pk").values_list(
+        "pk", "params", "families"
+    ):
+        values, families = summaries[pk]
+        for name, known in known_params.items():
+            values[name].update(_hashable(value) for value in known)
+        params = _ordered_params(values)
+        families = sorted(families | set(known_families))
+        if (params, families) != (known_params, known_families):
+            changed[pk] = (params, families)
+    # Every summary gets the new time in one plain UPDATE rather than bulk_update's CASE per
+    # row; only the changed ones are written whole.
+    Benchmark.objects.filter(pk__in=ids).update(stats_updated_at=timezone.now())
+    if changed:
+        _write_summaries(changed)
+
+
+def _write_summaries(changed: dict[int, tuple[dict, list]]) -> None:
+    """Write these benchmarks' (params, families): one UPDATE from a JSON list on PostgreSQL."""
+    if connection.vendor != "postgresql":
+        Benchmark.objects.bulk_update(
+            [Benchmark(pk=pk, params=params, families=families) for pk, (params, families) in
+             changed.items()],
+            ["params", "families"],
+        )  # fmt: skip
+        return
+    table = connection.ops.quote_name(Benchmark._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS benchmark SET params = new.params, families = new.families "
+            f"FROM jsonb_to_recordset(%s::jsonb) AS new(id bigint, params jsonb, families jsonb) "
+            f"WHERE benchmark.id = new.id",
+            [
+                json.dumps(
+                    [
+                        {"id": pk, "params": params, "families": families}
+                        for pk, (params, families) in changed.items()
+                    ]
+                )
+            ],
+        )
+
+
+def recompute_summaries(benchmark_ids: Collection[int]) -> None:
+    """The summaries of these benchmarks from their series that still have results."""
+    benchmarks = list(
+        Benchmark.objects.select_for_update().filter(pk__in=benchmark_ids).order_by("pk")
+    )
+    summaries = _summaries_of(
+        Series.objects.filter(
+            benchmark_id__in=benchmark_ids, statistics__measured_in=ALL_REGIONS
+        ).values_list("benchmark_id", "params", "instance_type__kind", "instance_type__name")
+    )
+    now = timezone.now()
+    for benchmark in benchmarks:
+        values, families = summaries.get(benchmark.pk, ({}, set()))
+        benchmark.params = _ordered_params(values)
+        benchmark.families = sorted(families)
+        benchmark.stats_updated_at = now
+    Benchmark.objects.bulk_update(benchmarks, ["params", "families", "stats_updated_at"])
+
+
+def series_of_runs(run_ids: Collection[int]) -> QuerySet:
+    """A query of the series that the results of these runs belong to."""
+    return Result.objects.filter(run_id__in=run_ids).exclude(series=None).values("series_id")

@@ -1,0 +1,126 @@
+"""Rows of plain values into a table at once: PostgreSQL's COPY, else executemany in batches.
+
+The ingest writes series, results and statistics as tuples of the columns' values, each value
+adapted once the way the ORM adapts it for its column, rather than through model instances.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from django.db import IntegrityError, connection, transaction
+
+# Rows a non-PostgreSQL database is sent per executemany.
+INSERT_BATCH = 5000
+
+
+class JsonText(str):
+    """A JSON value already written as text (a series' `params_key`): `insert_rows` stores
+    it as it is instead of dumping it again."""
+
+
+def stored_params(texts: Sequence[str], params: Sequence[dict[str, Any]]) -> list[Any]:
+    """What `insert_rows` writes for params whose `params_key`s are `texts`.
+
+    On PostgreSQL the canonical texts themselves (jsonb keeps no key order, so nothing changes
+    but the dumping saved); elsewhere the dicts, whose keys then keep the parser's order.
+    """
+    if connection.vendor == "postgresql":
+        return [JsonText(text) for text in texts]
+    return list(params)
+
+
+def _json_text(value: Any) -> str:
+    # Django's JSONField writes json.dumps(value) (no encoder is set on our fields).
+    return value if isinstance(value, JsonText) else json.dumps(value)
+
+
+def insert_rows(
+    model, columns: tuple[str, ...], rows: list[tuple], *, ignore_conflicts: bool = False
+) -> bool:
+    """Insert rows of plain values (tuples of `columns`): with COPY on PostgreSQL, else one
+    executemany per INSERT_BATCH rows. Returns whether this call inserted every row itself
+    (False when, ignoring conflicts, some rows may have been there already).
+
+    Each value is adapted once, the way the ORM adapts it for the column's type, without the
+    ORM's per-field work of bulk_create. JSON is passed to COPY as text, which PostgreSQL
+    reads as jsonb, rather than wrapped in psycopg's Jsonb.
+    """
+    if not rows:
+        return True
+    ops = connection.ops
+    fields = [model._meta.get_field(column.removesuffix("_id")) for column in columns]
+    adapters = []
+    for index, model_field in enumerate(fields):
+        kind = model_field.get_internal_type()
+        if kind == "JSONField":
+            adapters.append((index, _json_text))
+        elif kind == "DateField":
+            adapters.append((index, ops.adapt_datefield_value))
+        elif kind == "DateTimeField":
+            adapters.append((index, ops.adapt_datetimefield_value))
+
+    def adapt(row: tuple) -> tuple:
+        values = list(row)
+        for index, adapter in adapters:
+            values[index] = adapter(values[index])
+        return tuple(values)
+
+    quote = ops.quote_name
+    table = quote(model._meta.db_table)
+    names = ", ".join(quote(column) for column in columns)
+    if connection.vendor == "postgresql":
+        return _copy(table, names, [adapt(row) for row in rows], ignore_conflicts=ignore_conflicts)
+    sql = "INSERT INTO {} ({}) VALUES ({}){}".format(
+        table,
+        names,
+        ", ".join(["%s"] * len(columns)),
+        " ON CONFLICT DO NOTHING" if ignore_conflicts else "",
+    )
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), INSERT_BATCH):
+            cursor.executemany(sql, [adapt(row) for row in rows[start : start + INSERT_BATCH]])
+    # SQLite has one writer: a transaction that has read a row missing cannot commit a write
+    # after another connection inserted it, so ON CONFLICT never skips a row we looked for.
+    return True
+
+
+def _copy(table: str, names: str, rows: list[tuple], *, ignore_conflicts: bool) -> bool:
+    """PostgreSQL's COPY, which sends the rows as one stream rather than binding and quoting
+    every value in Python as executemany does.
+
+    COPY cannot skip conflicts. Rows that may conflict (series another transaction may be
+    creating) are copied in a savepoint; only when that meets a conflict do they go through a
+    temporary table and an INSERT ... ON CONFLICT DO NOTHING.
+    """
+    if not ignore_conflicts:
+        _copy_into(table, names, rows)
+        return True
+    try:
+        with transaction.atomic():
+            _copy_into(table, names, rows)
+        return True
+    except (IntegrityError, psycopg.errors.IntegrityError):
+        pass
+    temporary = connection.ops.quote_name("pricebench_copy")
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE {temporary} AS SELECT {names} FROM {table} WITH NO DATA"
+        )
+        _copy_into(temporary, names, rows)
+        cursor.execute(
+            f"INSERT INTO {table} ({names}) SELECT {names} FROM {temporary} ON CONFLICT DO NOTHING"
+        )
+        cursor.execute(f"DROP TABLE {temporary}")
+    return False
+
+
+def _copy_into(table: str, names: str, rows: list[tuple]) -> None:
+    with connection.cursor() as cursor:
+        # Django's cursor wraps psycopg's, which alone speaks COPY.
+        with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
