@@ -5,7 +5,7 @@ iperf3 test capped at a target rate by its sender, a tool that reported an error
 the tool itself calls incomplete); a single result is flagged when its note says part of
 the work failed (a web server's non-2xx/3xx responses). Other warnings (skipped zero
 figures, unknown columns) leave the figures standing. Flagged results are left out of the
-kept statistics' figures and counted (services/statistics.py); runs with a parse error
+kept statistics' figures and counted (services/statistics/); runs with a parse error
 store no results at all.
 """
 

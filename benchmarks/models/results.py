@@ -20,7 +20,7 @@ class Benchmark(models.Model):
     # Set with the description from benchmarks/catalog.py when an ingest creates it.
     group = models.CharField(max_length=60, blank=True, default="")
     description = models.TextField(blank=True)
-    # Kept at ingest from the series' statistics (services/statistics.py), so that menus and
+    # Kept at ingest from the series' statistics (services/statistics/), so that menus and
     # parameter checks never scan results: every parameter with its values in order, and the
     # instance type families with results.
     params = models.JSONField(default=dict, blank=True, editable=False)
@@ -140,7 +140,7 @@ class SeriesStatistics(models.Model):
     region is not recorded count only there), else the code of the region the runs were
     measured in. When every run was measured in one region, the all-regions row names it in
     `sole_region` and answers for that region too: per-region rows exist only for series
-    measured in several. Written only by services/statistics.py; `rebuild_stats` recomputes
+    measured in several. Written only by services/statistics/; `rebuild_stats` recomputes
     them.
     """
 
@@ -198,7 +198,7 @@ class Result(models.Model):
     params = models.JSONField(default=dict, blank=True)
     value = models.FloatField()
     notes = models.TextField(blank=True, default="")
-    # Set at ingest (services/statistics.py); the statistics read results through it.
+    # Set at ingest (services/statistics/); the statistics read results through it.
     series = models.ForeignKey(
         Series, on_delete=models.PROTECT, null=True, blank=True, related_name="results"
     )

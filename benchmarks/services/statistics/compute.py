@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import statistics
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from django.utils import timezone
 
 from benchmarks import cpu_models, flags
 from benchmarks.models import Result, Run, SeriesStatistics
+from benchmarks.per_dollar import quartiles
 
 from .rows import JsonText
 
@@ -106,9 +106,7 @@ def statistics_row(series_id: int, measured_in: str, samples: list[Sample], now)
     runs: dict[int, Sample] = {}
     for sample in ordered:
         runs.setdefault(sample.run_id, sample)
-    quartiles = (
-        statistics.quantiles(values, n=4, method="inclusive") if len(values) > 1 else values * 3
-    )
+    first_quartile, median, third_quartile = quartiles(values)
     models = Counter(run.cpu_model for run in runs.values())
     sources = Counter((run.source, run.licence) for run in runs.values())
     dates = sorted(run.measured_at for run in runs.values() if run.measured_at)
@@ -119,11 +117,11 @@ def statistics_row(series_id: int, measured_in: str, samples: list[Sample], now)
         sole_region or "",
         len(runs),
         len(values),
-        statistics.median(values),
+        median,
         values[0],
         values[-1],
-        quartiles[0],
-        quartiles[2],
+        first_quartile,
+        third_quartile,
         dict(sorted(models.items(), key=lambda item: (-item[1], item[0]))),
         regions,
         [
