@@ -32,9 +32,9 @@ accesslog = None if os.environ.get("PRICEBENCH_LOG_FORMAT") == "json" else "-"
 
 
 # Garbage collection. A 1,000-row answer holds tens of thousands of containers at once;
-# with Python's default young generation (700) that meant dozens of collections per request,
+# with Python's default young generation (700) that means dozens of collections per request,
 # promoting the answer's rows to the old generations, and now and then a full collection
-# over everything Django imported: the slowest answers were two to three times the median.
+# over everything Django imported (docs/performance.md).
 # A larger young generation lets an answer's objects come and go (freed by reference
 # counting once it is sent) between collections; the objects the master imported are
 # frozen before each fork, out of every collection's way (and their pages stay shared).
@@ -43,7 +43,7 @@ gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 
 # Each worker answers the comparison page's question through the API once before it takes
-# requests (dashboard/warmup.py): a process's first answer is otherwise 2-3 times slower.
+# requests (dashboard/warmup.py): a process's first answer is otherwise the slowest.
 WARM_UP = envbool("PRICEBENCH_WARM_UP", True)
 
 

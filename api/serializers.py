@@ -402,9 +402,9 @@ def _number(value: float | int | None) -> float | int | None:
     """A whole float as an integer: 12076, not 12076.0. Every figure of a price-performance
     answer goes through here.
 
-    JSON has one kind of number and JavaScript reads both alike; the ".0" of a thousand rows'
-    five figures was 3% of a 1,000-row answer. From 1e16 on, floats are written with an
-    exponent (1.2345e+16), shorter than the integer's digits.
+    JSON has one kind of number and JavaScript reads both alike, and the answer is shorter
+    without a thousand rows' ".0". From 1e16 on, floats are written with an exponent
+    (1.2345e+16), shorter than the integer's digits.
     """
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
         return int(value)

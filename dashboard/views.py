@@ -116,10 +116,13 @@ def benchmark_detail(request, key: str):
     return render(request, "dashboard/benchmark.html", {"page": page})
 
 
-def _study_page(request, template: str, form: QuestionForm, ask, chart, context: dict):
-    """A study page: the form's question answered by `ask(**arguments)` under `name` with
-    its chart data, or the form's errors (400) or the selector's refusal beside the form."""
-    name, status = context.pop("answer_name"), 200
+def _study_page(
+    request, template: str, form: QuestionForm, ask, chart, *, answer_name: str, **context
+):
+    """A study page: the form's question answered by `ask(**arguments)`, shown as
+    `answer_name` with its chart data, or the form's errors (400) or the selector's refusal
+    beside the form."""
+    status = 200
     context["form"] = form
     if not form.is_valid():
         context["error"], status = form.error_text(), 400
@@ -129,7 +132,7 @@ def _study_page(request, template: str, form: QuestionForm, ask, chart, context:
         except DomainError as error:
             context["error"], status = error.message, error.status_code
         else:
-            context.update({name: answer, "chart_data": chart(answer)})
+            context.update({answer_name: answer, "chart_data": chart(answer)})
     return render(request, template, context, status=status)
 
 
@@ -143,7 +146,8 @@ def volumes(request):
         form,
         storage_selector.volume_comparison,
         charts.volumes_chart,
-        {"answer_name": "comparison", "regions": regions},
+        answer_name="comparison",
+        regions=regions,
     )
 
 
@@ -169,7 +173,7 @@ def network_page(request):
         NetworkScalingForm(request.GET),
         network.network_scaling,
         charts.network_chart,
-        {"answer_name": "answer"},
+        answer_name="answer",
     )
 
 
@@ -185,5 +189,6 @@ def databases_page(request):
         DatabaseForm(data),
         databases.database_price_performance,
         charts.database_chart,
-        {"answer_name": "table", "benchmarks": choices},
+        answer_name="table",
+        benchmarks=choices,
     )

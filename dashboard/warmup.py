@@ -1,8 +1,8 @@
 """A web worker answers the comparison page's question through the API before taking requests.
 
-The first answer a new process gives is the slowest by far (measured in docs/performance.md:
-2 to 3 times the next ones): its PostgreSQL backend loads the catalog of every table it
-touches, Django compiles the queries' expressions, DRF settles its settings.
+The first answer a new process gives is the slowest by far (docs/performance.md): its
+PostgreSQL backend loads the catalog of every table it touches, Django compiles the queries'
+expressions, DRF settles its settings.
 gunicorn starts workers on a deploy, after a crash and every `max_requests` answers; without
 this, whoever asks first pays for all of it.
 """
