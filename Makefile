@@ -31,9 +31,12 @@ run: install
 	DEBUG=$${DEBUG:-true} $(VENV)/bin/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Real PostgreSQL and Redis (installed from Debian when missing), a real Celery worker,
-# headless Chromium.
+# headless Chromium. pytest-xdist runs the suite on TEST_WORKERS processes, each with a test
+# database of its own, each in pytest-django's order (transactional tests, which empty the
+# tables, after the others): so `--dist load`, not loadfile. PYTEST_ARGS="-n 0" runs serially.
+TEST_WORKERS ?= 2
 test: install
-	bash scripts/test.sh $(PYTEST_ARGS)
+	bash scripts/test.sh -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -55,11 +55,13 @@ as_pg "$pg_bin/initdb" -D "$work/pg" -U pricebench -A trust -E UTF8 --no-sync >"
 as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w -o \
   "-p $pg_port -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
   start >/dev/null
+# A database for each pytest-xdist worker (tests/worker.py, REDIS_DATABASES).
 redis-server --port "$redis_port" --bind 127.0.0.1 --daemonize yes --save '' --appendonly no \
-  --dir "$work" --pidfile "$work/redis.pid" --logfile "$work/redis.log"
+  --databases 64 --dir "$work" --pidfile "$work/redis.pid" --logfile "$work/redis.log"
 
 export DATABASE_URL="postgres://pricebench@127.0.0.1:$pg_port/pricebench"
-# Tests that need a broker (a real Celery worker) read this; all others run tasks in-process.
+# Tests that need a broker (a real Celery worker) read this, each xdist worker on a database
+# number of its own (tests/worker.py); all others run tasks in-process.
 export PRICEBENCH_TEST_REDIS_URL="redis://127.0.0.1:$redis_port/0"
 export DJANGO_ALLOW_ASYNC_UNSAFE=true
 export PRICEBENCH_REQUIRE_SERVICES=1

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -16,7 +17,21 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# scripts/test.sh starts Redis with this many databases: one for each pytest-xdist worker.
+REDIS_DATABASES = 64
+
+
+def xdist_worker() -> str:
+    """This pytest process's xdist worker id (gw0, gw1 ...); "gw0" in a serial run."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+
+
 def redis_url() -> str:
+    """The test Redis, on a database of this xdist worker's own.
+
+    Each worker's tests flush their database and start Celery workers on it: on a shared one
+    they would flush each other's queued tasks, and one's Celery worker would take the other's.
+    """
     url = os.environ.get("PRICEBENCH_TEST_REDIS_URL")
     if not url:
         message = "needs Redis and PostgreSQL: run the suite with `make test`"
@@ -25,10 +40,14 @@ def redis_url() -> str:
         pytest.skip(message)
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         pytest.fail("a worker test needs PostgreSQL (DATABASE_URL), not SQLite")
-    return url
+    number = int(xdist_worker().removeprefix("gw"))
+    if number >= REDIS_DATABASES:
+        pytest.fail(f"{number + 1} xdist workers: the test Redis has {REDIS_DATABASES} databases")
+    return urlsplit(url)._replace(path=f"/{number}").geturl()
 
 
 def worker_database_url() -> str:
+    """The test database pytest-django made for this xdist worker (test_pricebench_gw0 ...)."""
     db = settings.DATABASES["default"]
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
@@ -46,7 +65,7 @@ class Worker:
             "PYTHONPATH": str(ROOT),
         }
         self.process: subprocess.Popen | None = None
-        self.log_path = log or ROOT / "var" / "test-worker.log"
+        self.log_path = log or ROOT / "var" / f"test-worker-{xdist_worker()}.log"
         self.log = open(self.log_path, "ab")  # noqa: SIM115
 
     def start(self) -> Worker:
