@@ -25,9 +25,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench import common  # noqa: E402
+import common  # noqa: E402 (the bench folder is not a package)
 
 QUESTION = f"/api/v1/price-performance/?benchmark={common.BENCHMARK}&region=ap-northeast-1"
 
@@ -67,6 +67,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=Path, help="the other checkout (required)")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--types", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=100, help="results per type")
     parser.add_argument("--cold", type=int, default=300)
     parser.add_argument("--warm", type=int, default=2000)
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
@@ -80,10 +82,10 @@ def main() -> None:
     checkouts = {"baseline": args.baseline.resolve(), "this": common.ROOT}
     with common.postgres() as cluster:
         common.setup_django(cluster.url)
-        names = common.type_names(1000)
+        names = common.type_names(args.types)
         common.create_fleet(names)
-        common.add_results(names, 100)
-        print(f"1,000 types, {100 * len(names):,} results; {args.rounds} rounds, in turn")
+        common.add_results(names, args.runs)
+        print(f"{args.types:,} types, {args.runs * args.types:,} results; {args.rounds} rounds")
         figures: dict[str, list[dict]] = {name: [] for name in checkouts}
         for round_number in range(args.rounds):
             for name, root in checkouts.items():
@@ -101,7 +103,7 @@ def main() -> None:
                 found = json.loads(output.stdout.strip().splitlines()[-1])
                 figures[name].append(found)
                 print(
-                    f"  round {round_number + 1} {name:>8}: cold 1,000-row p50"
+                    f"  round {round_number + 1} {name:>8}: cold p50"
                     f" {found['cold']:6.2f} ms, warm p50 {found['warm']:6.3f} ms"
                 )
     print("\nmedians of the rounds, and this checkout against the baseline")

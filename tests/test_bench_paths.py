@@ -55,3 +55,19 @@ def test_the_bulk_path_keeps_the_statistics_the_ingest_keeps(common):
     call_command("rebuild_stats", stdout=io.StringIO())
     assert kept() == before
     assert APIClient().get("/api/v1/price-performance/", question).json() == answer
+
+
+@pytest.mark.usefixtures("django_db_blocker")
+def test_the_checkout_comparison_runs_small_against_this_very_checkout():
+    import subprocess
+    import sys
+
+    script = BENCH.parent / "checkouts.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--baseline", str(BENCH.parent.parent), "--rounds", "1",
+         "--types", "12", "--runs", "2", "--cold", "3", "--warm", "3"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "12 types, 24 results" in done.stdout
+    assert done.stdout.count("ratio") == 2
