@@ -7,6 +7,7 @@ their statistics). Import from here: `from benchmarks.models import Price`.
 
 from benchmarks.models.places import (
     Architecture,
+    CpuAllocation,
     InstanceType,
     Region,
     family_of,
@@ -33,6 +34,7 @@ from benchmarks.models.results import Benchmark, Result, Run, Series, SeriesStat
 
 __all__ = [
     "Architecture",
+    "CpuAllocation",
     "AuroraRate",
     "Benchmark",
     "DatabasePrice",

@@ -34,6 +34,15 @@ class Architecture(models.TextChoices):
     ARM64 = "arm64", "arm64"
 
 
+class CpuAllocation(models.TextChoices):
+    """How a type's vCPUs are sold: whole, shared without a published baseline, or burstable
+    (a published baseline per vCPU and CPU credits above it)."""
+
+    DEDICATED = "dedicated", "dedicated"
+    SHARED = "shared", "shared"
+    BURSTABLE = "burstable", "burstable"
+
+
 class InstanceType(models.Model):
     """Something one can rent by the hour: an EC2 instance type or a Fargate task size."""
 
@@ -52,18 +61,42 @@ class InstanceType(models.Model):
     cpu_family = models.CharField(
         max_length=100, blank=True, help_text="e.g. 'AWS Graviton3', 'Intel Xeon Sapphire Rapids'"
     )
+    cpu_model = models.CharField(
+        max_length=200, blank=True, help_text="e.g. 'Intel Xeon Platinum 8488C', 'AWS Graviton3'"
+    )
+    gpu_count = models.PositiveSmallIntegerField(null=True, blank=True)
+    network_gbps = models.DecimalField(
+        max_digits=9,
+        decimal_places=3,
+        null=True,
+        blank=True,
+        help_text="Network bandwidth in Gbit/s (the 'up to' figure where AWS gives one).",
+    )
+    # Blank while unknown; kept consistent with `burstable` and `baseline_share` by
+    # services/prices/spec_sources.py, the one writer of specifications.
+    cpu_allocation = models.CharField(max_length=16, choices=CpuAllocation.choices, blank=True)
     burstable = models.BooleanField(default=False)
     baseline_share = models.DecimalField(
         max_digits=5,
         decimal_places=4,
         null=True,
         blank=True,
-        help_text="Sustained share of each vCPU a burstable type may use (t2.nano: 0.05).",
+        help_text="Sustained share of each vCPU a burstable type may use (t4g.nano: 0.05).",
+    )
+    cpu_credits_per_hour = models.DecimalField(
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="CPU credits a burstable type earns per hour (t2.2xlarge: 81.6).",
     )
     # AWS's own words for the bandwidth ("Up to 25 Gigabit", "100 Gigabit"): the price
     # list's `networkPerformance`, or describe_instance_types' NetworkPerformance.
     network_performance = models.CharField(max_length=64, blank=True, default="")
     source = models.TextField(blank=True, help_text="Where the specifications come from.")
+    # For each specification field, the key of the source its value came from
+    # (services/prices/spec_sources.py SOURCES): a weaker source never replaces a better one.
+    spec_sources = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["name"]
