@@ -15,6 +15,7 @@ from benchmarks.questions import (
     QuestionForm,
     VolumesForm,
 )
+from benchmarks.questions.price_performance import BASIS_LABELS, PRICE_DATES_LABELS
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import databases, network
@@ -54,6 +55,8 @@ def comparison(request):
         "comparison": result,
         "table": result.table,
         "chart_data": charts.comparison_chart(result),
+        "basis_choices": list(BASIS_LABELS.items()),
+        "price_dates_choices": list(PRICE_DATES_LABELS.items()),
         "errors": form.error_dict() if form.errors else {},
     }
     status = 200 if valid and not result.error else 400

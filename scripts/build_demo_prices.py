@@ -136,6 +136,7 @@ def price_rows(shared: Path) -> list[dict]:
         _price(name, "ap-northeast-1", "on_demand", "", price, SKYPILOT_DAY, source)
         for name, price in on_demand_tokyo.items()
     ]
+    rows += study_rows()
     return sorted(
         rows,
         key=lambda row: (
@@ -145,6 +146,22 @@ def price_rows(shared: Path) -> list[dict]:
             row["availability_zone"],
         ),
     )
+
+
+# Prices a published study quotes, each dated as the study dates it (STUDIES.md).
+STUDY_PRICES = (
+    # S1: "t2.nano is about $4 a month ($0.0058/h)", in December 2017, us-east-1.
+    ("t2.nano", "us-east-1", "0.0058", "2017-12-01", "2017-12-31",
+     "Quoted in study S1 (Fargate vCPU performance and price, December 2017, us-east-1): "
+     "t2.nano $0.0058 an hour"),
+)  # fmt: skip
+
+
+def study_rows() -> list[dict]:
+    return [
+        {**_price(name, region, "on_demand", "", price, start, source), "effective_to": end}
+        for name, region, price, start, end, source in STUDY_PRICES
+    ]
 
 
 def _price(name, region, option, zone, price, day, source) -> dict:
