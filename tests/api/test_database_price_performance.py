@@ -220,3 +220,14 @@ def test_once_a_class_is_measured_an_unmeasured_benchmark_is_refused_by_name(cli
     assert "unknown benchmark 'sysbench:oltp_read_only'" in response.content.decode()
     measured = client.get(URL, {"benchmark": "sysbench:oltp:queries", "region": "us-east-1"})
     assert measured.json()["summary"] is None
+
+
+def test_the_answer_awaiting_db_classes_takes_three_queries(django_assert_num_queries):
+    from benchmarks.selectors import databases
+
+    # The benchmark, which benchmarks DB classes have, the region.
+    with django_assert_num_queries(3):
+        table = databases.database_price_performance(
+            benchmark_key="sysbench:oltp_read_write", region_code="us-east-1"
+        )
+    assert table.results == [] and table.summary

@@ -190,3 +190,12 @@ def test_once_bandwidth_is_measured_a_mistyped_key_is_refused_with_the_closest(
     assert response.status_code == 400
     assert "did you mean iperf3:tcp" in response.content.decode()
     assert client.get("/api/v1/network-scaling/").json()["summary"] is None
+
+
+def test_the_answer_awaiting_bandwidth_takes_three_queries(django_assert_num_queries):
+    from benchmarks.selectors import network
+
+    # The benchmark, whether any bandwidth is measured, the region.
+    with django_assert_num_queries(3):
+        answer = network.network_scaling(region_code="us-west-2")
+    assert answer.curves == [] and answer.summary
