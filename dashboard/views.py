@@ -169,7 +169,7 @@ def agent(request):
 
 def network_page(request):
     """`/network/`: Gbit/s against processes and streams per instance type, with AWS's
-    advertised bandwidth and Gbit/s per dollar-hour."""
+    advertised bandwidth and Gbit/s per dollar-hour; before any is measured, how to upload."""
     return _study_page(
         request,
         "dashboard/network.html",
@@ -177,11 +177,13 @@ def network_page(request):
         network.network_scaling,
         charts.network_chart,
         answer_name="answer",
+        server=request.build_absolute_uri("/")[:-1],
     )
 
 
 def databases_page(request):
-    """`/databases/`: RDS and Aurora engines per DB instance class, side by side per dollar."""
+    """`/databases/`: RDS and Aurora engines per DB instance class, side by side per dollar;
+    before any class is measured, how to upload."""
     choices = databases.database_benchmarks()
     data = request.GET.copy()
     data.setdefault("benchmark", choices[0] if choices else "sysbench:oltp_read_write:queries")
@@ -194,4 +196,5 @@ def databases_page(request):
         charts.database_chart,
         answer_name="table",
         benchmarks=choices,
+        server=request.build_absolute_uri("/")[:-1],
     )
