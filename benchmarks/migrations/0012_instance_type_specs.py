@@ -9,6 +9,20 @@ def set_cpu_allocation(apps, schema_editor):
     resources, or elastic network interface with another task")."""
     InstanceType = apps.get_model("benchmarks", "InstanceType")
     InstanceType.objects.filter(burstable=True).update(cpu_allocation="burstable")
+    # Specifications read from describe_instance_types (the snapshot, an import) say so in
+    # their source: a weaker source will not replace them.
+    fields = ("vcpus", "memory_gib", "architecture", "physical_cores", "threads_per_core")
+    for known in InstanceType.objects.filter(
+        kind="ec2", source__icontains="describe_instance_types"
+    ):
+        known.spec_sources = {
+            field: "describe_instance_types"
+            for field in fields
+            if getattr(known, field) not in (None, "")
+        }
+        known.cpu_allocation = known.cpu_allocation or "dedicated"
+        known.spec_sources["cpu_allocation"] = "describe_instance_types"
+        known.save(update_fields=["spec_sources", "cpu_allocation"])
     for task in InstanceType.objects.filter(kind="fargate"):
         task.cpu_allocation = "dedicated"
         task.spec_sources = {
@@ -68,7 +82,7 @@ class Migration(migrations.Migration):
             field=models.DecimalField(
                 blank=True,
                 decimal_places=3,
-                help_text="Network bandwidth in Gbit/s (the 'up to' figure where AWS gives one).",
+                help_text="Network bandwidth in Gbit/s (Spare Cores: the baseline of 'up to' types).",
                 max_digits=9,
                 null=True,
             ),
