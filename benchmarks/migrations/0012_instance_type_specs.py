@@ -2,15 +2,15 @@
 
 from django.db import migrations, models
 
+from benchmarks.reference import load_reference_data
+
 
 def set_cpu_allocation(apps, schema_editor):
-    """Types known before the field: burstable ones say so; Fargate tasks have their vCPUs to
-    themselves (AWS: a task "does not share the underlying kernel, CPU resources, memory
-    resources, or elastic network interface with another task")."""
+    """Types known before the field: burstable ones say so; describe_instance_types' figures
+    keep their source (a weaker one will not replace them); Fargate tasks get theirs from
+    the reference data (dedicated vCPUs)."""
     InstanceType = apps.get_model("benchmarks", "InstanceType")
     InstanceType.objects.filter(burstable=True).update(cpu_allocation="burstable")
-    # Specifications read from describe_instance_types (the snapshot, an import) say so in
-    # their source: a weaker source will not replace them.
     fields = ("vcpus", "memory_gib", "architecture", "physical_cores", "threads_per_core")
     for known in InstanceType.objects.filter(
         kind="ec2", source__icontains="describe_instance_types"
@@ -23,13 +23,7 @@ def set_cpu_allocation(apps, schema_editor):
         known.cpu_allocation = known.cpu_allocation or "dedicated"
         known.spec_sources["cpu_allocation"] = "describe_instance_types"
         known.save(update_fields=["spec_sources", "cpu_allocation"])
-    for task in InstanceType.objects.filter(kind="fargate"):
-        task.cpu_allocation = "dedicated"
-        task.spec_sources = {
-            field: "aws_documentation"
-            for field in ("vcpus", "memory_gib", "architecture", "cpu_allocation")
-        }
-        task.save(update_fields=["cpu_allocation", "spec_sources"])
+    load_reference_data(apps.get_model("benchmarks", "Region"), InstanceType)
 
 
 class Migration(migrations.Migration):
