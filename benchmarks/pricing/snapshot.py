@@ -52,10 +52,11 @@ INSTANCE_TYPE_COLUMNS = (
     "baseline_share,network_performance,source"
 ).split(",")
 
-# Spare Cores' figures: `cpu_allocation` is dedicated, shared or burstable.
+# Spare Cores' figures (and Karpenter's for the types Spare Cores lacks): `cpu_allocation`
+# is dedicated, shared or burstable; `spec_source` the source's key (models.SpecSource).
 INSTANCE_SPEC_COLUMNS = (
     "name,vcpus,physical_cores,threads_per_core,memory_gib,architecture,cpu_allocation,"
-    "cpu_model,gpu_count,network_gbps,source"
+    "cpu_model,gpu_count,network_gbps,spec_source,source"
 ).split(",")
 
 
@@ -65,6 +66,7 @@ class InstanceSpecsRow:
 
     name: str
     values: dict[str, object]
+    spec_source: str
     source: str
 
 
@@ -94,9 +96,9 @@ def read_instance_specs(path: Path) -> Iterator[InstanceSpecsRow]:
         values = {
             name: _CELLS.get(name, _text)(row[name], where)
             for name in INSTANCE_SPEC_COLUMNS
-            if name not in ("name", "source")
+            if name not in ("name", "spec_source", "source")
         }
-        yield InstanceSpecsRow(row["name"], values, row["source"])
+        yield InstanceSpecsRow(row["name"], values, row["spec_source"], row["source"])
 
 
 def _records(path: Path, columns: list[str], record_type: type) -> Iterator:

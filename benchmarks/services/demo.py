@@ -68,7 +68,7 @@ def load_demo() -> DemoSummary:
     summary = DemoSummary(prices=price_services.import_snapshot())
     # Every AWS type's specifications, in bulk: the types Spare Cores' figures bring later
     # (`loaddemo --part rest`) arrive specified. AWS's own figures stay where they are known.
-    summary.specs = price_services.import_sparecores_specs()
+    summary.specs = price_services.import_bundled_specs()
     for path in sorted((DEMO_DIR / "s1-fargate-openssl").glob("*.txt")):
         instance_type = path.name.split("__", 1)[0]
         _load(

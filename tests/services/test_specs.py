@@ -2,6 +2,7 @@
 source, a better source replaces a weaker one's value, never the reverse."""
 
 import datetime
+from collections import Counter
 from decimal import Decimal
 
 import pytest
@@ -14,7 +15,7 @@ from benchmarks.pricing.records import InstanceSpecRecord, PriceRecord
 from benchmarks.services import prices as price_services
 from benchmarks.services import sparecores
 from benchmarks.services.prices.spec_sources import SpecUpdate, apply_specs, record_specs
-from benchmarks.services.prices.specs import SPARECORES_SPECS_FILE
+from benchmarks.services.prices.specs import BUNDLED_SPECS_FILE
 
 pytestmark = pytest.mark.django_db
 
@@ -27,10 +28,11 @@ def record(source: str, name: str = "m5.large", **values) -> None:
 
 
 def test_sources_rank_best_first_and_an_unknown_source_last():
-    assert [SpecSource.rank(key) for key in SpecSource.values] == [0, 1, 2, 3, 4]
+    assert [SpecSource.rank(key) for key in SpecSource.values] == list(range(6))
     assert SpecSource.rank(DESCRIBE) < SpecSource.rank(SpecSource.AWS_DOCUMENTATION)
     assert SpecSource.rank(SpecSource.AWS_DOCUMENTATION) < SpecSource.rank(SPARECORES)
-    assert SpecSource.rank(SPARECORES) < SpecSource.rank(SpecSource.PRICE_LIST)
+    assert SpecSource.rank(SPARECORES) < SpecSource.rank(SpecSource.KARPENTER)
+    assert SpecSource.rank(SpecSource.KARPENTER) < SpecSource.rank(SpecSource.PRICE_LIST)
     assert SpecSource.rank(None) == len(SpecSource.values)
 
 
@@ -119,7 +121,7 @@ def test_impossible_values_are_refused_naming_the_type_and_field(values, message
 
 
 def test_describe_instance_types_wins_over_spare_cores_whichever_loads_first(aws_snapshot):
-    price_services.import_sparecores_specs()
+    price_services.import_bundled_specs()
     c7a = InstanceType.objects.get(name="c7a.xlarge")
     assert c7a.spec_sources["vcpus"] == DESCRIBE
     assert c7a.spec_sources["cpu_model"] == SPARECORES
@@ -139,14 +141,19 @@ def aws_snapshot():
     price_services.import_snapshot()
 
 
-def test_spare_cores_specifications_load_in_bulk_once(django_assert_max_num_queries):
-    rows = list(snapshot.read_instance_specs(SPARECORES_SPECS_FILE))
-    assert len(rows) == 1145
-    with django_assert_max_num_queries(12):
-        summary = price_services.import_sparecores_specs()
-    assert summary.instance_types_created == 1145
-    again = price_services.import_sparecores_specs()
-    assert (again.instance_types_created, again.specs_updated, again.unchanged) == (0, 0, 1145)
+def test_the_bundled_specifications_load_in_bulk_once(django_assert_max_num_queries):
+    rows = list(snapshot.read_instance_specs(BUNDLED_SPECS_FILE))
+    by_source = Counter(row.spec_source for row in rows)
+    # Spare Cores' 1,145 types; Karpenter's and AWS's guide for those Spare Cores lacks.
+    assert by_source == {SPARECORES: 1145, SpecSource.KARPENTER: 246, "aws_documentation": 3}
+    with django_assert_max_num_queries(30):
+        summary = price_services.import_bundled_specs()
+    assert summary.instance_types_created == len(rows) == 1394
+    again = price_services.import_bundled_specs()
+    assert (again.instance_types_created, again.specs_updated, again.unchanged) == (0, 0, 1394)
+    c8ib = InstanceType.objects.get(name="c8ib.12xlarge")
+    assert (c8ib.vcpus, c8ib.memory_gib, c8ib.architecture) == (48, 96, "x86_64")
+    assert c8ib.specs_source == SpecSource.KARPENTER.label
     t2 = InstanceType.objects.get(name="t2.nano")
     assert (t2.architecture, t2.memory_gib, t2.cpu_allocation) == (
         "x86_64",

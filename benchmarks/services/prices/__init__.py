@@ -42,7 +42,7 @@ from benchmarks.services.prices.refresh import (
     refresh_region,
     run_refresh,
 )
-from benchmarks.services.prices.specs import import_sparecores_specs, update_instance_specs
+from benchmarks.services.prices.specs import import_bundled_specs, update_instance_specs
 from benchmarks.services.prices.volumes import record_volume_prices
 
 __all__ = [
@@ -55,7 +55,7 @@ __all__ = [
     "import_price_list",
     "import_price_list_file",
     "import_snapshot",
-    "import_sparecores_specs",
+    "import_bundled_specs",
     "import_spot_history",
     "import_spot_history_file",
     "record_database_prices",

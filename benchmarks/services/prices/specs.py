@@ -75,17 +75,27 @@ def update_instance_specs(*, specs: Iterable[InstanceSpecRecord]) -> ImportSumma
 
 
 # The bundled specifications of every AWS type, from Spare Cores' server table.
-SPARECORES_SPECS_FILE = DEMO_DIR / "instance_specs.csv"
+BUNDLED_SPECS_FILE = DEMO_DIR / "instance_specs.csv"
 
 
 @transaction.atomic
-def import_sparecores_specs(*, path: Path = SPARECORES_SPECS_FILE) -> ImportSummary:
-    """Load Spare Cores' specifications (scripts/build_demo_specs.py writes the file) in bulk,
-    below AWS's own sources; loading again stores nothing."""
+def import_bundled_specs(*, path: Path = BUNDLED_SPECS_FILE) -> ImportSummary:
+    """Load the bundled specifications of every AWS type (Spare Cores'; Karpenter's and AWS's
+    documentation's for the types Spare Cores lacks; scripts/build_demo_specs.py writes the
+    file) in bulk, each row under its own source; loading again stores nothing."""
     rows = list(snapshot.read_instance_specs(path))
-    summary = record_specs(
-        specs=[SpecUpdate(row.name, row.values, source_text=row.source) for row in rows],
-        source=SpecSource.SPARECORES,
-    )
-    summary.read, summary.source = len(rows), f"Spare Cores' specifications ({path.name})"
+    summary = ImportSummary()
+    for key in sorted({row.spec_source for row in rows}):
+        if key not in SpecSource.values:
+            raise DomainError(f"{path.name}: spec_source {key!r} is not a known source")
+        summary += record_specs(
+            specs=[
+                SpecUpdate(row.name, row.values, source_text=row.source)
+                for row in rows
+                if row.spec_source == key
+            ],
+            source=key,
+        )
+    summary.read = len(rows)
+    summary.source = f"the bundled specifications ({path.name})"
     return summary
