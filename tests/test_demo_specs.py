@@ -35,3 +35,30 @@ def test_every_aws_type_is_specified_and_spare_cores_is_credited(demo_rolled_bac
     m5 = ec2.get(name="m5.large")
     assert "Spare Cores" in m5.specs_source
     assert "CC BY-SA 4.0" in m5.source
+
+
+def test_the_api_gives_each_types_specifications_and_their_sources(demo_rolled_back):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    nano = client.get("/api/v1/instance-types/t4g.nano/").json()
+    assert nano["cpu_allocation"] == "burstable" and nano["burstable"] is True
+    assert nano["baseline_share"] == pytest.approx(0.05)
+    assert nano["cpu_credits_per_hour"] == pytest.approx(6)
+    assert nano["cpu_model"] == "AWS ARMv8 Neoverse-N1"
+    assert (nano["gpu_count"], nano["network_gbps"]) == (0, pytest.approx(0.032))
+    assert nano["specs_source"] == "AWS documentation; Spare Cores (sparecores.com), CC BY-SA 4.0"
+    listed = client.get("/api/v1/instance-types/", {"family": "c7g", "limit": 500}).json()
+    for row in listed["results"]:
+        assert row["cpu_allocation"] == "dedicated"
+        assert row["specs_source"].startswith("AWS describe_instance_types")
+
+
+def test_the_instance_type_page_shows_the_specifications(demo_rolled_back, client):
+    html = client.get("/instance-types/t4g.nano/").content.decode()
+    assert "AWS ARMv8 Neoverse-N1" in html
+    assert "burstable: a sustained 5% of each vCPU" in html
+    assert "earning 6 CPU credits an hour" in html
+    assert "Spare Cores (sparecores.com), CC BY-SA 4.0" in html
+    html = client.get("/instance-types/c7g.xlarge/").content.decode()
+    assert '<dd id="cpu-allocation">dedicated</dd>' in html
