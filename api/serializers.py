@@ -27,6 +27,11 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
     vcpus = serializers.FloatField(allow_null=True)
     memory_gib = serializers.FloatField(allow_null=True)
     baseline_share = serializers.FloatField(allow_null=True)
+    cpu_credits_per_hour = serializers.FloatField(allow_null=True)
+    network_gbps = serializers.FloatField(allow_null=True)
+    specs_source = serializers.CharField(
+        read_only=True, help_text="The sources of the specifications, best first."
+    )
 
     class Meta:
         model = InstanceType
@@ -40,8 +45,14 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
             "physical_cores",
             "threads_per_core",
             "cpu_family",
+            "cpu_model",
+            "gpu_count",
+            "network_gbps",
+            "cpu_allocation",
             "burstable",
             "baseline_share",
+            "cpu_credits_per_hour",
+            "specs_source",
             "source",
         ]
 

@@ -2,20 +2,28 @@
 
 from django.db import migrations, models
 
+from benchmarks.reference import load_reference_data
+
 
 def set_cpu_allocation(apps, schema_editor):
-    """Types known before the field: burstable ones say so; Fargate tasks have their vCPUs to
-    themselves (AWS: a task "does not share the underlying kernel, CPU resources, memory
-    resources, or elastic network interface with another task")."""
+    """Types known before the field: burstable ones say so; describe_instance_types' figures
+    keep their source (a weaker one will not replace them); Fargate tasks get theirs from
+    the reference data (dedicated vCPUs)."""
     InstanceType = apps.get_model("benchmarks", "InstanceType")
     InstanceType.objects.filter(burstable=True).update(cpu_allocation="burstable")
-    for task in InstanceType.objects.filter(kind="fargate"):
-        task.cpu_allocation = "dedicated"
-        task.spec_sources = {
-            field: "aws_documentation"
-            for field in ("vcpus", "memory_gib", "architecture", "cpu_allocation")
+    fields = ("vcpus", "memory_gib", "architecture", "physical_cores", "threads_per_core")
+    for known in InstanceType.objects.filter(
+        kind="ec2", source__icontains="describe_instance_types"
+    ):
+        known.spec_sources = {
+            field: "describe_instance_types"
+            for field in fields
+            if getattr(known, field) not in (None, "")
         }
-        task.save(update_fields=["cpu_allocation", "spec_sources"])
+        known.cpu_allocation = known.cpu_allocation or "dedicated"
+        known.spec_sources["cpu_allocation"] = "describe_instance_types"
+        known.save(update_fields=["spec_sources", "cpu_allocation"])
+    load_reference_data(apps.get_model("benchmarks", "Region"), InstanceType)
 
 
 class Migration(migrations.Migration):
@@ -68,7 +76,7 @@ class Migration(migrations.Migration):
             field=models.DecimalField(
                 blank=True,
                 decimal_places=3,
-                help_text="Network bandwidth in Gbit/s (the 'up to' figure where AWS gives one).",
+                help_text="Network bandwidth in Gbit/s (Spare Cores: the baseline of 'up to' types).",
                 max_digits=9,
                 null=True,
             ),

@@ -43,6 +43,23 @@ class CpuAllocation(models.TextChoices):
     BURSTABLE = "burstable", "burstable"
 
 
+class SpecSource(models.TextChoices):
+    """Where a specification came from, best first: a better source replaces a weaker one's
+    value, never the reverse (services/prices/spec_sources.py)."""
+
+    DESCRIBE_INSTANCE_TYPES = "describe_instance_types", "AWS describe_instance_types"
+    AWS_DOCUMENTATION = "aws_documentation", "AWS documentation"
+    SPARECORES = "sparecores", "Spare Cores (sparecores.com), CC BY-SA 4.0"
+    KARPENTER = "karpenter", "Karpenter's instance-type reference (Apache-2.0)"
+    SPARECORES_LSCPU = "sparecores_lscpu", "lscpu on the machine (Spare Cores' inspector)"
+    PRICE_LIST = "price_list", "AWS price list attributes"
+
+    @classmethod
+    def rank(cls, key: str | None) -> int:
+        """0 for the best source; a value of no known source ranks below every source."""
+        return cls.values.index(key) if key in cls.values else len(cls.values)
+
+
 class InstanceType(models.Model):
     """Something one can rent by the hour: an EC2 instance type or a Fargate task size."""
 
@@ -70,7 +87,7 @@ class InstanceType(models.Model):
         decimal_places=3,
         null=True,
         blank=True,
-        help_text="Network bandwidth in Gbit/s (the 'up to' figure where AWS gives one).",
+        help_text="Network bandwidth in Gbit/s (Spare Cores: the baseline of 'up to' types).",
     )
     # Blank while unknown; kept consistent with `burstable` and `baseline_share` by
     # services/prices/spec_sources.py, the one writer of specifications.
@@ -108,6 +125,13 @@ class InstanceType(models.Model):
     def family(self) -> str:
         """'c7g' for c7g.xlarge, 'fargate' for a Fargate task size."""
         return family_of(self.kind, self.name)
+
+    @property
+    def specs_source(self) -> str:
+        """The sources of its specifications, best first ("AWS describe_instance_types; AWS
+        documentation"); empty while none is recorded."""
+        used = set(self.spec_sources.values()) if self.spec_sources else set()
+        return "; ".join(label for key, label in SpecSource.choices if key in used)
 
 
 def family_of(kind: str, name: str) -> str:
