@@ -18,6 +18,10 @@ CSVs, one source (with its licence) per row. Sources and what this script assume
 - aws-responses/DescribeInstanceTypes_t2_t3_m4_c4_c5_c5n_c6g_c7g_c7a_c7i.json
   (amazon-ec2-instance-selector and moto, Apache-2.0): specifications; the CPU family of each
   instance family and the burstable baselines are pricebench's own, from AWS's documentation.
+
+The demo prices only the EC2 types whose specifications it carries (instance_types.csv and
+instance_specs.csv, written first by scripts/build_demo_specs.py): a price without the
+type's vCPUs and memory cannot be compared per vCPU or GiB. The types left out are counted.
 """
 
 from __future__ import annotations
@@ -233,11 +237,24 @@ def write(path: Path, columns: list[str], rows: list[dict]) -> None:
     print(f"{path.relative_to(ROOT)}: {len(rows)} rows")
 
 
+def _names(path: Path) -> set[str]:
+    with open(path, newline="", encoding="utf-8") as file:
+        return {row["name"] for row in csv.DictReader(file)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared/data/pricing")
     args = parser.parse_args()
-    write(DEMO_DIR / "prices.csv", PRICE_COLUMNS, price_rows(args.shared))
+    specified = {row["name"] for row in instance_type_rows(args.shared)} | _names(
+        DEMO_DIR / "instance_specs.csv"
+    )
+    prices = price_rows(args.shared)
+    kept = [row for row in prices if row["instance_type"] in specified]
+    left_out = {row["instance_type"] for row in prices} - specified
+    named = ", ".join(sorted(left_out)[:5])
+    print(f"{len(left_out)} types left out: no specifications bundled ({named}, ...)")
+    write(DEMO_DIR / "prices.csv", PRICE_COLUMNS, kept)
     write(DEMO_DIR / "fargate_rates.csv", FARGATE_RATE_COLUMNS, fargate_rows(args.shared))
     write(DEMO_DIR / "instance_types.csv", INSTANCE_TYPE_COLUMNS, instance_type_rows(args.shared))
 

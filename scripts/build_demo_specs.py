@@ -1,13 +1,6 @@
-"""Write benchmarks/demo/instance_specs.csv from Spare Cores' server table of AWS, and from
-Karpenter's instance-type reference for the types Spare Cores does not list.
+"""Write benchmarks/demo/instance_specs.csv from Spare Cores' server table of AWS.
 
-    .venv/bin/python scripts/build_demo_specs.py --karpenter-reference PATH
-        [--shared ../shared/data/sparecores-servers]
-
-PATH: website/content/en/preview/reference/instance-types.md of aws/karpenter-provider-aws at
-commit 1d927085 (Apache-2.0; the commit the demo's us-east-1 prices come from), generated
-by Karpenter from EC2 describe_instance_types: it specifies the types launched after Spare
-Cores' dump (c8ib, m9g, ...) that the demo has prices for.
+    .venv/bin/python scripts/build_demo_specs.py [--shared ../shared/data/sparecores-servers]
 
 The shared file (Spare Cores' public data dumps, SpareCores/sc-data-dumps @ e8749bef, January
 2026, CC BY-SA 4.0) may not be copied into the project; its figures are written into our own
@@ -21,9 +14,6 @@ CSV, with a source column carrying the credit. What this script decides:
 - cpu_allocation: Spare Cores' DEDICATED, SHARED and BURSTABLE, lower-cased;
 - threads per core: vCPUs over cores, where that divides evenly;
 - network_gbps: Spare Cores' `network_speed` (its baseline for "up to" types).
-From Karpenter's reference: vCPUs, memory (MiB), architecture (amd64 is x86_64), network
-bandwidth (Mbit/s), GPUs; cpu_allocation is burstable for the types in AWS's burstable table
-(benchmarks/burstable.py), dedicated for every other (AWS sells no other burstable type).
 Three previous-generation types the demo has prices for are in neither: their vCPUs, memory
 and GPUs are written here from AWS's EC2 User Guide (DOCUMENTED).
 Baselines and CPU credits of burstable types are not here: they come from AWS's own table
@@ -34,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import re
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -42,18 +31,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.burstable import burstable_spec  # noqa: E402
 from benchmarks.pricing.snapshot import DEMO_DIR, INSTANCE_SPEC_COLUMNS  # noqa: E402
 
 SERVERS_FILE = "aws.csv"
 SOURCE = (
     "Spare Cores (sparecores.com), CC BY-SA 4.0: server table of AWS "
     "(SpareCores/sc-data-dumps @ e8749bef, January 2026)"
-)
-KARPENTER_SOURCE = (
-    "Karpenter's instance-type reference, generated from EC2 describe_instance_types "
-    "(aws/karpenter-provider-aws @ 1d927085, website/content/en/preview/reference/"
-    "instance-types.md, Apache-2.0)"
 )
 DOCUMENTATION_SOURCE = (
     "AWS EC2 User Guide, hardware specifications of {} instances (awsdocs/amazon-ec2-user-guide)"
@@ -64,8 +47,6 @@ DOCUMENTED = {
     "g2.2xlarge": (8, "15", 1, "accelerated computing"),
     "g2.8xlarge": (32, "60", 4, "accelerated computing"),
 }
-KARPENTER_ARCHITECTURES = {"amd64": "x86_64", "arm64": "arm64"}
-LABEL = re.compile(r"^\s*\|(?:karpenter\.k8s\.aws/|kubernetes\.io/)([a-z-]+)\|([^|]*)\|")
 ARCHITECTURES = {
     "ARM64": "arm64",
     "ARM64_MAC": "arm64",
@@ -113,39 +94,6 @@ def spec_rows(shared: Path) -> list[dict]:
     return sorted(rows, key=lambda row: row["name"])
 
 
-def karpenter_rows(reference: Path, known: set[str]) -> list[dict]:
-    """The types of Karpenter's reference that `known` lacks, one row each."""
-    labels_by_type: dict[str, dict[str, str]] = {}
-    labels: dict[str, str] | None = None
-    for line in reference.read_text(encoding="utf-8").splitlines():
-        if line.startswith("### `"):
-            labels = labels_by_type.setdefault(line.strip("#` "), {})
-        elif labels is not None and (found := LABEL.match(line)):
-            labels[found[1]] = found[2]
-    rows = []
-    for name, labels in labels_by_type.items():
-        if name in known:
-            continue
-        network = labels.get("instance-network-bandwidth")
-        rows.append(
-            {
-                "name": name,
-                "vcpus": int(labels["instance-cpu"]),
-                "physical_cores": "",
-                "threads_per_core": "",
-                "memory_gib": _plain(Decimal(labels["instance-memory"]) / MIB_PER_GIB),
-                "architecture": KARPENTER_ARCHITECTURES[labels["arch"]],
-                "cpu_allocation": "burstable" if burstable_spec(name) else "dedicated",
-                "cpu_model": "",
-                "gpu_count": labels.get("instance-gpu-count", "0"),
-                "network_gbps": _plain(Decimal(network) / 1000) if network else "",
-                "spec_source": "karpenter",
-                "source": KARPENTER_SOURCE,
-            }
-        )
-    return rows
-
-
 def documented_rows(known: set[str]) -> list[dict]:
     return [
         {
@@ -176,11 +124,9 @@ def main() -> None:
     parser.add_argument(
         "--shared", type=Path, default=ROOT.parent / "shared/data/sparecores-servers"
     )
-    parser.add_argument("--karpenter-reference", type=Path, required=True)
     args = parser.parse_args()
     path = DEMO_DIR / "instance_specs.csv"
     rows = spec_rows(args.shared)
-    rows += karpenter_rows(args.karpenter_reference, {row["name"] for row in rows})
     rows += documented_rows({row["name"] for row in rows})
     rows.sort(key=lambda row: row["name"])
     with open(path, "w", newline="", encoding="utf-8") as file:

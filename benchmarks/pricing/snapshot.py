@@ -52,7 +52,7 @@ INSTANCE_TYPE_COLUMNS = (
     "baseline_share,network_performance,source"
 ).split(",")
 
-# Spare Cores' figures (and Karpenter's for the types Spare Cores lacks): `cpu_allocation`
+# Spare Cores' figures (AWS's guide for three types Spare Cores lacks): `cpu_allocation`
 # is dedicated, shared or burstable; `spec_source` the source's key (models.SpecSource).
 INSTANCE_SPEC_COLUMNS = (
     "name,vcpus,physical_cores,threads_per_core,memory_gib,architecture,cpu_allocation,"

@@ -28,11 +28,10 @@ def record(source: str, name: str = "m5.large", **values) -> None:
 
 
 def test_sources_rank_best_first_and_an_unknown_source_last():
-    assert [SpecSource.rank(key) for key in SpecSource.values] == list(range(6))
+    assert [SpecSource.rank(key) for key in SpecSource.values] == list(range(5))
     assert SpecSource.rank(DESCRIBE) < SpecSource.rank(SpecSource.AWS_DOCUMENTATION)
     assert SpecSource.rank(SpecSource.AWS_DOCUMENTATION) < SpecSource.rank(SPARECORES)
-    assert SpecSource.rank(SPARECORES) < SpecSource.rank(SpecSource.KARPENTER)
-    assert SpecSource.rank(SpecSource.KARPENTER) < SpecSource.rank(SpecSource.PRICE_LIST)
+    assert SpecSource.rank(SPARECORES) < SpecSource.rank(SpecSource.PRICE_LIST)
     assert SpecSource.rank(None) == len(SpecSource.values)
 
 
@@ -144,16 +143,16 @@ def aws_snapshot():
 def test_the_bundled_specifications_load_in_bulk_once(django_assert_max_num_queries):
     rows = list(snapshot.read_instance_specs(BUNDLED_SPECS_FILE))
     by_source = Counter(row.spec_source for row in rows)
-    # Spare Cores' 1,145 types; Karpenter's and AWS's guide for those Spare Cores lacks.
-    assert by_source == {SPARECORES: 1145, SpecSource.KARPENTER: 246, "aws_documentation": 3}
+    # Spare Cores' 1,145 types; AWS's guide for three previous-generation ones it lacks.
+    assert by_source == {SPARECORES: 1145, "aws_documentation": 3}
     with django_assert_max_num_queries(30):
         summary = price_services.import_bundled_specs()
-    assert summary.instance_types_created == len(rows) == 1394
+    assert summary.instance_types_created == len(rows) == 1148
     again = price_services.import_bundled_specs()
-    assert (again.instance_types_created, again.specs_updated, again.unchanged) == (0, 0, 1394)
-    c8ib = InstanceType.objects.get(name="c8ib.12xlarge")
-    assert (c8ib.vcpus, c8ib.memory_gib, c8ib.architecture) == (48, 96, "x86_64")
-    assert c8ib.specs_source == SpecSource.KARPENTER.label
+    assert (again.instance_types_created, again.specs_updated, again.unchanged) == (0, 0, 1148)
+    cr1 = InstanceType.objects.get(name="cr1.8xlarge")
+    assert (cr1.vcpus, cr1.memory_gib, cr1.architecture) == (32, Decimal("243.76"), "x86_64")
+    assert cr1.specs_source == SpecSource.AWS_DOCUMENTATION.label
     t2 = InstanceType.objects.get(name="t2.nano")
     assert (t2.architecture, t2.memory_gib, t2.cpu_allocation) == (
         "x86_64",
