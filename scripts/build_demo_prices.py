@@ -237,6 +237,16 @@ def write(path: Path, columns: list[str], rows: list[dict]) -> None:
     print(f"{path.relative_to(ROOT)}: {len(rows)} rows")
 
 
+def demo_price_rows(shared: Path) -> tuple[list[dict], set[str]]:
+    """The prices of the types whose specifications the demo carries, and the others' names."""
+    specified = {row["name"] for row in instance_type_rows(shared)} | _names(
+        DEMO_DIR / "instance_specs.csv"
+    )
+    prices = price_rows(shared)
+    kept = [row for row in prices if row["instance_type"] in specified]
+    return kept, {row["instance_type"] for row in prices} - specified
+
+
 def _names(path: Path) -> set[str]:
     with open(path, newline="", encoding="utf-8") as file:
         return {row["name"] for row in csv.DictReader(file)}
@@ -246,12 +256,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared/data/pricing")
     args = parser.parse_args()
-    specified = {row["name"] for row in instance_type_rows(args.shared)} | _names(
-        DEMO_DIR / "instance_specs.csv"
-    )
-    prices = price_rows(args.shared)
-    kept = [row for row in prices if row["instance_type"] in specified]
-    left_out = {row["instance_type"] for row in prices} - specified
+    kept, left_out = demo_price_rows(args.shared)
     named = ", ".join(sorted(left_out)[:5])
     print(f"{len(left_out)} types left out: no specifications bundled ({named}, ...)")
     write(DEMO_DIR / "prices.csv", PRICE_COLUMNS, kept)

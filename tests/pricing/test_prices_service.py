@@ -218,15 +218,21 @@ def test_a_changed_fargate_rate_starts_a_new_period_and_the_old_one_holds_before
 
 def test_the_bundled_snapshot_holds_the_demo_prices_and_loads_once():
     summary = price_services.import_snapshot()
-    assert summary.stored > 1500 and summary.unchanged == 0
+    assert summary.stored > 1250 and summary.unchanged == 0
 
     def on_demand_price(name, region):
         found = Price.objects.get(
-            instance_type__name=name, region__code=region, purchase_option="on_demand"
+            instance_type__name=name,
+            region__code=region,
+            purchase_option="on_demand",
+            effective_to__isnull=True,
         )
         return found.usd_per_hour.normalize()
 
     assert on_demand_price("t2.nano", "us-east-1") == Decimal("0.0058")
+    # And study S1's, dated December 2017.
+    s1 = Price.objects.get(instance_type__name="t2.nano", effective_to=datetime.date(2017, 12, 31))
+    assert (s1.effective_from, s1.usd_per_hour) == (datetime.date(2017, 12, 1), Decimal("0.0058"))
     assert on_demand_price("c7g.xlarge", "ap-northeast-1") == Decimal("0.1819")
     assert on_demand_price("c7a.xlarge", "ap-northeast-1") == Decimal("0.2584")
     assert on_demand_price("c7i.xlarge", "ap-northeast-1") == Decimal("0.2247")
