@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from api import database_views, network_views, storage_views, views, volume_performance_views
+from api.unit_price_views import UnitPricesView
 
 app_name = "api"
 
@@ -14,6 +15,7 @@ class Router(DefaultRouter):
 
     extra_root = {
         "price-performance": "price-performance",
+        "unit-prices": "unit-prices",
         "schema": "schema",
         "docs": "docs",
     }
@@ -37,6 +39,7 @@ router.register("runs", views.RunViewSet)
 
 urlpatterns = [
     path("price-performance/", views.PricePerformanceView.as_view(), name="price-performance"),
+    path("unit-prices/", UnitPricesView.as_view(), name="unit-prices"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The page and its start-up script are two requests: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
