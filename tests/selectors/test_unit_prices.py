@@ -9,12 +9,7 @@ import pytest
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Price, Region
 from benchmarks.questions import UnitPricesQuery
-from benchmarks.selectors.unit_prices import (
-    FARGATE_SPOT_MISSING,
-    agent_options,
-    side_by_side,
-    unit_prices,
-)
+from benchmarks.selectors.unit_prices import FARGATE_SPOT_MISSING, unit_prices
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_rolled_back")]
 
@@ -169,50 +164,3 @@ def test_an_unknown_region_is_refused_naming_the_field():
     with pytest.raises(DomainError) as refused:
         ask(region="us-east-9")
     assert refused.value.field == "region" and "us-east-1" in refused.value.message
-
-
-def test_the_landing_section_lists_the_five_and_how_to_measure_those_without_results():
-    region = Region.objects.get(code="us-east-1")
-    section = side_by_side(
-        region=region,
-        at=TODAY,
-        benchmark_key="openssl:aes-256-cbc",
-        families_with_results=["t2", "c7g", "c7a", "c7i", "m5"],
-    )
-    assert [(line.family, line.architecture) for line in section.lines] == [
-        ("fargate", "x86_64"),
-        ("fargate", "arm64"),
-        ("t2", "x86_64"),
-        ("c7g", "arm64"),
-        ("c7a", "x86_64"),
-        ("c7i", "x86_64"),
-    ]
-    c7g = section.lines[3]
-    assert (c7g.on_demand.usd_per_vcpu_hour, c7g.spot.usd_per_vcpu_hour) > (0, 0)
-    assert section.lines[0].spot is None  # no Fargate Spot rate
-    assert section.measured == ["t2", "c7g", "c7a", "c7i"]
-    [fargate] = section.unmeasured
-    assert fargate.how_to_measure.agent_options == "--algorithms aes-256-cbc"
-    assert (fargate.how_to_measure.task_cpu, fargate.how_to_measure.task_memory) == (1024, 2048)
-    assert fargate.how_to_measure.instance_type == "fargate-1vcpu-2gb"
-
-
-def test_the_landing_section_suggests_each_families_cheapest_type_to_measure():
-    section = side_by_side(
-        region=Region.objects.get(code="us-east-1"),
-        at=TODAY,
-        benchmark_key="keycloak:oauth2-login",
-        families_with_results=["c7g"],
-    )
-    suggested = {line.family: line.how_to_measure for line in section.unmeasured}
-    assert suggested["t2"].instance_type == "t2.nano"
-    assert suggested["c7a"].instance_type == "c7a.medium"
-    assert suggested["t2"].agent_options is None  # the agent does not run Keycloak
-
-
-def test_the_agent_options_follow_the_benchmarks_tool():
-    assert agent_options("openssl:aes-128-gcm") == "--algorithms aes-128-gcm"
-    assert agent_options("iperf3:tcp") == "--no-openssl --iperf3 IPERF3_SERVER"
-    assert agent_options("sysbench:cpu") == "--no-openssl --sysbench"
-    assert agent_options("fio:randread").startswith("--no-openssl --fio ")
-    assert agent_options("keycloak:oauth2-login") is None
