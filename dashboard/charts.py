@@ -13,11 +13,11 @@ from django.utils import timezone
 from benchmarks import palette, units
 from benchmarks.selectors.comparison import Comparison
 from benchmarks.selectors.databases import DatabaseTable
+from benchmarks.selectors.five_families import SideBySide
 from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
 from benchmarks.selectors.network import NetworkScaling
 from benchmarks.selectors.price_performance import PricePerformanceRow
 from benchmarks.selectors.storage import VolumeComparison
-from benchmarks.selectors.unit_prices import SideBySide
 
 
 def comparison_chart(comparison: Comparison) -> dict | None:
