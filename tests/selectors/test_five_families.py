@@ -9,6 +9,7 @@ from benchmarks.models import Region
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.selectors.comparison import comparison
 from benchmarks.selectors.five_families import agent_options, for_comparison, side_by_side
+from tests.api.test_unit_prices import fleet
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_rolled_back")]
 
@@ -83,3 +84,19 @@ def test_a_refused_question_has_no_section():
         for_comparison(comparison(PricePerformanceQuery(benchmark="no:such", region="us-east-1")))
         is None
     )
+
+
+@pytest.mark.parametrize("count", [10, 1000])
+def test_it_reads_in_two_queries_whatever_the_number_of_types(count, django_assert_max_num_queries):
+    fleet(count)
+    region = Region.objects.get(code="us-east-1")
+    with django_assert_max_num_queries(2):
+        section = side_by_side(
+            region=region,
+            at=TODAY,
+            benchmark_key="openssl:aes-256-cbc",
+            families_with_results=[],
+            families=("fargate", "zz1"),
+        )
+    assert section.on_demand.summary_of("zz1", "x86_64").instance_types == count
+    assert section.spot.summary_of("zz1", "x86_64").usd_per_vcpu_hour == 0.01  # median 0.02 / 2
