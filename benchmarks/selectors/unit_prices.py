@@ -308,17 +308,20 @@ def _finish(answer: UnitPrices, families: tuple[str, ...]) -> None:
     for row in answer.results:
         groups[(row.family, row.architecture)].append(row)
         lacking = [
-            what
-            for what, value in (("vCPU count", row.vcpus), ("memory size", row.memory_gib))
+            (size, price)
+            for size, price, value in (
+                ("vCPU count", "vCPU-hour", row.vcpus),
+                ("memory size", "GiB-hour", row.memory_gib),
+            )
             if not value
         ]
         if lacking:
+            sizes, prices = (" or ".join(words) for words in zip(*lacking, strict=True))
             answer.missing.append(
                 Missing(
                     row.family,
                     row.instance_type,
-                    f"no {' or '.join(lacking)} known for {row.instance_type}: its price per "
-                    f"{'vCPU-hour' if not row.vcpus else 'GiB-hour'} cannot be worked out",
+                    f"no {sizes} known for {row.instance_type}: no price per {prices}",
                 )
             )
     answer.summary = [

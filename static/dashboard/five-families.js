@@ -24,7 +24,7 @@
     };
   });
 
-  if (tools) tools.fitRows("five-families-chart", data.labels.length * 2);
+  if (tools) tools.fitRows("five-families-chart", Math.ceil(data.labels.length * 1.5));
   new Chart(canvas, {
     type: "bar",
     data: { labels: data.labels, datasets: datasets },

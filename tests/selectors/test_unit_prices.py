@@ -128,26 +128,33 @@ def test_a_day_before_every_ec2_price_says_which_price_it_used():
     )
 
 
-def test_a_type_without_a_memory_size_keeps_its_vcpu_price_and_is_listed_as_missing():
-    InstanceType.objects.create(name="zz1.large", vcpus=2)
-    Price.objects.create(
-        instance_type=InstanceType.objects.get(name="zz1.large"),
-        region=Region.objects.get(code="us-east-1"),
-        purchase_option="on_demand",
-        usd_per_hour=Decimal("0.1"),
-        effective_from=datetime.date(2024, 1, 1),
-        source="test",
-    )
+def test_a_type_without_its_sizes_keeps_what_can_be_worked_out_and_is_listed_as_missing():
+    for name, vcpus in (("zz1.large", 2), ("zz1.xlarge", None)):
+        Price.objects.create(
+            instance_type=InstanceType.objects.create(name=name, vcpus=vcpus),
+            region=Region.objects.get(code="us-east-1"),
+            purchase_option="on_demand",
+            usd_per_hour=Decimal("0.1"),
+            effective_from=datetime.date(2024, 1, 1),
+            source="test",
+        )
     answer = ask(families=("zz1",))
     row = row_of(answer, "zz1.large")
     assert (row.usd_per_vcpu_hour, row.usd_per_gib_hour, row.architecture) == (0.05, None, None)
+    assert row_of(answer, "zz1.xlarge").usd_per_vcpu_hour is None
     assert [(m.instance_type, m.reason) for m in answer.missing] == [
+        ("zz1.large", "no memory size known for zz1.large: no price per GiB-hour"),
         (
-            "zz1.large",
-            "no memory size known for zz1.large: its price per GiB-hour cannot be worked out",
-        )
+            "zz1.xlarge",
+            "no vCPU count or memory size known for zz1.xlarge: no price per vCPU-hour or GiB-hour",
+        ),
     ]
-    assert answer.summary_of("zz1", None).usd_per_gib_hour is None
+    summary = answer.summary_of("zz1", None)
+    assert (summary.instance_types, summary.usd_per_vcpu_hour, summary.usd_per_gib_hour) == (
+        2,
+        0.05,
+        None,
+    )
 
 
 def test_a_family_without_prices_is_listed_as_missing_not_refused():
