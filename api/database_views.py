@@ -41,6 +41,10 @@ class DatabaseTableSerializer(serializers.Serializer):
     params = serializers.DictField()
     results = DatabaseRowSerializer(many=True)
     unpriced = DatabaseUnpricedSerializer(many=True)
+    summary = serializers.CharField(
+        allow_null=True,
+        help_text="Before any DB instance class is measured: what the answer needs and how",
+    )
 
 
 @extend_schema(parameters=[benchmark_parameters("e.g. threads=16")])

@@ -32,6 +32,10 @@ class NetworkScalingSerializer(serializers.Serializer):
     purchase_option = serializers.CharField()
     at = serializers.DateField()
     results = ScalingCurveSerializer(many=True, source="curves")
+    summary = serializers.CharField(
+        allow_null=True,
+        help_text="Before any bandwidth is measured: what the answer needs and how to upload it",
+    )
 
     def get_unit(self, answer) -> str:
         return "Gbit/s"

@@ -54,6 +54,17 @@ def rows_of(data: Any) -> list[dict]:
     return [{"value": data}]
 
 
+# Top-level fields of an answer that name its question, kept on each CSV row.
+CONTEXT = ("region", "purchase_option", "basis", "at")
+
+
+def question_context(data: Any) -> dict:
+    """The answer's question as columns (only for answers of rows that carry one)."""
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        return {}
+    return {name: data[name] for name in CONTEXT if isinstance(data.get(name), str)}
+
+
 class CSVRenderer(BaseRenderer):
     """`?format=csv`: the answer's rows with a header of every column met, in order."""
 
@@ -66,6 +77,12 @@ class CSVRenderer(BaseRenderer):
         columns: dict[str, None] = {}
         for row in rows:
             columns.update(dict.fromkeys(row))
+        # The question's context, repeated on every row: a CSV read alone still says on which
+        # basis, at which prices and where its figures were computed.
+        context = question_context(data)
+        if context:
+            rows = [{**row, **context} for row in rows]
+            columns.update(dict.fromkeys(context))
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(list(columns))

@@ -11,6 +11,8 @@ from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
+from benchmarks.questions.price_performance import BASES, PRICE_DATES
+from benchmarks.selectors import answer_sentence
 from benchmarks.selectors.price_performance import PricePerformanceRow, PricePerformanceTable
 
 
@@ -25,6 +27,11 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
     vcpus = serializers.FloatField(allow_null=True)
     memory_gib = serializers.FloatField(allow_null=True)
     baseline_share = serializers.FloatField(allow_null=True)
+    cpu_credits_per_hour = serializers.FloatField(allow_null=True)
+    network_gbps = serializers.FloatField(allow_null=True)
+    specs_source = serializers.CharField(
+        read_only=True, help_text="The sources of the specifications, best first."
+    )
 
     class Meta:
         model = InstanceType
@@ -38,8 +45,14 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
             "physical_cores",
             "threads_per_core",
             "cpu_family",
+            "cpu_model",
+            "gpu_count",
+            "network_gbps",
+            "cpu_allocation",
             "burstable",
             "baseline_share",
+            "cpu_credits_per_hour",
+            "specs_source",
             "source",
         ]
 
@@ -254,7 +267,26 @@ ROW = (
             ),
             Column("usd_per_hour", _float(), number=True),
             Column("price_note", serializers.CharField(allow_null=True)),
-            Column("per_dollar", _float(allow_null=True), number=True),
+            Column(
+                "per_dollar",
+                _float("What a dollar buys on the basis asked (`basis`)", allow_null=True),
+                number=True,
+            ),
+            Column(
+                "price_effective_from",
+                serializers.DateField(
+                    allow_null=True, help_text="The day the price used came into force"
+                ),
+                read="row.price_effective_from and row.price_effective_from.isoformat()",
+            ),
+            Column("burstable", serializers.BooleanField()),
+            Column(
+                "cpu_allocation",
+                serializers.CharField(
+                    help_text="dedicated, shared (no published baseline) or burstable; "
+                    "empty where unknown"
+                ),
+            ),
             Column(
                 "flagged_runs",
                 serializers.IntegerField(
@@ -305,10 +337,52 @@ ROW = (
     ),
     ColumnGroup(
         (
-            Column("baseline_share", _float(required=False), number=True),
-            Column("sustained_per_dollar", _float(required=False, allow_null=True), number=True),
+            Column(
+                "baseline_share",
+                _float("Burstable types: the share of each vCPU sustained", required=False),
+                number=True,
+            ),
+            Column(
+                "burst_per_dollar",
+                _float("Burstable types: per dollar at the burst figure", required=False),
+                number=True,
+            ),
+            Column(
+                "sustained_per_dollar",
+                _float(
+                    "Burstable types: per dollar once the CPU credits are spent",
+                    required=False,
+                    allow_null=True,
+                ),
+                number=True,
+            ),
+            Column(
+                "burst_minutes",
+                _float(
+                    "Burstable types: minutes a full credit balance lasts at full load; null: "
+                    "the load never spends more than it earns",
+                    required=False,
+                    allow_null=True,
+                ),
+                read="row.burst_minutes and round(row.burst_minutes, 1)",
+                number=True,
+            ),
         ),
         present="row.baseline_share is not None",
+    ),
+    ColumnGroup(
+        (
+            Column(
+                "unlimited_usd_per_hour",
+                _float(
+                    "basis=unlimited, burstable types: the hourly price running flat out, "
+                    "surplus credits included",
+                    required=False,
+                ),
+                number=True,
+            ),
+        ),
+        present="row.unlimited_usd_per_hour is not None",
     ),
     ColumnGroup(
         (
@@ -362,6 +436,9 @@ class PricePerformanceSerializer(serializers.Serializer):
     params = serializers.DictField()
     baseline = serializers.CharField(allow_null=True)
     measured_in = serializers.CharField(allow_null=True)
+    basis = serializers.ChoiceField(choices=BASES, help_text="What burstable types are ranked by")
+    price_dates = serializers.ChoiceField(choices=PRICE_DATES)
+    summary = serializers.CharField(help_text="One sentence answering the question")
     results = PricePerformanceRowSerializer(many=True)
     unpriced = UnpricedSerializer(many=True)
 
@@ -384,6 +461,9 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
         "params": table.params,
         "baseline": table.baseline,
         "measured_in": table.measured_in,
+        "basis": table.basis,
+        "price_dates": table.price_dates,
+        "summary": answer_sentence.summary(table),
         "results": list(map(_row_writer(table), table.results)),
         "unpriced": [
             {

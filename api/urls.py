@@ -9,23 +9,46 @@ from api.unit_price_views import UnitPricesView
 
 app_name = "api"
 
+# Every endpoint that is not a viewset. The root lists each under its path
+# (tests/api/test_api_root.py checks that no route is left out).
+endpoints = [
+    path("price-performance/", views.PricePerformanceView.as_view(), name="price-performance"),
+    # The five side by side: a vCPU-hour and a GiB-hour on each type.
+    path("unit-prices/", UnitPricesView.as_view(), name="unit-prices"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    # The page and its start-up script are two requests: the CSP allows no inline script.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    # EBS volumes (study S4).
+    path("volume-prices/", storage_views.VolumePriceList.as_view(), name="volumeprice-list"),
+    path("volume-cost/", storage_views.VolumeCostView.as_view(), name="volume-cost"),
+    path("gp2-burst/", storage_views.Gp2BurstView.as_view(), name="gp2-burst"),
+    path(
+        "volume-performance/",
+        volume_performance_views.VolumePerformanceView.as_view(),
+        name="volume-performance",
+    ),
+    # Network bandwidth (study S3).
+    path("network-scaling/", network_views.NetworkScalingView.as_view(), name="network-scaling"),
+    # Databases (study S5).
+    path(
+        "database-price-performance/",
+        database_views.DatabasePricePerformanceView.as_view(),
+        name="database-price-performance",
+    ),
+]
+
 
 class Router(DefaultRouter):
     """DRF's router, whose root also lists the endpoints that are not viewsets."""
-
-    extra_root = {
-        "price-performance": "price-performance",
-        "unit-prices": "unit-prices",
-        "schema": "schema",
-        "docs": "docs",
-    }
 
     def get_api_root_view(self, api_urls=None):
         api_root_dict = {
             prefix: self.routes[0].name.format(basename=basename)
             for prefix, _viewset, basename in self.registry
         }
-        api_root_dict.update(self.extra_root)
+        api_root_dict.update(
+            {str(endpoint.pattern).rstrip("/"): endpoint.name for endpoint in endpoints}
+        )
         return self.APIRootView.as_view(api_root_dict=api_root_dict)
 
 
@@ -38,39 +61,8 @@ router.register("benchmarks", views.BenchmarkViewSet)
 router.register("runs", views.RunViewSet)
 
 urlpatterns = [
-    path("price-performance/", views.PricePerformanceView.as_view(), name="price-performance"),
-    path("unit-prices/", UnitPricesView.as_view(), name="unit-prices"),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    # The page and its start-up script are two requests: the CSP allows no inline script.
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    *endpoints,
     *router.urls,
+    # Last: any other path under /api/v1/ (`runs/1.5/`, a typo) is DRF's JSON 404, not a page.
+    re_path(r"^[\s\S]*/$", views.not_found, name="not-found"),
 ]
-
-# EBS volumes (study S4).
-urlpatterns += [
-    path("volume-prices/", storage_views.VolumePriceList.as_view(), name="volumeprice-list"),
-    path("volume-cost/", storage_views.VolumeCostView.as_view(), name="volume-cost"),
-    path("gp2-burst/", storage_views.Gp2BurstView.as_view(), name="gp2-burst"),
-    path(
-        "volume-performance/",
-        volume_performance_views.VolumePerformanceView.as_view(),
-        name="volume-performance",
-    ),
-]
-
-# Network bandwidth (study S3).
-urlpatterns += [
-    path("network-scaling/", network_views.NetworkScalingView.as_view(), name="network-scaling"),
-]
-
-# Databases (study S5).
-urlpatterns += [
-    path(
-        "database-price-performance/",
-        database_views.DatabasePricePerformanceView.as_view(),
-        name="database-price-performance",
-    ),
-]
-
-# Last: any other path under /api/v1/ (`runs/1.5/`, a typo) is DRF's JSON 404, not a page.
-urlpatterns += [re_path(r"^[\s\S]*/$", views.not_found, name="not-found")]

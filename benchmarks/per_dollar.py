@@ -106,14 +106,15 @@ def sustained_share(baseline_share: float, vcpus: float | None, processes: objec
     processes than vCPUs each get more of it, up to a whole vCPU. Without a process count,
     every vCPU is taken as busy.
     """
-    vcpus = float(vcpus or 1)
-    busy = min(float(processes), vcpus) if isinstance(processes, int) and processes > 0 else vcpus
-    return min(1.0, baseline_share * vcpus / busy)
+    return min(1.0, baseline_share * float(vcpus or 1) / busy_vcpus(vcpus, processes))
 
 
 def sustained_figure(median: float, share: float, *, higher_is_better: bool) -> float:
-    """A burst figure scaled to a sustained `share` of the CPU (a duration grows instead)."""
-    return median * share if higher_is_better else median / share
+    """A burst figure scaled to a sustained `share` of the CPU (a duration grows instead; with
+    no share at all, it never ends)."""
+    if higher_is_better:
+        return median * share
+    return median / share if share > 0 else math.inf
 
 
 def sustained_per_dollar(
@@ -131,6 +132,45 @@ def sustained_per_dollar(
         return 0.0 if usd_per_hour else None
     figure = sustained_figure(median, share, higher_is_better=higher_is_better)
     return per_dollar(figure, usd_per_hour, higher_is_better=higher_is_better)
+
+
+def credits_per_hour(baseline_share: float, vcpus: float | None) -> float:
+    """CPU credits a burstable type earns an hour: its baseline share of every vCPU, in
+    vCPU-minutes (t3.nano: 5% of 2 vCPUs, 6 credits)."""
+    return baseline_share * float(vcpus or 1) * 60
+
+
+def busy_vcpus(vcpus: float | None, processes: object) -> float:
+    """The vCPUs a result kept busy: its process count, at most the type's vCPUs (every vCPU
+    when the count is unknown)."""
+    vcpus = float(vcpus or 1)
+    return min(float(processes), vcpus) if isinstance(processes, int) and processes > 0 else vcpus
+
+
+def burst_minutes(credits_per_hour: float, vcpus: float | None, processes: object) -> float | None:
+    """Minutes a full credit balance (24 hours of earned credits) lasts at full load on the
+    busy vCPUs, earning meanwhile; None when the load never spends more than it earns.
+
+    A CPU credit is one vCPU at 100% for a minute (t2.nano: 72 credits, one vCPU, 0.05 a
+    minute earned: 76 minutes)."""
+    spent = busy_vcpus(vcpus, processes) - credits_per_hour / 60
+    if spent <= 0:
+        return None
+    return 24 * credits_per_hour / spent
+
+
+def unlimited_usd_per_hour(
+    usd_per_hour: float,
+    *,
+    baseline_share: float,
+    vcpus: float | None,
+    processes: object,
+    surplus_usd_per_vcpu_hour: float,
+) -> float:
+    """The hourly price of running flat out in unlimited mode: the price plus the surplus
+    credits spent above the baseline, charged per vCPU-hour."""
+    surplus = busy_vcpus(vcpus, processes) - baseline_share * float(vcpus or 1)
+    return usd_per_hour + max(0.0, surplus) * surplus_usd_per_vcpu_hour
 
 
 def effective_hourly(*, upfront_usd: float, hourly_usd: float, hours: float) -> float:

@@ -119,6 +119,20 @@ def load_reference_data(region_model, instance_type_model) -> None:
             code=region.code,
             defaults={"name": region.name, "pricing_location": region.pricing_location},
         )
+    # A task has its vCPUs to itself (AWS: it "does not share the underlying kernel, CPU
+    # resources, memory resources, or elastic network interface with another task"); the
+    # fields exist from migration 0012 on.
+    fields = {field.name for field in instance_type_model._meta.get_fields()}
+    allocation = (
+        {
+            "cpu_allocation": "dedicated",
+            "spec_sources": dict.fromkeys(
+                ("vcpus", "memory_gib", "architecture", "cpu_allocation"), "aws_documentation"
+            ),
+        }
+        if "spec_sources" in fields
+        else {}
+    )
     for size in fargate_task_sizes():
         instance_type_model.objects.update_or_create(
             name=fargate_name(size.vcpus, size.memory_gib, size.architecture),
@@ -129,5 +143,6 @@ def load_reference_data(region_model, instance_type_model) -> None:
                 "architecture": size.architecture,
                 "cpu_family": "AWS Graviton" if size.architecture == "arm64" else "",
                 "source": "AWS ECS documentation: valid Fargate task CPU and memory sizes",
+                **allocation,
             },
         )

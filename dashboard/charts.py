@@ -53,6 +53,7 @@ def comparison_chart(comparison: Comparison) -> dict | None:
         "families": [{"name": name, "colour": palette.family_colour(name)} for name in families],
         "cpu_models": cpu_models,
         "baseline": table.baseline,
+        "basis": table.basis,
         "bars": [row.key for row in bars],
         "rows": [
             {
@@ -71,6 +72,9 @@ def comparison_chart(comparison: Comparison) -> dict | None:
                 "usd_per_hour": row.usd_per_hour,
                 "per_dollar": row.per_dollar,
                 "sustained_per_dollar": row.sustained_per_dollar,
+                "burst_per_dollar": row.burst_per_dollar,
+                "burst_minutes": row.burst_minutes,
+                "cpu_allocation": row.cpu_allocation,
                 "relative_throughput": row.relative_throughput,
                 "relative_cost": row.relative_cost,
                 "relative_per_dollar": row.relative_per_dollar,

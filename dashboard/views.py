@@ -15,6 +15,7 @@ from benchmarks.questions import (
     QuestionForm,
     VolumesForm,
 )
+from benchmarks.questions.price_performance import BASIS_LABELS, PRICE_DATES_LABELS
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import databases, network
@@ -55,6 +56,8 @@ def comparison(request):
         "comparison": result,
         "table": result.table,
         "chart_data": charts.comparison_chart(result),
+        "basis_choices": list(BASIS_LABELS.items()),
+        "price_dates_choices": list(PRICE_DATES_LABELS.items()),
         "errors": form.error_dict() if form.errors else {},
         "five_families": _five_families(result),
     }
@@ -176,7 +179,7 @@ def agent(request):
 
 def network_page(request):
     """`/network/`: Gbit/s against processes and streams per instance type, with AWS's
-    advertised bandwidth and Gbit/s per dollar-hour."""
+    advertised bandwidth and Gbit/s per dollar-hour; before any is measured, how to upload."""
     return _study_page(
         request,
         "dashboard/network.html",
@@ -184,11 +187,13 @@ def network_page(request):
         network.network_scaling,
         charts.network_chart,
         answer_name="answer",
+        server=request.build_absolute_uri("/")[:-1],
     )
 
 
 def databases_page(request):
-    """`/databases/`: RDS and Aurora engines per DB instance class, side by side per dollar."""
+    """`/databases/`: RDS and Aurora engines per DB instance class, side by side per dollar;
+    before any class is measured, how to upload."""
     choices = databases.database_benchmarks()
     data = request.GET.copy()
     data.setdefault("benchmark", choices[0] if choices else "sysbench:oltp_read_write:queries")
@@ -201,4 +206,5 @@ def databases_page(request):
         charts.database_chart,
         answer_name="table",
         benchmarks=choices,
+        server=request.build_absolute_uri("/")[:-1],
     )

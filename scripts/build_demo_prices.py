@@ -18,6 +18,10 @@ CSVs, one source (with its licence) per row. Sources and what this script assume
 - aws-responses/DescribeInstanceTypes_t2_t3_m4_c4_c5_c5n_c6g_c7g_c7a_c7i.json
   (amazon-ec2-instance-selector and moto, Apache-2.0): specifications; the CPU family of each
   instance family and the burstable baselines are pricebench's own, from AWS's documentation.
+
+The demo prices only the EC2 types whose specifications it carries (instance_types.csv and
+instance_specs.csv, written first by scripts/build_demo_specs.py): a price without the
+type's vCPUs and memory cannot be compared per vCPU or GiB. The types left out are counted.
 """
 
 from __future__ import annotations
@@ -136,6 +140,7 @@ def price_rows(shared: Path) -> list[dict]:
         _price(name, "ap-northeast-1", "on_demand", "", price, SKYPILOT_DAY, source)
         for name, price in on_demand_tokyo.items()
     ]
+    rows += study_rows()
     return sorted(
         rows,
         key=lambda row: (
@@ -145,6 +150,22 @@ def price_rows(shared: Path) -> list[dict]:
             row["availability_zone"],
         ),
     )
+
+
+# Prices a published study quotes, each dated as the study dates it (STUDIES.md).
+STUDY_PRICES = (
+    # S1: "t2.nano is about $4 a month ($0.0058/h)", in December 2017, us-east-1.
+    ("t2.nano", "us-east-1", "0.0058", "2017-12-01", "2017-12-31",
+     "Quoted in study S1 (Fargate vCPU performance and price, December 2017, us-east-1): "
+     "t2.nano $0.0058 an hour"),
+)  # fmt: skip
+
+
+def study_rows() -> list[dict]:
+    return [
+        {**_price(name, region, "on_demand", "", price, start, source), "effective_to": end}
+        for name, region, price, start, end, source in STUDY_PRICES
+    ]
 
 
 def _price(name, region, option, zone, price, day, source) -> dict:
@@ -216,11 +237,24 @@ def write(path: Path, columns: list[str], rows: list[dict]) -> None:
     print(f"{path.relative_to(ROOT)}: {len(rows)} rows")
 
 
+def _names(path: Path) -> set[str]:
+    with open(path, newline="", encoding="utf-8") as file:
+        return {row["name"] for row in csv.DictReader(file)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared/data/pricing")
     args = parser.parse_args()
-    write(DEMO_DIR / "prices.csv", PRICE_COLUMNS, price_rows(args.shared))
+    specified = {row["name"] for row in instance_type_rows(args.shared)} | _names(
+        DEMO_DIR / "instance_specs.csv"
+    )
+    prices = price_rows(args.shared)
+    kept = [row for row in prices if row["instance_type"] in specified]
+    left_out = {row["instance_type"] for row in prices} - specified
+    named = ", ".join(sorted(left_out)[:5])
+    print(f"{len(left_out)} types left out: no specifications bundled ({named}, ...)")
+    write(DEMO_DIR / "prices.csv", PRICE_COLUMNS, kept)
     write(DEMO_DIR / "fargate_rates.csv", FARGATE_RATE_COLUMNS, fargate_rows(args.shared))
     write(DEMO_DIR / "instance_types.csv", INSTANCE_TYPE_COLUMNS, instance_type_rows(args.shared))
 

@@ -7,8 +7,10 @@ their statistics). Import from here: `from benchmarks.models import Price`.
 
 from benchmarks.models.places import (
     Architecture,
+    CpuAllocation,
     InstanceType,
     Region,
+    SpecSource,
     family_of,
     fargate_name,
     in_family,
@@ -33,6 +35,7 @@ from benchmarks.models.results import Benchmark, Result, Run, Series, SeriesStat
 
 __all__ = [
     "Architecture",
+    "CpuAllocation",
     "AuroraRate",
     "Benchmark",
     "DatabasePrice",
@@ -50,6 +53,7 @@ __all__ = [
     "Run",
     "Series",
     "SeriesStatistics",
+    "SpecSource",
     "VolumePrice",
     "family_of",
     "fargate_name",

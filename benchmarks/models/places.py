@@ -34,6 +34,31 @@ class Architecture(models.TextChoices):
     ARM64 = "arm64", "arm64"
 
 
+class CpuAllocation(models.TextChoices):
+    """How a type's vCPUs are sold: whole, shared without a published baseline, or burstable
+    (a published baseline per vCPU and CPU credits above it)."""
+
+    DEDICATED = "dedicated", "dedicated"
+    SHARED = "shared", "shared"
+    BURSTABLE = "burstable", "burstable"
+
+
+class SpecSource(models.TextChoices):
+    """Where a specification came from, best first: a better source replaces a weaker one's
+    value, never the reverse (services/prices/spec_sources.py)."""
+
+    DESCRIBE_INSTANCE_TYPES = "describe_instance_types", "AWS describe_instance_types"
+    AWS_DOCUMENTATION = "aws_documentation", "AWS documentation"
+    SPARECORES = "sparecores", "Spare Cores (sparecores.com), CC BY-SA 4.0"
+    SPARECORES_LSCPU = "sparecores_lscpu", "lscpu on the machine (Spare Cores' inspector)"
+    PRICE_LIST = "price_list", "AWS price list attributes"
+
+    @classmethod
+    def rank(cls, key: str | None) -> int:
+        """0 for the best source; a value of no known source ranks below every source."""
+        return cls.values.index(key) if key in cls.values else len(cls.values)
+
+
 class InstanceType(models.Model):
     """Something one can rent by the hour: an EC2 instance type or a Fargate task size."""
 
@@ -52,18 +77,42 @@ class InstanceType(models.Model):
     cpu_family = models.CharField(
         max_length=100, blank=True, help_text="e.g. 'AWS Graviton3', 'Intel Xeon Sapphire Rapids'"
     )
+    cpu_model = models.CharField(
+        max_length=200, blank=True, help_text="e.g. 'Intel Xeon Platinum 8488C', 'AWS Graviton3'"
+    )
+    gpu_count = models.PositiveSmallIntegerField(null=True, blank=True)
+    network_gbps = models.DecimalField(
+        max_digits=9,
+        decimal_places=3,
+        null=True,
+        blank=True,
+        help_text="Network bandwidth in Gbit/s (Spare Cores: the baseline of 'up to' types).",
+    )
+    # Blank while unknown; kept consistent with `burstable` and `baseline_share` by
+    # services/prices/spec_sources.py, the one writer of specifications.
+    cpu_allocation = models.CharField(max_length=16, choices=CpuAllocation.choices, blank=True)
     burstable = models.BooleanField(default=False)
     baseline_share = models.DecimalField(
         max_digits=5,
         decimal_places=4,
         null=True,
         blank=True,
-        help_text="Sustained share of each vCPU a burstable type may use (t2.nano: 0.05).",
+        help_text="Sustained share of each vCPU a burstable type may use (t4g.nano: 0.05).",
+    )
+    cpu_credits_per_hour = models.DecimalField(
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="CPU credits a burstable type earns per hour (t2.2xlarge: 81.6).",
     )
     # AWS's own words for the bandwidth ("Up to 25 Gigabit", "100 Gigabit"): the price
     # list's `networkPerformance`, or describe_instance_types' NetworkPerformance.
     network_performance = models.CharField(max_length=64, blank=True, default="")
     source = models.TextField(blank=True, help_text="Where the specifications come from.")
+    # For each specification field, the key of the source its value came from
+    # (services/prices/spec_sources.py SOURCES): a weaker source never replaces a better one.
+    spec_sources = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -75,6 +124,13 @@ class InstanceType(models.Model):
     def family(self) -> str:
         """'c7g' for c7g.xlarge, 'fargate' for a Fargate task size."""
         return family_of(self.kind, self.name)
+
+    @property
+    def specs_source(self) -> str:
+        """The sources of its specifications, best first ("AWS describe_instance_types; AWS
+        documentation"); empty while none is recorded."""
+        used = set(self.spec_sources.values()) if self.spec_sources else set()
+        return "; ".join(label for key, label in SpecSource.choices if key in used)
 
 
 def family_of(kind: str, name: str) -> str:

@@ -3,11 +3,14 @@
 - prices.csv: EC2 prices (on-demand, and spot per availability zone);
 - fargate_rates.csv: Fargate rates per vCPU-hour and GB-hour;
 - volume_prices.csv: EBS volume rates per GB-month, IOPS-month or MiB/s-month;
-- instance_types.csv: EC2 instance specifications.
+- instance_types.csv: EC2 instance specifications (describe_instance_types);
+- instance_specs.csv: every AWS type's specifications from Spare Cores' server table.
 
 scripts/build_demo_prices.py writes prices.csv, fargate_rates.csv and instance_types.csv from
-../shared/data/pricing/; volume_prices.csv holds the figures study S4 published (the shared data
-has no EBS prices). Empty cells are unknown values (effective_to: still in force).
+../shared/data/pricing/; scripts/build_demo_specs.py writes instance_specs.csv from
+../shared/data/sparecores-servers/aws.csv; volume_prices.csv holds the figures study S4
+published (the shared data has no EBS prices). Empty cells are unknown values (effective_to:
+still in force).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import csv
 import datetime
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
@@ -48,6 +52,23 @@ INSTANCE_TYPE_COLUMNS = (
     "baseline_share,network_performance,source"
 ).split(",")
 
+# Spare Cores' figures (AWS's guide for three types Spare Cores lacks): `cpu_allocation`
+# is dedicated, shared or burstable; `spec_source` the source's key (models.SpecSource).
+INSTANCE_SPEC_COLUMNS = (
+    "name,vcpus,physical_cores,threads_per_core,memory_gib,architecture,cpu_allocation,"
+    "cpu_model,gpu_count,network_gbps,spec_source,source"
+).split(",")
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceSpecsRow:
+    """One type of instance_specs.csv: its specifications by field, and their source."""
+
+    name: str
+    values: dict[str, object]
+    spec_source: str
+    source: str
+
 
 def read_prices(path: Path) -> Iterator[PriceRecord]:
     """prices.csv -> price records."""
@@ -67,6 +88,17 @@ def read_volume_prices(path: Path) -> Iterator[VolumePriceRecord]:
 def read_instance_types(path: Path) -> Iterator[InstanceSpecRecord]:
     """instance_types.csv -> instance specifications."""
     return _records(path, INSTANCE_TYPE_COLUMNS, InstanceSpecRecord)
+
+
+def read_instance_specs(path: Path) -> Iterator[InstanceSpecsRow]:
+    """instance_specs.csv -> each type's specifications (an empty cell: not known)."""
+    for where, row in _rows(path, INSTANCE_SPEC_COLUMNS):
+        values = {
+            name: _CELLS.get(name, _text)(row[name], where)
+            for name in INSTANCE_SPEC_COLUMNS
+            if name not in ("name", "spec_source", "source")
+        }
+        yield InstanceSpecsRow(row["name"], values, row["spec_source"], row["source"])
 
 
 def _records(path: Path, columns: list[str], record_type: type) -> Iterator:
@@ -120,6 +152,8 @@ _CELLS: dict[str, Callable[[str, str], object]] = {
     "physical_cores": _optional(_number(int)),
     "threads_per_core": _optional(_number(int)),
     "baseline_share": _optional(_number(Decimal)),
+    "gpu_count": _optional(_number(int)),
+    "network_gbps": _optional(_number(Decimal)),
     "burstable": _true_or_false,
 }
 

@@ -9,10 +9,30 @@ from typing import Any
 from django import forms
 
 from benchmarks.models import PurchaseOption
-from benchmarks.questions.base import MAX_PARAMS, QueryForm, comma_list, date_field, param_names
+from benchmarks.questions.base import (
+    CHOICE_ERRORS,
+    MAX_PARAMS,
+    QueryForm,
+    comma_list,
+    date_field,
+    param_names,
+)
 from benchmarks.questions.parameters import measured_params
 
 INCLUDES = ("values", "quartiles")
+# What a burstable type is ranked by: what it sustains once its CPU credits are spent (the
+# default), its burst figure, or its burst figure at the price of running flat out in
+# unlimited mode (surplus credits at the published rate).
+BASES = ("sustained", "burst", "unlimited")
+BASIS_LABELS = {
+    "sustained": "what they sustain (credits spent)",
+    "burst": "their burst figure",
+    "unlimited": "unlimited mode, surplus credits paid",
+}
+# `exact`: a row whose price was not in force on the day asked is left out (listed with the
+# reason) instead of priced with the nearest price known.
+PRICE_DATES = ("any", "exact")
+PRICE_DATES_LABELS = {"any": "the nearest price known", "exact": "only prices in force that day"}
 # What the page asks when the question leaves it open.
 DEFAULT_FAMILIES = ("fargate", "t2", "c7g", "c7a", "c7i")
 DEFAULT_REGION = "us-east-1"
@@ -35,6 +55,8 @@ class PricePerformanceQuery:
     measured_in: str | None = None
     include_values: bool = False
     include_quartiles: bool = False
+    basis: str = "sustained"
+    price_dates: str = "any"
 
 
 class PricePerformanceForm(QueryForm):
@@ -69,6 +91,19 @@ class PricePerformanceForm(QueryForm):
         required=False,
         max_length=32,
         help_text="Only results measured in this region (default: measured anywhere)",
+    )
+    basis = forms.ChoiceField(
+        choices=[(basis, basis) for basis in BASES],
+        required=False,
+        help_text="How burstable types are ranked: sustained (default), burst or unlimited",
+        error_messages=CHOICE_ERRORS,
+    )
+    price_dates = forms.ChoiceField(
+        choices=[(option, option) for option in PRICE_DATES],
+        required=False,
+        help_text="any (default): the nearest price known when none was in force on `at`; "
+        "exact: such rows are left out, with the reason",
+        error_messages=CHOICE_ERRORS,
     )
     include = forms.CharField(
         required=False,
@@ -132,6 +167,8 @@ class PricePerformanceForm(QueryForm):
             measured_in=data.get("measured_in") or None,
             include_values="values" in data.get("include", ()),
             include_quartiles="quartiles" in data.get("include", ()),
+            basis=data.get("basis") or BASES[0],
+            price_dates=data.get("price_dates") or PRICE_DATES[0],
         )
 
 

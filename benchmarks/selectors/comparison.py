@@ -28,7 +28,7 @@ from benchmarks.models import Benchmark
 from benchmarks.per_dollar import pareto_frontier
 from benchmarks.questions import PricePerformanceQuery, lenient_query
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
-from benchmarks.selectors import demo, prices
+from benchmarks.selectors import answer_sentence, demo, prices
 from benchmarks.selectors.kept_series import read_samples
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
@@ -166,6 +166,9 @@ class Comparison:
     credit: str | None = None
     # While the demo's Spare Cores figures load in the background (make run).
     demo_note: str | None = None
+    # The sentence that answers the question, and which prices (of which days) it used.
+    summary: str = ""
+    price_dates: str = ""
     # The question as the API asks it (every default resolved): export and permalink.
     resolved: dict[str, str] = field(default_factory=dict)
     # (field, message) of a refused question, shown beside its control.
@@ -301,6 +304,8 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
         (row, flag, runs, run_ids) for row in table.results for flag, runs, run_ids in row.flags
     ]
     result.baseline_summary = _baseline_summary(table)
+    result.summary = answer_sentence.summary(table)
+    result.price_dates = answer_sentence.price_dates(table)
     result.resolved = resolved_query(result.query, table)
     result.bars = bar_order(table.results, result.reading)[:BARS_CHARTED]
     # Single values: the spread chart draws the bars', and a row of several CPU models
@@ -414,6 +419,7 @@ def resolved_query(query: PricePerformanceQuery, table: PricePerformanceTable) -
         "region": table.region.code,
         "purchase_option": table.purchase_option,
         "at": table.at.isoformat(),
+        "basis": table.basis,
         **{name: str(value) for name, value in table.params.items()},
         "families": ",".join(query.families),
     }
@@ -423,6 +429,8 @@ def resolved_query(query: PricePerformanceQuery, table: PricePerformanceTable) -
         resolved["baseline"] = table.baseline
     if table.measured_in:
         resolved["measured_in"] = table.measured_in
+    if table.price_dates != "any":
+        resolved["price_dates"] = table.price_dates
     return resolved
 
 
@@ -438,7 +446,7 @@ def frontier_keys(rows: list[PricePerformanceRow], higher_is_better: bool) -> se
     """Keys of the priced rows no other row beats on both price and performance."""
     sign = 1 if higher_is_better else -1
     return pareto_frontier(
-        (row.key, row.usd_per_hour, sign * row.median)
+        (row.key, row.usd_per_hour, sign * row.basis_figure)
         for row in rows
         if row.usd_per_hour is not None
     )

@@ -3,7 +3,9 @@
 Results are uploaded against a DB instance class (`db.r3.large`, kind `database`) with the
 engine as the run's variant (`aurora-mysql`, `mysql`, ...: ENGINES); each row prices the
 class for its engine and deployment option in the region on the day. Three queries whatever
-the number of rows: the benchmark, the kept statistics, the prices.
+the number of rows: the benchmark, the kept statistics, the prices. Before any DB instance
+class is measured, a question for a database benchmark (benchmarks/catalog.csv) is answered
+with what to upload (`summary`), not refused.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
+from benchmarks import catalog
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, DatabasePrice, InstanceType, SeriesStatistics
 from benchmarks.per_dollar import per_dollar, per_price
@@ -63,6 +66,42 @@ class DatabaseTable(BenchmarkAnswer):
     deployment_option: str
     results: list[DatabaseRow] = field(default_factory=list)
     unpriced: list[DatabaseUnpriced] = field(default_factory=list)
+    # Set when no DB instance class is measured yet: what the answer needs and how to send it.
+    summary: str | None = None
+
+
+DATABASE_KIND = "Database"
+
+
+def awaiting_databases(benchmark_key: str) -> str:
+    """What the answer says before any DB instance class is measured: the data it needs."""
+    return (
+        f"No DB instance class is measured yet, so there is no {benchmark_key} to compare. "
+        "Import the classes' prices (import_prices --api --service rds --region R, or an "
+        "AmazonRDS offer file), then upload a sysbench output for a class with its engine as "
+        "the variant: POST /api/v1/runs/ with instance_type=db.r3.large, region and "
+        "variant=aurora-mysql."
+    )
+
+
+def _database_benchmark(benchmark_key: str) -> Benchmark | None:
+    """The benchmark asked, or None when it is a database benchmark and no DB instance class
+    is measured yet; a DomainError naming the benchmark otherwise."""
+    benchmark = Benchmark.objects.filter(key=benchmark_key).first()
+    if benchmark is not None:
+        return benchmark
+    kind, _ = catalog.describe(benchmark_key, "", higher_is_better=True)
+    if kind == DATABASE_KIND and not database_benchmarks():
+        return None
+    return get_benchmark(benchmark_key)
+
+
+def _unmeasured(benchmark_key: str) -> Benchmark:
+    """A database benchmark not stored yet, with the unit sysbench's parser gives it."""
+    if "latency" in benchmark_key:
+        return Benchmark(key=benchmark_key, unit="ms", higher_is_better=False)
+    unit = "query/s" if benchmark_key.endswith(":queries") else "tx/s"
+    return Benchmark(key=benchmark_key, unit=unit)
 
 
 def _pick(prices: list[DatabasePrice]) -> DatabasePrice | None:
@@ -91,7 +130,7 @@ def database_price_performance(
     instance_types: tuple[str, ...] = (),
 ) -> DatabaseTable:
     """Per DB instance class and engine: statistics, hourly price and what a dollar buys."""
-    benchmark = get_benchmark(benchmark_key)
+    benchmark = _database_benchmark(benchmark_key)
     region = get_region(region_code)
     unknown = [engine for engine in engines if engine not in ENGINES]
     if unknown:
@@ -104,8 +143,17 @@ def database_price_performance(
             + ", ".join(DEPLOYMENT_OPTIONS),
             field="deployment_option",
         )
-    given = benchmark_params(benchmark, params or {})
     day = at or timezone.localdate()
+    if benchmark is None:
+        return DatabaseTable(
+            benchmark=_unmeasured(benchmark_key),
+            region=region.code,
+            deployment_option=deployment_option,
+            at=day,
+            params=dict(params or {}),
+            summary=awaiting_databases(benchmark_key),
+        )
+    given = benchmark_params(benchmark, params or {})
     statistics = SeriesStatistics.objects.filter(
         measured_in=SeriesStatistics.ALL_REGIONS,
         series__benchmark=benchmark,
@@ -171,6 +219,9 @@ def database_price_performance(
                 per_usd_hour=per_price(row.median, usd) if benchmark.higher_is_better else None,
             )
         )
+    if not rows and not database_benchmarks():
+        # A benchmark measured on EC2 types only: still no DB instance class to show.
+        table.summary = awaiting_databases(benchmark.key)
     return table
 
 

@@ -14,12 +14,20 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from benchmarks import palette, units
-from benchmarks.models import FargateRate, InstanceType, Price, Run, SeriesStatistics
+from benchmarks.models import (
+    DatabasePrice,
+    FargateRate,
+    InstanceType,
+    Price,
+    Run,
+    Series,
+    SeriesStatistics,
+)
 from benchmarks.selectors.lookups import get_instance_type
 from benchmarks.selectors.prices import FARGATE_COMPONENTS
 
@@ -248,3 +256,40 @@ def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
         BenchmarkRanks(key, sorted(ranks, key=lambda rank: -rank.out_of))
         for key, ranks in grouped.items()
     ]
+
+
+# What every type with a result or a price must say (`check_specs`).
+REQUIRED_SPECS = ("vcpus", "memory_gib", "architecture", "cpu_allocation")
+
+
+@dataclass(frozen=True)
+class SpecsCheck:
+    """The types with a result or a price, and those among them lacking a required spec."""
+
+    checked: int
+    lacking: list[tuple[str, list[str]]]  # (name, the required fields it lacks), by name
+
+
+def types_lacking_specs() -> SpecsCheck:
+    """Every instance type with a result (a series) or a price (an EC2 or DB instance price,
+    or a Fargate rate of its architecture) that lacks vCPUs, memory, architecture or
+    cpu_allocation; one query."""
+    fargate_priced = FargateRate.objects.filter(architecture=OuterRef("architecture"))
+    used = (
+        InstanceType.objects.annotate(
+            has_result=Exists(Series.objects.filter(instance_type=OuterRef("pk"))),
+            has_price=Exists(Price.objects.filter(instance_type=OuterRef("pk")))
+            | Exists(DatabasePrice.objects.filter(instance_type=OuterRef("pk")))
+            | (Q(kind=InstanceType.Kind.FARGATE) & Exists(fargate_priced)),
+        )
+        .filter(Q(has_result=True) | Q(has_price=True))
+        .order_by("name")
+        .values_list("name", *REQUIRED_SPECS)
+    )
+    checked, lacking = 0, []
+    for name, *values in used:
+        checked += 1
+        missing = [field for field, value in zip(REQUIRED_SPECS, values, strict=True) if not value]
+        if missing:
+            lacking.append((name, missing))
+    return SpecsCheck(checked=checked, lacking=lacking)

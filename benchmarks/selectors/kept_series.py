@@ -36,10 +36,16 @@ class Machine(NamedTuple):
     burstable: bool
     baseline_share: Decimal | None
     network_performance: str
+    cpu_allocation: str
 
     @property
     def family(self) -> str:
         return family_of(self.kind, self.name)
+
+    @property
+    def allocation(self) -> str:
+        """`dedicated`, `shared` or `burstable`; "" where unknown."""
+        return self.cpu_allocation or ("burstable" if self.burstable else "")
 
 
 class KeptSeries(NamedTuple):

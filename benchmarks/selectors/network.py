@@ -3,7 +3,8 @@
 Read from the kept statistics of the iperf3 throughput series in three queries (benchmark,
 statistics, prices) whatever the number of points: every (processes, streams) pair measured
 on a type is one point; a result without `processes` (stored before measurements of several
-processes were summed) counts as one process.
+processes were summed) counts as one process. Before any bandwidth is measured, a question
+for one of iperf3's keys is answered with what to upload (`summary`), not refused.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ class NetworkScaling:
     purchase_option: str
     at: datetime.date
     curves: list[ScalingCurve] = field(default_factory=list)
+    # Set when no bandwidth is measured yet: what the answer needs and how to send it.
+    summary: str | None = None
 
     @property
     def rows(self) -> list[dict]:
@@ -74,6 +77,39 @@ class NetworkScaling:
         ]
 
 
+# The keys iperf3's parser writes in bit/s: the questions this answer is for.
+BANDWIDTH_KEYS = ("iperf3:tcp", "iperf3:udp")
+BANDWIDTH_UNIT = "bit/s"
+
+
+def awaiting_bandwidth(benchmark_key: str) -> str:
+    """What the answer says before any bandwidth is measured: the data it needs and how."""
+    return (
+        f"No bandwidth is measured yet, so there is no {benchmark_key} curve to show. Upload "
+        "iperf3 -J outputs with POST /api/v1/runs/ (a file part per process run at once, with "
+        "instance_type and region), or run the benchmark agent with --iperf3 HOST."
+    )
+
+
+def _bandwidth_benchmark(benchmark_key: str) -> Benchmark | None:
+    """The benchmark asked, or None when it is one of iperf3's and no bandwidth is measured
+    yet; a DomainError naming the benchmark otherwise."""
+    benchmark = Benchmark.objects.filter(key=benchmark_key).first()
+    if benchmark is None:
+        if (
+            benchmark_key in BANDWIDTH_KEYS
+            and not Benchmark.objects.filter(unit=BANDWIDTH_UNIT).exists()
+        ):
+            return None
+        benchmark = get_benchmark(benchmark_key)
+    if benchmark.unit != BANDWIDTH_UNIT:
+        raise DomainError(
+            f"{benchmark.key} is measured in {benchmark.unit}, not bit/s: not a bandwidth",
+            field="benchmark",
+        )
+    return benchmark
+
+
 def network_scaling(
     *,
     benchmark_key: str = "iperf3:tcp",
@@ -84,17 +120,23 @@ def network_scaling(
     at: datetime.date | None = None,
 ) -> NetworkScaling:
     """Bandwidth against processes and streams per type; priced when a region is given."""
-    benchmark = get_benchmark(benchmark_key)
-    if benchmark.unit != "bit/s":
-        raise DomainError(
-            f"{benchmark.key} is measured in {benchmark.unit}, not bit/s: not a bandwidth",
-            field="benchmark",
-        )
+    benchmark = _bandwidth_benchmark(benchmark_key)
     if direction not in DIRECTIONS:
         raise DomainError(
             f"direction {direction!r} is not one of {', '.join(DIRECTIONS)}", field="direction"
         )
     day = at or timezone.localdate()
+    if benchmark is None:
+        if region_code:
+            get_region(region_code)
+        return NetworkScaling(
+            benchmark=Benchmark(key=benchmark_key, unit=BANDWIDTH_UNIT),
+            direction=direction,
+            region=region_code,
+            purchase_option=purchase_option,
+            at=day,
+            summary=awaiting_bandwidth(benchmark_key),
+        )
     statistics = SeriesStatistics.objects.filter(
         measured_in=SeriesStatistics.ALL_REGIONS,
         series__benchmark=benchmark,

@@ -10,12 +10,14 @@ arithmetic is `benchmarks.per_dollar`'s.
 from __future__ import annotations
 
 import datetime
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone
 
+from benchmarks import burstable
 from benchmarks import per_dollar as arithmetic
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.models import Benchmark, InstanceType, Region
@@ -57,16 +59,28 @@ class PricePerformanceRow:
     samples: list[list]
     usd_per_hour: float | None
     price_note: str | None
+    # What a dollar buys on the question's basis (a burstable type: see `sustained_per_dollar`).
     per_dollar: float | None
+    # The day the price used came into force, and whether it was in force on the day asked.
+    price_effective_from: datetime.date | None = None
+    price_in_force: bool = True
+    # `dedicated`, `shared` (no published baseline) or `burstable`.
+    cpu_allocation: str = ""
     # Runs left out of the figures (benchmarks.flags); `only_flagged`: the figures come from
     # flagged runs, the series having no other. `flags`: [[flag, runs, [run ids]], ...].
     flagged_runs: int = 0
     only_flagged: bool = False
     flags: list = field(default_factory=list)
-    # Burstable types: the sustained share of each vCPU, and the work per dollar once the
-    # CPU credits are spent (the median was measured while bursting).
+    # Burstable types: the sustained share of each vCPU; the work per dollar at the burst
+    # figure measured, once the CPU credits are spent, and, in unlimited mode, paying for
+    # surplus credits; how long a full credit balance lasts at full load.
     baseline_share: float | None = None
+    burst_per_dollar: float | None = None
     sustained_per_dollar: float | None = None
+    unlimited_usd_per_hour: float | None = None
+    burst_minutes: float | None = None
+    # The figure the basis ranks by: the median, or what a burstable type sustains.
+    basis_figure: float = 0.0
     relative_throughput: float | None = None
     relative_cost: float | None = None
     relative_per_dollar: float | None = None
@@ -85,6 +99,10 @@ class PricePerformanceRow:
     @property
     def values_cut(self) -> bool:
         return self.results > len(self.samples)
+
+    @property
+    def burstable(self) -> bool:
+        return self.baseline_share is not None
 
 
 @dataclass(frozen=True)
@@ -112,6 +130,8 @@ class PricePerformanceTable:
     measured_in: str | None
     include_values: bool = False
     include_quartiles: bool = False
+    basis: str = "sustained"
+    price_dates: str = "any"
     results: list[PricePerformanceRow] = field(default_factory=list)
     unpriced: list[Unpriced] = field(default_factory=list)
     # What the page changed in a question it could not answer as asked (lenient mode).
@@ -119,7 +139,7 @@ class PricePerformanceTable:
 
     @property
     def has_burstable(self) -> bool:
-        return any(row.sustained_per_dollar is not None for row in self.results)
+        return any(row.burstable for row in self.results)
 
 
 def _open_parameters(rows: list[KeptSeries]) -> list[tuple[str, tuple, set]]:
@@ -215,13 +235,17 @@ def price_performance_table(
         measured_in=query.measured_in,
         include_values=query.include_values,
         include_quartiles=query.include_quartiles,
+        basis=query.basis,
+        price_dates=query.price_dates,
         notes=notes,
     )
     for row in rows:
         instance_type = row.machine
         quote = quotes[instance_type.pk]
-        if quote.usd_per_hour is None:
+        if quote.usd_per_hour is None or (query.price_dates == "exact" and not quote.in_force):
             reason = quote.note or "no price known"
+            if quote.usd_per_hour is not None:
+                reason = f"price_dates=exact: {reason}"
             if instance_type.kind == InstanceType.Kind.DATABASE:
                 reason = "a DB instance class: priced per engine by database-price-performance/"
             table.unpriced.append(
@@ -253,14 +277,14 @@ def price_performance_table(
                 samples=row.samples,
                 usd_per_hour=usd,
                 price_note=quote.note,
-                per_dollar=arithmetic.per_dollar(
-                    row.median, usd, higher_is_better=benchmark.higher_is_better
-                ),
+                price_effective_from=quote.effective_from,
+                price_in_force=quote.in_force,
+                cpu_allocation=instance_type.allocation,
                 flagged_runs=row.flagged_runs or 0,
                 only_flagged=row.only_flagged,
                 flags=row.flags,
                 statistics_id=row.statistics_id,
-                **_sustained(instance_type, benchmark, row, usd),
+                **_on_basis(instance_type, benchmark, row, usd, query.basis),
                 **_bandwidth(instance_type, benchmark, row.median, usd),
             )
         )
@@ -279,24 +303,53 @@ def price_performance_table(
     return table
 
 
-def _sustained(
-    instance_type: Machine, benchmark: Benchmark, row: KeptSeries, usd: float
-) -> dict[str, float | None]:
-    """A burstable type's baseline share and its work per dollar once its credits are spent."""
-    if not instance_type.burstable or instance_type.baseline_share is None:
-        return {}
-    share = float(instance_type.baseline_share)
-    return {
+def _on_basis(
+    machine: Machine, benchmark: Benchmark, row: KeptSeries, usd: float, basis: str
+) -> dict[str, Any]:
+    """What a dollar buys on the question's basis; for a burstable type, its figures on every
+    basis too.
+
+    Credits are earned for the whole instance, so a result measured with P processes sustains
+    min(1, baseline x vCPUs / P) of its burst figure (`per_dollar.sustained_share`)."""
+    higher = benchmark.higher_is_better
+    burst = arithmetic.per_dollar(row.median, usd, higher_is_better=higher)
+    if not machine.burstable or machine.baseline_share is None:
+        return {"per_dollar": burst, "basis_figure": row.median}
+    share = float(machine.baseline_share)
+    vcpus = float(machine.vcpus) if machine.vcpus is not None else None
+    processes = row.params.get("processes")
+    sustains = arithmetic.sustained_share(share, vcpus, processes)
+    sustained = arithmetic.sustained_figure(row.median, sustains, higher_is_better=higher)
+    figures = {
         "baseline_share": share,
-        "sustained_per_dollar": arithmetic.sustained_per_dollar(
-            row.median,
-            usd,
-            higher_is_better=benchmark.higher_is_better,
-            baseline_share=share,
-            vcpus=float(instance_type.vcpus) if instance_type.vcpus is not None else None,
-            processes=row.params.get("processes"),
+        "burst_per_dollar": burst,
+        "sustained_per_dollar": arithmetic.per_dollar(sustained, usd, higher_is_better=higher)
+        if math.isfinite(sustained)
+        else 0.0,
+        "burst_minutes": arithmetic.burst_minutes(
+            arithmetic.credits_per_hour(share, vcpus), vcpus, processes
         ),
     }
+    if basis == "burst":
+        return {**figures, "per_dollar": burst, "basis_figure": row.median}
+    if basis == "unlimited":
+        rate = burstable.surplus_usd_per_vcpu_hour(machine.family)
+        price = None
+        if rate is not None:
+            price = arithmetic.unlimited_usd_per_hour(
+                usd,
+                baseline_share=share,
+                vcpus=vcpus,
+                processes=processes,
+                surplus_usd_per_vcpu_hour=float(rate),
+            )
+        return {
+            **figures,
+            "unlimited_usd_per_hour": price,
+            "per_dollar": arithmetic.per_dollar(row.median, price, higher_is_better=higher),
+            "basis_figure": row.median,
+        }
+    return {**figures, "per_dollar": figures["sustained_per_dollar"], "basis_figure": sustained}
 
 
 def _bandwidth(
@@ -334,7 +387,7 @@ def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: B
     base = candidates[0]
     for row in rows:
         row.relative_throughput = arithmetic.relative_throughput(
-            row.median, base.median, higher_is_better=benchmark.higher_is_better
+            row.basis_figure, base.basis_figure, higher_is_better=benchmark.higher_is_better
         )
         row.relative_cost = arithmetic.relative(row.usd_per_hour, base.usd_per_hour)
         row.relative_per_dollar = arithmetic.relative(row.per_dollar, base.per_dollar)

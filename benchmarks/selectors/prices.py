@@ -47,14 +47,18 @@ class PriceQuote(NamedTuple):
 
     usd_per_hour: Decimal | None
     note: str | None = None
+    # The day the price used came into force (for Fargate, its later rate's).
+    effective_from: datetime.date | None = None
+    # False: no price was in force on the day; the nearest known was used (`note` says which).
+    in_force: bool = True
 
 
 class PeriodPick(NamedTuple):
     """The period chosen for one partition (an instance type, a Fargate rate component)."""
 
     amount: Decimal
-    # None when the query was `all_in_force` (nothing reads an in-force period's dates).
-    effective_from: datetime.date | None
+    effective_from: datetime.date
+    # None when the query was `all_in_force` (nothing reads an in-force period's end).
     effective_to: datetime.date | None
     availability_zone: str
     # How many periods (zones) of the partition are in force on the day; 0 for a fallback.
@@ -88,7 +92,7 @@ def pick_periods(
     tells equally valid periods apart (spot prices' availability zone). `all_in_force`: the
     caller kept only periods in force on `day`, so the cheapest wins with no distance to rank
     by and no fallback to describe: the same picks from a simpler query that sends neither
-    the periods' dates nor, without zones, their count.
+    the periods' ends nor, without zones, their count.
     """
     by = [F(name) for name in partition]
     if all_in_force:
@@ -116,9 +120,9 @@ def pick_periods(
             "first_from": Window(Min("effective_from"), partition_by=by),
             "last_from": Window(Max("effective_from"), partition_by=by),
         }
-    read = [amount, "zone_name", "periods_in_force"]
+    read = [amount, "zone_name", "periods_in_force", "effective_from"]
     if not all_in_force:
-        read += ["effective_from", "effective_to", "first_from", "last_from"]
+        read += ["effective_to", "first_from", "last_from"]
     rows = (
         periods.annotate(**ranking, zone_name=F(zone) if zone else Value(""))
         .filter(rank=1)
@@ -130,9 +134,9 @@ def pick_periods(
 
 
 def _pick(row: tuple, day: datetime.date) -> PeriodPick:
-    """A picked row: (amount, zone, periods in force[, from, to, first from, last from])."""
-    amount, zone, in_force, *period = row
-    start, end, first_from, last_from = period or (None, None, None, None)
+    """A picked row: (amount, zone, periods in force, from[, to, first from, last from])."""
+    amount, zone, in_force, start, *period = row
+    end, first_from, last_from = period or (None, None, None)
     if in_force:
         nearest = None
     elif start > day:
@@ -182,7 +186,9 @@ def _ec2_quotes(
             notes.append(f"cheapest of {count} availability zones: {pick.availability_zone}")
         if pick.nearest:
             notes.append(pick.note(day))
-        quotes[instance_type.pk] = PriceQuote(pick.amount, "; ".join(notes) or None)
+        quotes[instance_type.pk] = PriceQuote(
+            pick.amount, "; ".join(notes) or None, pick.effective_from, pick.nearest is None
+        )
     return quotes
 
 
@@ -210,17 +216,20 @@ def _fargate_quotes(
     quotes = {}
     for instance_type in instance_types:
         architecture = instance_type.architecture or "x86_64"
-        total, notes, missing = Decimal(0), [], None
+        total, notes, missing, starts = Decimal(0), [], None, []
         for component, size in FARGATE_COMPONENTS:
             pick = picks.get((architecture, component))
             if pick is None:
                 missing = f"no Fargate {architecture} {component} rate known in {region.code}"
                 break
             total += pick.amount * getattr(instance_type, size)
+            starts.append(pick.effective_from)
             if pick.nearest:
                 notes.append(f"{component}: {pick.note(day)}")
         quotes[instance_type.pk] = (
-            PriceQuote(None, missing) if missing else PriceQuote(total, "; ".join(notes) or None)
+            PriceQuote(None, missing)
+            if missing
+            else PriceQuote(total, "; ".join(notes) or None, max(starts), not notes)
         )
     return quotes
 

@@ -46,6 +46,7 @@ class DemoSummary:
     """What `loaddemo` read and stored."""
 
     prices: ImportSummary
+    specs: ImportSummary | None = None  # Spare Cores' specifications of every AWS type
     runs_stored: int = 0
     runs_present: int = 0
 
@@ -65,6 +66,9 @@ def _load(summary: DemoSummary, **submission) -> None:
 def load_demo() -> DemoSummary:
     """Load the bundled prices and results; loading again stores nothing new."""
     summary = DemoSummary(prices=price_services.import_snapshot())
+    # Every AWS type's specifications, in bulk: the types Spare Cores' figures bring later
+    # (`loaddemo --part rest`) arrive specified. AWS's own figures stay where they are known.
+    summary.specs = price_services.import_bundled_specs()
     for path in sorted((DEMO_DIR / "s1-fargate-openssl").glob("*.txt")):
         instance_type = path.name.split("__", 1)[0]
         _load(

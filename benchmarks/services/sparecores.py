@@ -21,9 +21,10 @@ from django import db
 from django.db import transaction
 
 from benchmarks import inspector
-from benchmarks.models import Architecture, InstanceType, Run
+from benchmarks.models import Architecture, InstanceType, Run, SpecSource
 from benchmarks.parsers import CpuInfo
 from benchmarks.services import machine_runs, upload_checks
+from benchmarks.services.prices import spec_sources
 
 SOURCE = inspector.SOURCE
 LICENCE = inspector.LICENCE
@@ -194,10 +195,10 @@ def _import_with_retries(
 
 
 def ensure_instance_type(name: str, cpu: CpuInfo | None, *, source: str) -> bool:
-    """Create an EC2 type unknown so far with what lscpu says; fill a known one's blanks.
+    """Create an EC2 type unknown so far with what lscpu says; give a known one what lscpu
+    says where no better source has spoken (services/prices/spec_sources.py).
 
-    Returns whether it was created. Specifications already known (from describe_instance_types)
-    are never overwritten.
+    Returns whether it was created.
     """
     specs = {
         "vcpus": cpu.cpus if cpu else None,
@@ -206,19 +207,17 @@ def ensure_instance_type(name: str, cpu: CpuInfo | None, *, source: str) -> bool
         "threads_per_core": cpu.threads_per_core if cpu else None,
     }
     known = InstanceType.objects.select_for_update().filter(name=name).first()
+    instance_type = known or InstanceType(name=name, kind=InstanceType.Kind.EC2)
+    changed = spec_sources.apply_specs(
+        instance_type, specs, source=SpecSource.SPARECORES_LSCPU, source_text=source
+    )
     if known is None:
-        InstanceType.objects.create(name=name, kind=InstanceType.Kind.EC2, source=source, **specs)
-        return True
-    blanks = {
-        column: value
-        for column, value in specs.items()
-        if value not in (None, "") and getattr(known, column) in (None, "")
-    }
-    if blanks:
-        if not known.source:
-            blanks["source"] = source
-        InstanceType.objects.filter(pk=known.pk).update(**blanks)
-    return False
+        instance_type.save()
+    elif changed:
+        instance_type.save(update_fields=sorted(changed))
+    # No region's stamp moves: machines are imported in parallel, and each such write is
+    # followed by its runs' ingest, which moves the answers' stamps.
+    return known is None
 
 
 @dataclass

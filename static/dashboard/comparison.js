@@ -58,10 +58,14 @@
       borderWidth: bars.map((row) => (row.best ? 3 : 0)),
     }];
     const burstable = bars.some((row) => row.sustained_per_dollar !== null);
+    // Burstable types are ranked on the basis asked; the striped bar is the other figure.
+    const other = data.basis === "sustained"
+      ? { label: "while CPU credits last", field: "burst_per_dollar" }
+      : { label: "once CPU credits are spent", field: "sustained_per_dollar" };
     if (burstable) {
       datasets.push({
-        label: "once CPU credits are spent",
-        data: bars.map((row) => row.sustained_per_dollar),
+        label: other.label,
+        data: bars.map((row) => row[other.field]),
         backgroundColor: bars.map((row) => tools.stripes(row.colour)),
         borderColor: bars.map((row) => row.colour),
         borderWidth: 1,
@@ -77,7 +81,7 @@
         plugins: {
           legend: familyLegend([
             { text: "★ best per dollar", fillStyle: "#fff", strokeStyle: "#000", lineWidth: 3 },
-            ...(burstable ? [{ text: "once CPU credits are spent", fillStyle: tools.stripes("#555"),
+            ...(burstable ? [{ text: other.label, fillStyle: tools.stripes("#555"),
                                strokeStyle: "#555", lineWidth: 1 }] : []),
           ]),
           tooltip: {
@@ -85,7 +89,7 @@
               label: (item) => {
                 const row = bars[item.dataIndex];
                 return item.datasetIndex === 0 ? format(row.per_dollar, reading.per_dollar)
-                  : "credits spent: " + format(row.sustained_per_dollar, reading.per_dollar);
+                  : other.label + ": " + format(row[other.field], reading.per_dollar);
               },
             },
           },

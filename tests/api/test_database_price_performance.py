@@ -183,3 +183,51 @@ def test_price_performance_sends_db_instance_classes_to_their_own_endpoint(clien
     assert {row["reason"] for row in body["unpriced"]} == {
         "a DB instance class: priced per engine by database-price-performance/"
     }
+
+
+@pytest.fixture
+def empty_client():
+    return APIClient()
+
+
+def test_before_any_db_instance_class_is_measured_the_answer_says_what_to_upload(empty_client):
+    response = empty_client.get(
+        URL, {"benchmark": "sysbench:oltp_read_write:queries", "region": "us-east-1"}
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["results"] == [] and body["unpriced"] == []
+    assert body["unit"] == "query/s"
+    assert "No DB instance class is measured yet" in body["summary"]
+    assert "import_prices --api --service rds" in body["summary"]
+
+
+def test_before_any_measurement_a_question_that_is_no_database_benchmark_is_still_refused(
+    empty_client,
+):
+    response = empty_client.get(URL, {"benchmark": "sysbnch:oltp", "region": "us-east-1"})
+    assert response.status_code == 400
+    assert "unknown benchmark 'sysbnch:oltp'" in response.content.decode()
+    region = empty_client.get(
+        URL, {"benchmark": "sysbench:oltp_read_write:queries", "region": "us-east-9"}
+    )
+    assert region.status_code == 400 and "us-east-9" in region.content.decode()
+
+
+def test_once_a_class_is_measured_an_unmeasured_benchmark_is_refused_by_name(client):
+    response = client.get(URL, {"benchmark": "sysbench:oltp_read_only", "region": "us-east-1"})
+    assert response.status_code == 400
+    assert "unknown benchmark 'sysbench:oltp_read_only'" in response.content.decode()
+    measured = client.get(URL, {"benchmark": "sysbench:oltp:queries", "region": "us-east-1"})
+    assert measured.json()["summary"] is None
+
+
+def test_the_answer_awaiting_db_classes_takes_three_queries(django_assert_num_queries):
+    from benchmarks.selectors import databases
+
+    # The benchmark, which benchmarks DB classes have, the region.
+    with django_assert_num_queries(3):
+        table = databases.database_price_performance(
+            benchmark_key="sysbench:oltp_read_write", region_code="us-east-1"
+        )
+    assert table.results == [] and table.summary

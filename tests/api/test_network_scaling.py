@@ -166,6 +166,36 @@ def test_a_capped_process_leaves_its_warning_on_the_run(
 
 
 def test_an_unknown_benchmark_is_refused_with_a_400(client):
-    response = client.get("/api/v1/network-scaling/", {"benchmark": "iperf3:tcp"})
+    response = client.get("/api/v1/network-scaling/", {"benchmark": "ipref3:tcp"})
     assert response.status_code == 400
-    assert "iperf3:tcp" in response.content.decode()
+    assert "unknown benchmark 'ipref3:tcp'" in response.content.decode()
+
+
+def test_before_any_bandwidth_is_measured_the_answer_says_what_to_upload(client):
+    response = client.get("/api/v1/network-scaling/", {"region": "us-west-2"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["results"] == []
+    assert "No bandwidth is measured yet" in body["summary"]
+    assert "--iperf3 HOST" in body["summary"]
+
+
+def test_once_bandwidth_is_measured_a_mistyped_key_is_refused_with_the_closest(
+    client, document, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        one = upload(client, [named(process_output(document, 9.5), "one.json")])
+    assert one.status_code == 202, one.content
+    response = client.get("/api/v1/network-scaling/", {"benchmark": "iperf3:tpc"})
+    assert response.status_code == 400
+    assert "did you mean iperf3:tcp" in response.content.decode()
+    assert client.get("/api/v1/network-scaling/").json()["summary"] is None
+
+
+def test_the_answer_awaiting_bandwidth_takes_three_queries(django_assert_num_queries):
+    from benchmarks.selectors import network
+
+    # The benchmark, whether any bandwidth is measured, the region.
+    with django_assert_num_queries(3):
+        answer = network.network_scaling(region_code="us-west-2")
+    assert answer.curves == [] and answer.summary

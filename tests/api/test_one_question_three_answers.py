@@ -44,3 +44,7 @@ def test_the_page_the_api_and_the_csv_give_identical_numbers(client):
         for figure in FIGURES:
             assert row[figure] == by_type[row["instance_type"]][figure], figure
     assert by_type[names[3]]["relative_per_dollar"] == 1
+    # The CSV read alone still says what it answers.
+    assert {(row["basis"], row["region"], row["purchase_option"]) for row in table} == {
+        ("sustained", "ap-northeast-1", "on_demand")
+    }

@@ -26,6 +26,7 @@ def test_study_s1_fargate_against_t2_nano_at_the_launch_prices(client):
             "block_size": 8192,
             "processes": 1,
             "at": "2017-12-13",
+            "basis": "burst",
         },
     )
     assert response.status_code == 200, response.content
@@ -50,8 +51,52 @@ def test_study_s1_fargate_against_t2_nano_at_the_launch_prices(client):
     nano = rows[("t2.nano", None)]
     assert nano["median"] == pytest.approx(2_872_603_990, rel=1e-9)
     assert nano["usd_per_hour"] == pytest.approx(0.0058)
-    assert "no price in force on 2017-12-13" in nano["price_note"]
+    # S1's own price, dated as the study dates it.
+    assert nano["price_note"] is None and nano["price_effective_from"] == "2017-12-01"
+    assert fargate["price_effective_from"] == "2017-11-29"
+    # While its credits last, t2.nano does three times Fargate's work per dollar ...
     assert nano["per_dollar"] / fargate["per_dollar"] == pytest.approx(3.0, rel=0.05)
+    assert nano["burstable"] and nano["cpu_allocation"] == "burstable"
+    assert nano["burst_minutes"] == pytest.approx(75.8, abs=0.1)
+    assert body["basis"] == "burst" and "burst figure" in body["summary"]
+
+
+def test_study_s1_sustained_t2_nano_does_a_twentieth_of_its_burst(client):
+    question = {
+        "benchmark": "openssl:aes-128-gcm",
+        "region": "us-east-1",
+        "block_size": 8192,
+        "processes": 1,
+        "at": "2017-12-13",
+    }
+    body = client.get(URL, question).json()
+    assert body["basis"] == "sustained"
+    nano = rows_by_type(body)[("t2.nano", None)]
+    assert nano["per_dollar"] == nano["sustained_per_dollar"]
+    assert nano["sustained_per_dollar"] == pytest.approx(nano["burst_per_dollar"] * 0.05, rel=1e-5)
+    assert body["results"][0]["instance_type"].startswith("fargate-")
+
+
+def test_study_s1_exact_price_dates_keep_only_what_s1_priced(client):
+    body = client.get(
+        URL,
+        {
+            "benchmark": "openssl:aes-128-gcm",
+            "region": "us-east-1",
+            "block_size": 8192,
+            "processes": 1,
+            "at": "2017-12-13",
+            "price_dates": "exact",
+        },
+    ).json()
+    kept = {row["instance_type"] for row in body["results"]}
+    assert "t2.nano" in kept
+    assert all(name == "t2.nano" or name.startswith("fargate-") for name in kept), kept
+    assert body["unpriced"], "the types priced only in 2026 are listed with the reason"
+    assert all(
+        row["reason"].startswith("price_dates=exact") or "no on_demand price" in row["reason"]
+        for row in body["unpriced"]
+    )
 
 
 def test_study_s1_shows_the_spread_between_cpu_generations(client):

@@ -192,10 +192,12 @@ def test_every_key_of_a_row_is_described_in_the_schema():
     assert set(row) <= set(PricePerformanceRowSerializer().fields), row
 
 
-def test_a_thousand_row_answer_stays_under_300_kb():
+def test_a_thousand_row_answer_stays_under_340_kb():
+    # 300 kB until each row also named its price's first day, whether it is burstable and
+    # its CPU allocation (about 80 bytes a row).
     fleet(1000)
     response = APIClient().get(URL, {"benchmark": "tool:x", "region": "us-east-1"})
-    assert len(response.content) < 300_000, len(response.content)
+    assert len(response.content) < 340_000, len(response.content)
     assert len(response.json()["results"]) == 1000
 
 

@@ -273,13 +273,15 @@ def test_study_s1_shows_fargate_generations_apart_and_t2_nano_burst_and_sustaine
     rows = {label: ys for label, ys in lines if ys}
     assert len(rows) >= 2
     assert len({y for ys in rows.values() for y in ys}) == len(rows)
-    # t2.nano: one bar while it bursts, one striped once its CPU credits are spent.
+    # t2.nano: its bar at what it sustains once its CPU credits are spent (5% of a vCPU),
+    # and a striped one while they last.
     bar = page.evaluate(
         """() => { const c = Chart.getChart('per-dollar-chart');
                    const i = c.data.labels.findIndex(l => l.endsWith('t2.nano'));
                    return c.data.datasets.map(d => d.data[i]); }"""
     )
-    assert len(bar) == 2 and bar[0] > bar[1] > 0
+    assert len(bar) == 2 and bar[1] > bar[0] > 0
+    assert bar[1] / bar[0] == pytest.approx(20, rel=1e-3)
     assert page.console_errors == []
 
 

@@ -109,7 +109,7 @@ def test_it_answers_in_a_fixed_number_of_queries(django_assert_max_num_queries, 
 
 
 def test_the_frontier_holds_the_types_no_other_beats_on_price_and_performance():
-    row = lambda key, usd, median: SimpleNamespace(key=key, usd_per_hour=usd, median=median)  # noqa: E731
+    row = lambda key, usd, median: SimpleNamespace(key=key, usd_per_hour=usd, basis_figure=median)  # noqa: E731
     rows = [
         row("cheap-slow", 0.01, 10.0),
         row("mid-fast", 0.05, 100.0),

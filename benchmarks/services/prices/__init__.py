@@ -3,7 +3,9 @@ and instance specifications, with history. One module a subject:
 
 - periods.py: the one skeleton every kind of price is written through, and ImportSummary;
 - ec2.py, fargate.py, volumes.py, databases.py: one kind of price each (its check and key);
-- specs.py: instance specifications (facts, updated in place);
+- spec_sources.py: the one writer of instance specifications (each field keeps its source;
+  a better source replaces a weaker one); specs.py: its imports (describe_instance_types,
+  Spare Cores' server table);
 - importers.py: one import per source (snapshot, offer file, saved AWS responses);
 - refresh.py: the live AWS fetch (`import_prices --api`) and the scheduled refresh.
 
@@ -40,7 +42,7 @@ from benchmarks.services.prices.refresh import (
     refresh_region,
     run_refresh,
 )
-from benchmarks.services.prices.specs import update_instance_specs
+from benchmarks.services.prices.specs import import_bundled_specs, update_instance_specs
 from benchmarks.services.prices.volumes import record_volume_prices
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "import_price_list",
     "import_price_list_file",
     "import_snapshot",
+    "import_bundled_specs",
     "import_spot_history",
     "import_spot_history_file",
     "record_database_prices",

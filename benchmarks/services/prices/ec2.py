@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from benchmarks.errors import DomainError
-from benchmarks.models import InstanceType, Price, PurchaseOption, Region
+from benchmarks.models import InstanceType, Price, PurchaseOption, Region, SpecSource
 from benchmarks.pricing.products import INSTANCE_TYPE_NAME
 from benchmarks.pricing.records import PriceRecord
-from benchmarks.services.prices import periods
+from benchmarks.services.prices import periods, spec_sources
 
 
 def _check_price(record: PriceRecord) -> None:
@@ -40,17 +40,23 @@ def _instance_types(
 def _note_network_performance(
     records: list[PriceRecord], instance_types: dict[str, InstanceType]
 ) -> None:
-    """The price list's `networkPerformance` fills a type's advertised bandwidth where
-    nothing is known yet (describe_instance_types, when imported, says it too)."""
-    changed = []
+    """The price list's `networkPerformance`, through spec_sources: it fills a type's
+    advertised bandwidth where no better source (describe_instance_types) has given it."""
+    changed, fields = {}, set()
     for record in records:
         instance_type = instance_types.get(record.instance_type)
-        if instance_type is None or not record.network_performance:
+        if instance_type is None:
             continue
-        if not instance_type.network_performance:
-            instance_type.network_performance = record.network_performance
-            changed.append(instance_type)
-    InstanceType.objects.bulk_update(changed, ["network_performance"], batch_size=500)
+        # Even with nothing to say, a burstable type gets AWS's documented figures.
+        said = {"network_performance": record.network_performance}
+        changes = spec_sources.apply_specs(
+            instance_type, said if record.network_performance else {}, source=SpecSource.PRICE_LIST
+        )
+        if changes:
+            changed[instance_type.pk] = instance_type
+            fields |= changes
+    if changed:
+        InstanceType.objects.bulk_update(list(changed.values()), sorted(fields), batch_size=500)
 
 
 PRICES = periods.PeriodTable(

@@ -1,0 +1,141 @@
+"""The sentence that answers a price-performance question, computed from its rows.
+
+Which type gives the most per dollar on the basis asked, by how much over the best of the
+next family and over the baseline, which prices (of which days) it used, and what is left
+out and why. The API sends it as `summary`; the page shows it first (`data-role="answer"`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from benchmarks import units
+from benchmarks.selectors.price_performance import PricePerformanceRow, PricePerformanceTable
+
+BASIS_WORDS = {
+    "sustained": "burstable types at what they sustain once their CPU credits are spent",
+    "burst": "burstable types at their burst figure, which lasts only while CPU credits do",
+    "unlimited": "burstable types run flat out in unlimited mode, surplus credits paid",
+}
+OPTION_WORDS = {"on_demand": "on-demand"}
+
+
+def summary(table: PricePerformanceTable) -> str:
+    """One sentence (two when something is left out) answering the table's question."""
+    benchmark = table.benchmark
+    reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
+    option = OPTION_WORDS.get(table.purchase_option, table.purchase_option.replace("_", " "))
+    where = f"{option} prices in {table.region.code}"
+    if not table.results:
+        return _nothing_priced(table, where)
+    ranked = _ranked(table.results, reading)
+    winner = ranked[0]
+    if reading.per_dollar is not None:
+        figure = reading.per_dollar.format(winner.per_dollar)
+        claim = f"{_name(winner)} gives the most {benchmark.key} per dollar ({figure})"
+    else:
+        claim = (
+            f"{_name(winner)} has the best {benchmark.key} ({reading.value.format(winner.median)})"
+        )
+    parts = [claim, _over_next_family(ranked, reading), _over_baseline(table, winner, reading)]
+    sentence = ", ".join(part for part in parts if part)
+    basis = BASIS_WORDS[table.basis] if table.has_burstable else ""
+    sentence += f", at {price_dates(table, where)}" + (f" ({basis})" if basis else "") + "."
+    left_out = _left_out(table, option)
+    return f"{sentence} {left_out}" if left_out else sentence
+
+
+def price_dates(table: PricePerformanceTable, where: str | None = None) -> str:
+    """Which prices the rows use: "on-demand prices in us-east-1 in force on 2024-06-01", or
+    the days of the prices used when none was in force on the day asked."""
+    where = where or f"{table.purchase_option} prices in {table.region.code}"
+    elsewhere = Counter(row.price_effective_from for row in table.results if not row.price_in_force)
+    if not elsewhere:
+        return f"{where} in force on {table.at}"
+    days = ", ".join(str(day) for day in sorted(elsewhere, key=str)[:3])
+    more = " and others" if len(elsewhere) > 3 else ""
+    count = sum(elsewhere.values())
+    held = len(table.results) - count
+    return (
+        f"{where} of {days}{more}: none on record for {table.at} for {count} of "
+        f"{len(table.results)} rows" + (f" ({held} priced as of {table.at})" if held else "")
+    )
+
+
+def _ranked(rows: list[PricePerformanceRow], reading: units.Reading) -> list[PricePerformanceRow]:
+    if reading.per_dollar is not None:
+        return (
+            sorted(
+                (row for row in rows if row.per_dollar is not None), key=lambda row: -row.per_dollar
+            )
+            or rows
+        )
+    sign = -1 if reading.higher_is_better else 1
+    return sorted(rows, key=lambda row: sign * row.median)
+
+
+def _name(row: PricePerformanceRow) -> str:
+    return row.instance_type + (f" ({row.variant})" if row.variant else "")
+
+
+def _more(ratio: float) -> str:
+    """1.18 -> "18% more than"; 2.5 -> "2.5 times"."""
+    if ratio >= 2:
+        return f"{ratio:.1f} times"
+    return f"{(ratio - 1) * 100:.0f}% more than"
+
+
+def _over_next_family(ranked: list[PricePerformanceRow], reading: units.Reading) -> str:
+    winner = ranked[0]
+    other = next((row for row in ranked[1:] if row.family != winner.family), None)
+    if other is None:
+        return ""
+    if reading.per_dollar is not None:
+        if not other.per_dollar:
+            return ""
+        ratio = winner.per_dollar / other.per_dollar
+    else:
+        ratio = (
+            winner.median / other.median
+            if reading.higher_is_better
+            else other.median / winner.median
+        )
+    return f"{_more(ratio)} the best of the next family ({_name(other)})"
+
+
+def _over_baseline(
+    table: PricePerformanceTable, winner: PricePerformanceRow, reading: units.Reading
+) -> str:
+    if not table.baseline or winner.key == table.baseline:
+        return ""
+    if reading.per_dollar is None or not winner.relative_per_dollar:
+        return ""
+    return f"{_more(winner.relative_per_dollar)} the baseline {table.baseline}"
+
+
+def _left_out(table: PricePerformanceTable, option: str) -> str:
+    if not table.unpriced:
+        return ""
+    exact = sum(1 for row in table.unpriced if row.reason.startswith("price_dates=exact"))
+    none = len(table.unpriced) - exact
+    reasons = []
+    if none:
+        reasons.append(f"{none} without a {option} price in {table.region.code}")
+    if exact:
+        reasons.append(f"{exact} whose price was not in force on {table.at}")
+    count = len(table.unpriced)
+    return (
+        f"Left out: {count} type{'s' if count != 1 else ''} with results, {' and '.join(reasons)}."
+    )
+
+
+def _nothing_priced(table: PricePerformanceTable, where: str) -> str:
+    benchmark, count = table.benchmark.key, len(table.unpriced)
+    measured = f" measured in {table.measured_in}" if table.measured_in else ""
+    if not count:
+        return f"No results of {benchmark}{measured} with these choices."
+    reasons = Counter(row.reason for row in table.unpriced).most_common(1)[0][0]
+    return (
+        f"None of the {count} type{'s' if count != 1 else ''} with {benchmark} results{measured}"
+        f" can be ranked at {where}: {reasons}."
+    )

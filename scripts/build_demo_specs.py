@@ -1,0 +1,140 @@
+"""Write benchmarks/demo/instance_specs.csv from Spare Cores' server table of AWS.
+
+    .venv/bin/python scripts/build_demo_specs.py [--shared ../shared/data/sparecores-servers]
+
+The shared file (Spare Cores' public data dumps, SpareCores/sc-data-dumps @ e8749bef, January
+2026, CC BY-SA 4.0) may not be copied into the project; its figures are written into our own
+CSV, with a source column carrying the credit. What this script decides:
+
+- `api_reference` is the EC2 name (it equals `name` and `server_id` for every AWS row);
+- architecture: ARM64 and ARM64_MAC are arm64; X86_64, X86_64_MAC and I386 (the small t2
+  types, which also run 32-bit code) are x86_64;
+- memory: MiB -> GiB; CPU model: maker, family and model joined ("Intel Xeon 8175M"), empty
+  where Spare Cores names no model;
+- cpu_allocation: Spare Cores' DEDICATED, SHARED and BURSTABLE, lower-cased;
+- threads per core: vCPUs over cores, where that divides evenly;
+- network_gbps: Spare Cores' `network_speed` (its baseline for "up to" types).
+Three previous-generation types the demo has prices for are in neither: their vCPUs, memory
+and GPUs are written here from AWS's EC2 User Guide (DOCUMENTED).
+Baselines and CPU credits of burstable types are not here: they come from AWS's own table
+(benchmarks/burstable.py) when the file is loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.pricing.snapshot import DEMO_DIR, INSTANCE_SPEC_COLUMNS  # noqa: E402
+
+SERVERS_FILE = "aws.csv"
+SOURCE = (
+    "Spare Cores (sparecores.com), CC BY-SA 4.0: server table of AWS "
+    "(SpareCores/sc-data-dumps @ e8749bef, January 2026)"
+)
+DOCUMENTATION_SOURCE = (
+    "AWS EC2 User Guide, hardware specifications of {} instances (awsdocs/amazon-ec2-user-guide)"
+)
+# name: (vCPUs, memory GiB, GPUs, the guide's page)
+DOCUMENTED = {
+    "cr1.8xlarge": (32, "243.76", 0, "memory optimized"),
+    "g2.2xlarge": (8, "15", 1, "accelerated computing"),
+    "g2.8xlarge": (32, "60", 4, "accelerated computing"),
+}
+ARCHITECTURES = {
+    "ARM64": "arm64",
+    "ARM64_MAC": "arm64",
+    "X86_64": "x86_64",
+    "X86_64_MAC": "x86_64",
+    "I386": "x86_64",
+}
+ALLOCATIONS = {"DEDICATED": "dedicated", "SHARED": "shared", "BURSTABLE": "burstable"}
+MIB_PER_GIB = Decimal(1024)
+
+
+def spec_rows(shared: Path) -> list[dict]:
+    with open(shared / SERVERS_FILE, newline="", encoding="utf-8") as file:
+        servers = list(csv.DictReader(file))
+    rows = []
+    for server in servers:
+        name = server["api_reference"]
+        if server["vendor_id"] != "aws" or name != server["name"]:
+            raise SystemExit(f"{SERVERS_FILE}: {name}: not an AWS row named by its API name")
+        vcpus, cores = int(server["vcpus"]), int(server["cpu_cores"] or 0)
+        memory = (Decimal(server["memory_amount"]) / MIB_PER_GIB).quantize(Decimal("0.001"))
+        model = server["cpu_model"]
+        rows.append(
+            {
+                "name": name,
+                "vcpus": vcpus,
+                "physical_cores": cores or "",
+                "threads_per_core": vcpus // cores if cores and vcpus % cores == 0 else "",
+                "memory_gib": _plain(memory),
+                "architecture": ARCHITECTURES[server["cpu_architecture"]],
+                "cpu_allocation": ALLOCATIONS[server["cpu_allocation"]],
+                "cpu_model": " ".join(
+                    part
+                    for part in (server["cpu_manufacturer"], server["cpu_family"], model)
+                    if part
+                )
+                if model
+                else "",
+                "gpu_count": server["gpu_count"],
+                "network_gbps": _plain(server["network_speed"]) if server["network_speed"] else "",
+                "spec_source": "sparecores",
+                "source": SOURCE,
+            }
+        )
+    return sorted(rows, key=lambda row: row["name"])
+
+
+def documented_rows(known: set[str]) -> list[dict]:
+    return [
+        {
+            "name": name,
+            "vcpus": vcpus,
+            "physical_cores": "",
+            "threads_per_core": "",
+            "memory_gib": memory,
+            "architecture": "x86_64",
+            "cpu_allocation": "dedicated",
+            "cpu_model": "",
+            "gpu_count": gpus,
+            "network_gbps": "",
+            "spec_source": "aws_documentation",
+            "source": DOCUMENTATION_SOURCE.format(page),
+        }
+        for name, (vcpus, memory, gpus, page) in DOCUMENTED.items()
+        if name not in known
+    ]
+
+
+def _plain(number) -> str:
+    return format(Decimal(str(number)).normalize(), "f")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--shared", type=Path, default=ROOT.parent / "shared/data/sparecores-servers"
+    )
+    args = parser.parse_args()
+    path = DEMO_DIR / "instance_specs.csv"
+    rows = spec_rows(args.shared)
+    rows += documented_rows({row["name"] for row in rows})
+    rows.sort(key=lambda row: row["name"])
+    with open(path, "w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=INSTANCE_SPEC_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"{path.relative_to(ROOT)}: {len(rows)} rows")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""Every example the README prints works on the bundled demo: each `curl` GET of the API
+answers 200 with something in it (rows, rows left unpriced with their reasons, or a sentence
+saying why there are none), each upload names an endpoint and fields that exist, and each page
+it names answers 200."""
+
+import re
+import shlex
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from django.test import Client
+from django.urls import Resolver404, resolve
+
+from benchmarks.models import Run
+
+pytestmark = pytest.mark.django_db
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+SERVER = "http://127.0.0.1:8000"
+# The lists an answer may carry its rows in, by endpoint.
+ROW_LISTS = ("results", "unpriced", "parts", "timeline")
+# Paths the README names that are not pages to open, with why.
+NOT_PAGES = {
+    "/api/": "a prefix (where the browsable API and Swagger UI live), not a page",
+    "/readyz": "answers 503 by design while the broker is away; tests/test_health.py covers it",
+}
+
+
+def readme() -> str:
+    return README.read_text(encoding="utf-8")
+
+
+def shell_commands(text: str) -> list[str]:
+    """Each command of the README's `sh` blocks, continuation lines joined."""
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+        for command in re.sub(r"\\\n\s*", " ", block).splitlines():
+            if command.strip() and not command.lstrip().startswith("#"):
+                commands.append(command.strip())
+    return commands
+
+
+def curl_examples(text: str) -> tuple[list[str], list[list[str]]]:
+    """The README's curl commands to this server: GET addresses, and uploads' arguments."""
+    gets, posts = [], []
+    for command in shell_commands(text):
+        if not command.startswith("curl ") or SERVER not in command:
+            continue
+        if "$(" in command:
+            # A shell loop that writes `-F file=@...` parts: the fields around it are checked.
+            command = command.split("$(")[0] + command.split(")")[-1]
+        words = shlex.split(command)
+        if "-F" in words:
+            posts.append(words)
+        else:
+            (url,) = [word for word in words if word.startswith(SERVER)]
+            gets.append(url.removeprefix(SERVER))
+    return gets, posts
+
+
+GETS, POSTS = curl_examples(readme())
+
+
+def test_the_readme_has_the_examples_this_module_checks():
+    assert len(GETS) >= 8, GETS
+    assert any("network-scaling" in url for url in GETS)
+    assert any("database-price-performance" in url for url in GETS)
+    assert POSTS
+
+
+def something_in(body) -> bool:
+    if isinstance(body, list):
+        return bool(body)
+    if any(body.get(name) for name in ROW_LISTS):
+        return True
+    return isinstance(body.get("summary"), str) and bool(body["summary"].strip())
+
+
+@pytest.mark.parametrize("url", GETS)
+def test_each_curl_example_answers_on_the_demo(demo_rolled_back, url):
+    response = Client().get(url)
+    assert response.status_code == 200, f"{url}: {response.status_code} {response.content[:300]}"
+    body = response.json()
+    assert something_in(body), f"{url} answered nothing and said no reason: {body}"
+
+
+def test_the_tokyo_examples_show_where_each_row_was_measured(demo_rolled_back):
+    anywhere, measured = [url for url in GETS if "region=ap-northeast-1&block_size" in url]
+    assert measured == anywhere + "&measured_in=us-east-1"
+    everywhere = Client().get(anywhere).json()["results"]
+    kept = Client().get(measured).json()["results"]
+    # Study S1's runs name their region; on the demo they are this benchmark's only runs.
+    assert {row["instance_type"] for row in kept} == {row["instance_type"] for row in everywhere}
+    assert {"t2.nano", "fargate-0.25vcpu-0.5gb"} <= {row["instance_type"] for row in kept}
+    assert all(row["measured_in"] == ["us-east-1"] for row in kept)
+
+
+@pytest.mark.parametrize("words", POSTS, ids=lambda words: words[-1])
+def test_each_upload_example_names_an_endpoint_and_fields_that_exist(words):
+    from api.serializers import RunUploadSerializer
+
+    (url,) = [word for word in words if word.startswith(SERVER)]
+    assert resolve(urlsplit(url).path).url_name == "run-list"
+    fields = {words[i + 1].split("=")[0] for i, word in enumerate(words) if word == "-F"}
+    unknown = fields - set(RunUploadSerializer().fields)
+    assert not unknown, f"{url}: no upload field {unknown}"
+
+
+def page_paths(text: str) -> list[str]:
+    """The site's own paths the README names in backticks (pages and files it serves)."""
+    paths = sorted(set(re.findall(r"`(/[^`\s]*)`", text)))
+    return [path for path in paths if path not in NOT_PAGES]
+
+
+@pytest.fixture
+def placeholders(demo_rolled_back):
+    run = Run.objects.filter(status=Run.Status.DONE).order_by("pk").first()
+    return {"NAME": "t2.nano", "KEY": "openssl:aes-128-gcm", "ID": str(run.pk)}
+
+
+@pytest.mark.parametrize("path", page_paths(readme()))
+def test_each_page_the_readme_names_answers_on_the_demo(placeholders, path):
+    for placeholder, value in placeholders.items():
+        path = path.replace(placeholder, value)
+    try:
+        resolve(path)
+    except Resolver404:
+        pytest.fail(f"the README names {path}, which is no page")
+    # Pages behind a login (`/upload/`, `/admin/`) send a visitor to the login page.
+    response = Client().get(path, follow=True)
+    assert response.status_code == 200, f"{path}: {response.status_code}"
