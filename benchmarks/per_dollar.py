@@ -62,6 +62,43 @@ def per_vcpu(value: float | None, vcpus: float | None) -> float | None:
     return value / vcpus
 
 
+def per_gib(value: float | None, memory_gib: float | None) -> float | None:
+    """A figure (or a price) per GiB of memory; None where the memory is unknown."""
+    return per_vcpu(value, memory_gib)
+
+
+def unit_prices(
+    usd_per_hour: float, *, vcpus: float | None, memory_gib: float | None
+) -> tuple[float | None, float | None]:
+    """What a vCPU-hour and a GiB-hour cost when the whole hourly price is put on each:
+    (price / vCPUs, price / GiB), to seven significant digits; None where a size is unknown.
+
+    The two are not a split of the price: each carries all of it, so that types and Fargate
+    tasks, whose memory comes with their vCPUs, compare on either.
+    """
+    vcpu_hour = per_vcpu(usd_per_hour, vcpus)
+    gib_hour = per_gib(usd_per_hour, memory_gib)
+    return (
+        None if vcpu_hour is None else significant(vcpu_hour),
+        None if gib_hour is None else significant(gib_hour),
+    )
+
+
+def fargate_hourly(
+    *, vcpus: float, memory_gib: float, usd_per_vcpu_hour: float, usd_per_gb_hour: float
+) -> float:
+    """A Fargate task's hourly price from its rates: vCPUs and GB (GiB) each at their rate."""
+    return significant(vcpus * usd_per_vcpu_hour + memory_gib * usd_per_gb_hour)
+
+
+def median_price(prices: Sequence[float]) -> float:
+    """The middle of several prices (a spot price over a region's zones): the mean of the two
+    middle ones for an even count."""
+    if not prices:
+        raise ValueError("the median of no prices")
+    return significant(statistics.median(prices))
+
+
 def sustained_share(baseline_share: float, vcpus: float | None, processes: object) -> float:
     """The share of its burst figure a burstable type sustains once its credits are spent.
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 from benchmarks import palette, units
 from benchmarks.selectors.comparison import Comparison
 from benchmarks.selectors.databases import DatabaseTable
+from benchmarks.selectors.five_families import SideBySide
 from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
 from benchmarks.selectors.network import NetworkScaling
 from benchmarks.selectors.price_performance import PricePerformanceRow
@@ -205,5 +206,38 @@ def volumes_chart(comparison: VolumeComparison) -> dict:
                 "delivered": row.delivered,
             }
             for row in comparison.rows
+        ],
+    }
+
+
+# The landing page's unit-price chart: one bar per line of the five, these four figures each.
+UNIT_PRICE_SERIES = (
+    ("vcpu_on_demand", "vCPU-hour, on-demand", "on_demand", "usd_per_vcpu_hour"),
+    ("vcpu_spot", "vCPU-hour, spot", "spot", "usd_per_vcpu_hour"),
+    ("gib_on_demand", "GiB-hour, on-demand", "on_demand", "usd_per_gib_hour"),
+    ("gib_spot", "GiB-hour, spot", "spot", "usd_per_gib_hour"),
+)
+
+
+def unit_price_chart(section: SideBySide) -> dict:
+    """The five side by side: the cheapest vCPU-hour and GiB-hour of each family and
+    architecture, on-demand and spot (null where there is no price: Fargate Spot)."""
+    lines = section.lines
+    return {
+        "region": section.region.code,
+        "at": section.at.isoformat(),
+        "labels": [
+            line.family + (f" ({line.architecture})" if line.architecture else "") for line in lines
+        ],
+        "series": [
+            {
+                "key": key,
+                "label": label,
+                "values": [
+                    getattr(getattr(line, option), figure) if getattr(line, option) else None
+                    for line in lines
+                ],
+            }
+            for key, label, option, figure in UNIT_PRICE_SERIES
         ],
     }

@@ -19,6 +19,7 @@ from benchmarks.questions.price_performance import BASIS_LABELS, PRICE_DATES_LAB
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import databases, network
+from benchmarks.selectors import five_families as five_families_selector
 from benchmarks.selectors import instance_types as instance_type_selector
 from benchmarks.selectors import runs as run_selector
 from benchmarks.selectors import storage as storage_selector
@@ -58,9 +59,18 @@ def comparison(request):
         "basis_choices": list(BASIS_LABELS.items()),
         "price_dates_choices": list(PRICE_DATES_LABELS.items()),
         "errors": form.error_dict() if form.errors else {},
+        "five_families": _five_families(result),
     }
     status = 200 if valid and not result.error else 400
     return render(request, "dashboard/comparison.html", context, status=status)
+
+
+def _five_families(result) -> dict | None:
+    """The comparison page's section on the five families, and its chart's data."""
+    section = five_families_selector.for_comparison(result)
+    if section is None:
+        return None
+    return {"answer": section, "chart_data": charts.unit_price_chart(section)}
 
 
 @login_required

@@ -166,3 +166,25 @@ def test_quartiles_are_ordered_and_within_the_values(values):
     first, median, third = arithmetic.quartiles(values)
     assert min(values) <= first <= median <= third <= max(values)
     assert not any(math.isnan(value) for value in (first, median, third))
+
+
+def test_unit_prices_put_the_whole_hourly_price_on_each_vcpu_and_on_each_gib():
+    # c7g.large in us-east-1: $0.0725 an hour, 2 vCPUs, 4 GiB.
+    assert arithmetic.unit_prices(0.0725, vcpus=2, memory_gib=4) == (0.03625, 0.018125)
+    assert arithmetic.unit_prices(0.0725, vcpus=2, memory_gib=None) == (0.03625, None)
+    assert arithmetic.unit_prices(0.1, vcpus=3, memory_gib=0) == (0.03333333, None)
+
+
+def test_a_fargate_task_costs_its_vcpus_and_its_memory_at_their_rates():
+    # Study S1's launch rates: 0.25 vCPU at $0.0506 and 0.5 GB at $0.0127.
+    hourly = arithmetic.fargate_hourly(
+        vcpus=0.25, memory_gib=0.5, usd_per_vcpu_hour=0.0506, usd_per_gb_hour=0.0127
+    )
+    assert hourly == 0.019
+
+
+def test_the_median_price_of_an_even_count_is_the_mean_of_the_middle_two():
+    assert arithmetic.median_price([0.0398, 0.0356, 0.0361, 0.0303, 0.0331]) == 0.0356
+    assert arithmetic.median_price([0.0029, 0.0031, 0.0032, 0.0029, 0.003, 0.0031]) == 0.00305
+    with pytest.raises(ValueError):
+        arithmetic.median_price([])

@@ -20,6 +20,7 @@ from benchmarks.questions.scaling import (
     NetworkScalingForm,
     VolumePerformanceForm,
 )
+from benchmarks.questions.unit_prices import UnitPricesForm, UnitPricesQuery
 from benchmarks.questions.volumes import Gp2BurstForm, VolumeCostForm, VolumesForm
 
 __all__ = [
@@ -32,6 +33,8 @@ __all__ = [
     "PricePerformanceQuery",
     "QueryForm",
     "QuestionForm",
+    "UnitPricesForm",
+    "UnitPricesQuery",
     "VolumeCostForm",
     "VolumePerformanceForm",
     "VolumesForm",

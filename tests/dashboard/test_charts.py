@@ -5,8 +5,11 @@ import datetime
 import pytest
 
 from benchmarks import palette
+from benchmarks.models import Region
+from benchmarks.selectors.five_families import side_by_side
 from benchmarks.selectors.instance_types import instance_type_page
 from dashboard import charts
+from tests.api.test_unit_prices import fleet
 from tests.selectors.test_comparison import ask, some_results
 from tests.selectors.test_price_performance import price
 
@@ -47,3 +50,25 @@ def test_price_history_lines_break_between_periods():
     # The first period ends, nothing is in force until June (a break), then the second.
     assert points[:3] == [["2024-01-01", 0.08], ["2024-02-29", 0.08], ["2024-03-01", None]]
     assert points[3] == ["2024-06-01", 0.0725]
+
+
+def test_the_unit_price_chart_draws_four_series_over_the_lines_of_the_five():
+    fleet(2, zones=3)  # zz1 types: $0.1 on demand, spot 0.01/0.02/0.03; Fargate x86_64 rates
+    section = side_by_side(
+        region=Region.objects.get(code="us-east-1"),
+        at=JUN,
+        benchmark_key="openssl:aes-256-cbc",
+        families_with_results=["zz1"],
+        families=("fargate", "zz1", "c7g"),
+    )
+    chart = charts.unit_price_chart(section)
+    assert (chart["region"], chart["at"]) == ("us-east-1", "2024-06-01")
+    # No arm64 Fargate rates and no c7g prices: a line each, without figures.
+    assert chart["labels"] == ["fargate (x86_64)", "zz1 (x86_64)", "c7g"]
+    values = {series["key"]: series["values"] for series in chart["series"]}
+    assert values == {
+        "vcpu_on_demand": [0.04937, 0.05, None],
+        "vcpu_spot": [None, 0.01, None],  # no Fargate Spot rate
+        "gib_on_demand": [0.009505, 0.025, None],
+        "gib_spot": [None, 0.005, None],
+    }

@@ -1,0 +1,78 @@
+"""The unit-prices question: what a vCPU-hour and a GiB-hour cost on each type of a few
+families (Fargate, t2, c7g, c7a and c7i by default), in a region, on a day."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass
+
+from django import forms
+
+from benchmarks.models import PurchaseOption
+from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm, comma_list, date_field
+from benchmarks.questions.price_performance import DEFAULT_FAMILIES
+
+# Spot is the one price besides on-demand that every EC2 type has; commitments are answered
+# by price-performance/.
+PURCHASE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)
+MAX_FAMILIES = 20
+# `c7g`, `t2`, `u-6tb1`, `fargate`: what `family_of` gives an EC2 type or a Fargate task.
+FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
+
+
+@dataclass(frozen=True)
+class UnitPricesQuery:
+    """One unit-prices question, as the API, its CSV and the landing page ask it."""
+
+    region: str
+    families: tuple[str, ...] = DEFAULT_FAMILIES
+    purchase_option: str = PurchaseOption.ON_DEMAND
+    # None: today.
+    at: datetime.date | None = None
+
+
+class UnitPricesForm(QuestionForm):
+    """`unit-prices/`: a region, the families (default the five), a purchase option, a day."""
+
+    region = forms.CharField(max_length=32, help_text="Region whose prices apply, e.g. us-east-1")
+    families = forms.CharField(
+        required=False,
+        max_length=2_000,
+        help_text=f"Comma-separated families (default {','.join(DEFAULT_FAMILIES)})",
+    )
+    purchase_option = forms.ChoiceField(
+        choices=[(option.value, option.label) for option in PURCHASE_OPTIONS],
+        required=False,
+        help_text="on_demand (default) or spot (the median over the region's zones)",
+        error_messages=CHOICE_ERRORS,
+    )
+    at = date_field("Prices in force that day, YYYY-MM-DD (default today)")
+
+    def clean_families(self) -> tuple[str, ...]:
+        families = tuple(dict.fromkeys(comma_list(self.cleaned_data["families"].lower())))
+        if not families:
+            return DEFAULT_FAMILIES
+        if len(families) > MAX_FAMILIES:
+            raise forms.ValidationError(f"at most {MAX_FAMILIES} families")
+        wrong = [family for family in families if not FAMILY_NAME.fullmatch(family)]
+        if wrong:
+            raise forms.ValidationError(
+                f"{', '.join(repr(family[:40]) for family in wrong)}: not a family name "
+                "(write it as the part of a type's name before the dot: c7g, t2; or fargate)"
+            )
+        return families
+
+    def query(self) -> UnitPricesQuery:
+        """The validated question."""
+        data = self.cleaned_data
+        return UnitPricesQuery(
+            region=data["region"],
+            families=data["families"],
+            purchase_option=data.get("purchase_option") or PurchaseOption.ON_DEMAND,
+            at=data.get("at"),
+        )
+
+    def selector_arguments(self) -> dict:
+        """The keyword arguments of `benchmarks.selectors.unit_prices.unit_prices`."""
+        return {"query": self.query()}

@@ -1,0 +1,357 @@
+"""Unit prices: what a vCPU-hour and a GiB-hour cost on each type of a few families, the
+one thing Fargate, t2, c7g, c7a and c7i always share, whatever was measured on them.
+
+EC2 types from their price in the region on the day, Fargate task sizes from Fargate's rates
+(per vCPU-hour and per GB-hour, per architecture); both divided through
+`benchmarks.per_dollar.unit_prices`. Spot is the median of the region's zones. The periods
+in force are picked by `prices.pick_periods`, in SQL: two queries for the prices whatever
+the number of types (one for EC2, one for Fargate), and one for the region.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+from django.utils import timezone
+
+from benchmarks import per_dollar as arithmetic
+from benchmarks.models import (
+    Architecture,
+    FargateRate,
+    InstanceType,
+    Price,
+    PurchaseOption,
+    Region,
+    family_of,
+    fargate_name,
+)
+from benchmarks.questions import UnitPricesQuery
+from benchmarks.reference import fargate_task_sizes
+from benchmarks.selectors import lookups
+from benchmarks.selectors.prices import PeriodPick, pick_periods
+
+FARGATE = "fargate"
+FARGATE_SPOT_MISSING = (
+    "no Fargate Spot rate is recorded: pricebench does not import Fargate Spot prices yet, "
+    "so Fargate is priced on-demand only"
+)
+ARCHITECTURE_ORDER = {Architecture.X86_64: 0, Architecture.ARM64: 1}
+
+
+@dataclass(slots=True)
+class UnitPriceRow:
+    """One EC2 type or Fargate task size: its hourly price, per vCPU and per GiB."""
+
+    instance_type: str
+    family: str
+    kind: str
+    architecture: str | None
+    vcpus: float | None
+    memory_gib: float | None
+    usd_per_hour: float
+    usd_per_vcpu_hour: float | None
+    usd_per_gib_hour: float | None
+    # The day the price used came into force (for a task: the later of its two rates').
+    price_effective_from: datetime.date
+    price_note: str | None
+
+
+@dataclass(frozen=True)
+class FamilySummary:
+    """A family on one architecture: its cheapest vCPU-hour and GiB-hour, and which type."""
+
+    family: str
+    architecture: str | None
+    instance_types: int
+    usd_per_vcpu_hour: float | None
+    vcpu_hour_instance_type: str | None
+    usd_per_gib_hour: float | None
+    gib_hour_instance_type: str | None
+
+
+@dataclass(frozen=True)
+class Missing:
+    """What the answer lacks and why: a family, or one type of it."""
+
+    family: str
+    instance_type: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class FargateRates:
+    """Fargate's own rates on one architecture, from which its task sizes are priced."""
+
+    architecture: str
+    usd_per_vcpu_hour: float
+    usd_per_gb_hour: float
+    effective_from: datetime.date
+    price_note: str | None
+
+
+@dataclass
+class UnitPrices:
+    """The answer of `GET /api/v1/unit-prices/`."""
+
+    region: Region
+    families: tuple[str, ...]
+    purchase_option: str
+    at: datetime.date
+    results: list[UnitPriceRow] = field(default_factory=list)
+    summary: list[FamilySummary] = field(default_factory=list)
+    missing: list[Missing] = field(default_factory=list)
+    fargate_rates: list[FargateRates] = field(default_factory=list)
+
+    def summary_of(self, family: str, architecture: str | None) -> FamilySummary | None:
+        return next(
+            (
+                row
+                for row in self.summary
+                if row.family == family and row.architecture == architecture
+            ),
+            None,
+        )
+
+
+def unit_prices(*, query: UnitPricesQuery) -> UnitPrices:
+    """The unit prices of the query's families: three queries whatever the number of types."""
+    region = lookups.get_region(query.region)
+    day = query.at or timezone.localdate()
+    answers = answers_by_option(region, query.families, (query.purchase_option,), day)
+    return answers[query.purchase_option]
+
+
+def answers_by_option(
+    region: Region, families: tuple[str, ...], options: tuple[str, ...], day: datetime.date
+) -> dict[str, UnitPrices]:
+    """One answer per purchase option, from one EC2 query (every option together) and one
+    Fargate query."""
+    ec2_families = tuple(family for family in families if family != FARGATE)
+    answers = {
+        option: UnitPrices(region=region, families=families, purchase_option=option, at=day)
+        for option in options
+    }
+    if ec2_families:
+        for (option, _type_id), zones in _ec2_picks(region, ec2_families, options, day).items():
+            answers[option].results.append(_ec2_row(zones, option, day))
+    if FARGATE in families:
+        rates = _fargate_rates(region, day) if PurchaseOption.ON_DEMAND in options else []
+        for option, answer in answers.items():
+            if option != PurchaseOption.ON_DEMAND:
+                answer.missing.append(Missing(FARGATE, None, FARGATE_SPOT_MISSING))
+                continue
+            answer.fargate_rates = rates
+            answer.results.extend(_fargate_rows(rates))
+            priced = {rate.architecture for rate in rates}
+            answer.missing.extend(
+                Missing(FARGATE, None, f"no Fargate {architecture} rates known in {region.code}")
+                for architecture in Architecture.values
+                if architecture not in priced
+            )
+    for answer in answers.values():
+        _finish(answer, families)
+    return answers
+
+
+# The partition of a price: the type and its zone, and the type's specifications, which the
+# type's id decides (partitioning by them changes nothing and reads them in the same query).
+EC2_PARTITION = [
+    "purchase_option",
+    "instance_type_id",
+    "availability_zone",
+    "instance_type__name",
+    "instance_type__vcpus",
+    "instance_type__memory_gib",
+    "instance_type__architecture",
+]
+
+
+def _ec2_picks(
+    region: Region, families: tuple[str, ...], options: tuple[str, ...], day: datetime.date
+) -> dict[tuple[str, int], list[tuple[tuple, PeriodPick]]]:
+    """For each purchase option and type: each zone's period (one for on-demand). One query."""
+    wanted = Q()
+    for family in families:
+        wanted |= Q(instance_type__name__startswith=f"{family}.")
+    periods = Price.objects.filter(
+        wanted,
+        region=region,
+        purchase_option__in=options,
+        instance_type__kind=InstanceType.Kind.EC2,
+    )
+    picks = pick_periods(periods, day=day, partition=EC2_PARTITION, amount="usd_per_hour")
+    by_type: dict[tuple[str, int], list] = defaultdict(list)
+    for key, pick in picks.items():
+        by_type[(key[0], key[1])].append((key, pick))
+    return by_type
+
+
+def _ec2_row(zones: list[tuple[tuple, PeriodPick]], option: str, day: datetime.date):
+    """A type's row from its zones' periods: spot is the median of the zones in force (of
+    the nearest periods when none is)."""
+    (_option, _id, _zone, name, vcpus, memory_gib, architecture), _pick = zones[0]
+    picks = [pick for _key, pick in zones]
+    used = [pick for pick in picks if pick.in_force] or picks
+    latest = max(used, key=lambda pick: pick.effective_from)
+    notes = []
+    if option == PurchaseOption.SPOT:
+        usd = arithmetic.median_price([float(pick.amount) for pick in used])
+        if len(used) > 1:
+            notes.append(f"median of {len(used)} availability zones")
+    else:
+        usd = float(latest.amount)
+    if latest.nearest:
+        notes.append(latest.note(day))
+    vcpus = float(vcpus) if vcpus is not None else None
+    memory_gib = float(memory_gib) if memory_gib is not None else None
+    per_vcpu, per_gib = arithmetic.unit_prices(usd, vcpus=vcpus, memory_gib=memory_gib)
+    return UnitPriceRow(
+        instance_type=name,
+        family=family_of(InstanceType.Kind.EC2, name),
+        kind=InstanceType.Kind.EC2,
+        architecture=architecture or None,
+        vcpus=vcpus,
+        memory_gib=memory_gib,
+        usd_per_hour=usd,
+        usd_per_vcpu_hour=per_vcpu,
+        usd_per_gib_hour=per_gib,
+        price_effective_from=latest.effective_from,
+        price_note="; ".join(notes) or None,
+    )
+
+
+def _fargate_rates(region: Region, day: datetime.date) -> list[FargateRates]:
+    """Fargate's vCPU-hour and GB-hour rates per architecture on the day. One query."""
+    components = (FargateRate.Component.VCPU, FargateRate.Component.MEMORY_GB)
+    picks = pick_periods(
+        FargateRate.objects.filter(
+            region=region, operating_system="linux", component__in=components
+        ),
+        day=day,
+        partition=["architecture", "component"],
+        amount="usd_per_unit_hour",
+    )
+    rates = []
+    for architecture in Architecture.values:
+        vcpu = picks.get((architecture, FargateRate.Component.VCPU))
+        memory = picks.get((architecture, FargateRate.Component.MEMORY_GB))
+        if vcpu is None or memory is None:
+            continue
+        notes = [
+            f"{component}: {pick.note(day)}"
+            for component, pick in ((components[0], vcpu), (components[1], memory))
+            if pick.nearest
+        ]
+        rates.append(
+            FargateRates(
+                architecture=architecture,
+                usd_per_vcpu_hour=float(vcpu.amount),
+                usd_per_gb_hour=float(memory.amount),
+                effective_from=max(vcpu.effective_from, memory.effective_from),
+                price_note="; ".join(notes) or None,
+            )
+        )
+    return rates
+
+
+def _fargate_rows(rates: list[FargateRates]) -> list[UnitPriceRow]:
+    """Every valid task size of each architecture with rates, priced from them."""
+    by_architecture = {rate.architecture: rate for rate in rates}
+    rows = []
+    for size in fargate_task_sizes():
+        rate = by_architecture.get(size.architecture)
+        if rate is None:
+            continue
+        vcpus, memory_gib = float(size.vcpus), float(size.memory_gib)
+        usd = arithmetic.fargate_hourly(
+            vcpus=vcpus,
+            memory_gib=memory_gib,
+            usd_per_vcpu_hour=rate.usd_per_vcpu_hour,
+            usd_per_gb_hour=rate.usd_per_gb_hour,
+        )
+        per_vcpu, per_gib = arithmetic.unit_prices(usd, vcpus=vcpus, memory_gib=memory_gib)
+        rows.append(
+            UnitPriceRow(
+                instance_type=fargate_name(size.vcpus, size.memory_gib, size.architecture),
+                family=FARGATE,
+                kind=InstanceType.Kind.FARGATE,
+                architecture=size.architecture,
+                vcpus=vcpus,
+                memory_gib=memory_gib,
+                usd_per_hour=usd,
+                usd_per_vcpu_hour=per_vcpu,
+                usd_per_gib_hour=per_gib,
+                price_effective_from=rate.effective_from,
+                price_note=rate.price_note,
+            )
+        )
+    return rows
+
+
+def _finish(answer: UnitPrices, families: tuple[str, ...]) -> None:
+    """Rows in the families' order, each family's summary, and what is missing."""
+    order = {family: index for index, family in enumerate(families)}
+    answer.results.sort(
+        key=lambda row: (
+            order.get(row.family, len(order)),
+            ARCHITECTURE_ORDER.get(row.architecture, 2),
+            row.vcpus is None,
+            row.vcpus or 0,
+            row.memory_gib or 0,
+            row.instance_type,
+        )
+    )
+    groups: dict[tuple[str, str | None], list[UnitPriceRow]] = defaultdict(list)
+    for row in answer.results:
+        groups[(row.family, row.architecture)].append(row)
+        lacking = [
+            (size, price)
+            for size, price, value in (
+                ("vCPU count", "vCPU-hour", row.vcpus),
+                ("memory size", "GiB-hour", row.memory_gib),
+            )
+            if not value
+        ]
+        if lacking:
+            sizes, prices = (" or ".join(words) for words in zip(*lacking, strict=True))
+            answer.missing.append(
+                Missing(
+                    row.family,
+                    row.instance_type,
+                    f"no {sizes} known for {row.instance_type}: no price per {prices}",
+                )
+            )
+    answer.summary = [
+        _summary(family, architecture, rows) for (family, architecture), rows in groups.items()
+    ]
+    priced = {row.family for row in answer.results}
+    for family in families:
+        if family not in priced and family != FARGATE:
+            answer.missing.append(
+                Missing(
+                    family,
+                    None,
+                    f"no {answer.purchase_option} price known for any {family} type in "
+                    f"{answer.region.code}",
+                )
+            )
+    answer.missing.sort(key=lambda missing: order.get(missing.family, len(order)))
+
+
+def _summary(family: str, architecture: str | None, rows: list[UnitPriceRow]) -> FamilySummary:
+    per_vcpu = [row for row in rows if row.usd_per_vcpu_hour is not None]
+    per_gib = [row for row in rows if row.usd_per_gib_hour is not None]
+    vcpu_best = min(per_vcpu, key=lambda row: row.usd_per_vcpu_hour, default=None)
+    gib_best = min(per_gib, key=lambda row: row.usd_per_gib_hour, default=None)
+    return FamilySummary(
+        family=family,
+        architecture=architecture,
+        instance_types=len(rows),
+        usd_per_vcpu_hour=vcpu_best.usd_per_vcpu_hour if vcpu_best else None,
+        vcpu_hour_instance_type=vcpu_best.instance_type if vcpu_best else None,
+        usd_per_gib_hour=gib_best.usd_per_gib_hour if gib_best else None,
+        gib_hour_instance_type=gib_best.instance_type if gib_best else None,
+    )

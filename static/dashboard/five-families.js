@@ -1,0 +1,49 @@
+// Draws the landing page's "five side by side" chart: the cheapest vCPU-hour and GiB-hour of
+// Fargate, t2, c7g, c7a and c7i, on-demand and spot, from the JSON the view embeds with
+// json_script (dashboard/charts.py unit_price_chart).
+(function () {
+  "use strict";
+  const element = document.getElementById("five-families-data");
+  const canvas = document.getElementById("five-families-chart");
+  if (!element || !canvas) return;
+  const data = JSON.parse(element.textContent);
+  const tools = window.PricebenchCharts;
+  // Okabe and Ito's blue and vermillion: vCPU-hours and GiB-hours; spot hatched.
+  const colours = { vcpu: "#0072B2", gib: "#D55E00" };
+  const usd = (value) => (value === null ? "no price" : "$" + Number(value.toPrecision(4)) + "/h");
+
+  const datasets = data.series.map((series) => {
+    const colour = series.key.startsWith("vcpu") ? colours.vcpu : colours.gib;
+    const spot = series.key.endsWith("spot");
+    return {
+      label: series.label,
+      data: series.values,
+      backgroundColor: spot && tools ? tools.stripes(colour) : colour,
+      borderColor: colour,
+      borderWidth: spot ? 1 : 0,
+    };
+  });
+
+  if (tools) tools.fitRows("five-families-chart", Math.ceil(data.labels.length * 1.5));
+  new Chart(canvas, {
+    type: "bar",
+    data: { labels: data.labels, datasets: datasets },
+    options: {
+      indexAxis: "y",
+      maintainAspectRatio: false,
+      plugins: {
+        legend: { position: "bottom" },
+        tooltip: {
+          callbacks: { label: (item) => item.dataset.label + ": " + usd(item.raw) },
+        },
+      },
+      scales: {
+        x: {
+          beginAtZero: true,
+          title: { display: true, text: "USD per hour, cheapest type of each (" + data.region + ", " + data.at + ")" },
+        },
+      },
+    },
+  });
+  canvas.dataset.drawn = "true";
+})();
