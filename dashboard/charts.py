@@ -16,7 +16,7 @@ from benchmarks.selectors.databases import DatabaseTable
 from benchmarks.selectors.five_families import SideBySide
 from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
 from benchmarks.selectors.network import NetworkScaling
-from benchmarks.selectors.price_performance import PricePerformanceRow
+from benchmarks.selectors.price_performance import PricePerformanceRow, best_first
 from benchmarks.selectors.storage import VolumeComparison
 
 
@@ -95,14 +95,11 @@ def _label(row: PricePerformanceRow) -> str:
 
 
 def _best(rows: list[PricePerformanceRow], reading: units.Reading) -> str | None:
-    """The best choice the first chart shows: most per dollar, else the best figure."""
-    if reading.per_dollar is not None:
-        priced = [row for row in rows if row.per_dollar is not None]
-        return max(priced, key=lambda row: row.per_dollar).key if priced else None
-    if not rows:
+    """The best choice the first chart shows: the first of `best_first`, if priced."""
+    ranked = best_first(rows, reading)
+    if not ranked or (reading.per_dollar is not None and ranked[0].per_dollar is None):
         return None
-    pick = max if reading.higher_is_better else min
-    return pick(rows, key=lambda row: row.median).key
+    return ranked[0].key
 
 
 def price_history_chart(page: InstanceTypePage) -> dict:

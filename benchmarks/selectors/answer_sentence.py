@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections import Counter
 
 from benchmarks import units
-from benchmarks.selectors.price_performance import PricePerformanceRow, PricePerformanceTable
+from benchmarks.selectors.price_performance import (
+    PricePerformanceRow,
+    PricePerformanceTable,
+    best_first,
+)
 
 BASIS_WORDS = {
     "sustained": "burstable types at what they sustain once their CPU credits are spent",
@@ -28,7 +32,7 @@ def summary(table: PricePerformanceTable) -> str:
     where = f"{option} prices in {table.region.code}"
     if not table.results:
         return _nothing_priced(table, where)
-    ranked = _ranked(table.results, reading)
+    ranked = best_first(table.results, reading)
     winner = ranked[0]
     if reading.per_dollar is not None:
         figure = reading.per_dollar.format(winner.per_dollar)
@@ -60,18 +64,6 @@ def price_dates(table: PricePerformanceTable, where: str | None = None) -> str:
         f"{where} of {days}{more}: none on record for {table.at} for {count} of "
         f"{len(table.results)} rows" + (f" ({held} priced as of {table.at})" if held else "")
     )
-
-
-def _ranked(rows: list[PricePerformanceRow], reading: units.Reading) -> list[PricePerformanceRow]:
-    if reading.per_dollar is not None:
-        return (
-            sorted(
-                (row for row in rows if row.per_dollar is not None), key=lambda row: -row.per_dollar
-            )
-            or rows
-        )
-    sign = -1 if reading.higher_is_better else 1
-    return sorted(rows, key=lambda row: sign * row.median)
 
 
 def _name(row: PricePerformanceRow) -> str:

@@ -33,6 +33,7 @@ from benchmarks.selectors.kept_series import read_samples
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
+    best_first,
     price_performance_table,
 )
 
@@ -307,7 +308,7 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     result.summary = answer_sentence.summary(table)
     result.price_dates = answer_sentence.price_dates(table)
     result.resolved = resolved_query(result.query, table)
-    result.bars = bar_order(table.results, result.reading)[:BARS_CHARTED]
+    result.bars = best_first(table.results, result.reading)[:BARS_CHARTED]
     # Single values: the spread chart draws the bars', and a row of several CPU models
     # gives each model's median from them.
     read_samples([*result.bars, *(row for row in table.results if len(row.cpu_models) > 1)])
@@ -432,14 +433,6 @@ def resolved_query(query: PricePerformanceQuery, table: PricePerformanceTable) -
     if table.price_dates != "any":
         resolved["price_dates"] = table.price_dates
     return resolved
-
-
-def bar_order(rows: list[PricePerformanceRow], reading: units.Reading) -> list:
-    """Rows best first: by what a dollar buys, else (a latency) by the figure itself."""
-    if reading.per_dollar is not None:
-        return sorted(rows, key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0)))
-    sign = -1 if reading.higher_is_better else 1
-    return sorted(rows, key=lambda row: sign * row.median)
 
 
 def frontier_keys(rows: list[PricePerformanceRow], higher_is_better: bool) -> set[str]:

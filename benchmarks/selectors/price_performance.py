@@ -17,7 +17,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from benchmarks import burstable
+from benchmarks import burstable, units
 from benchmarks import per_dollar as arithmetic
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.models import Benchmark, InstanceType, Region
@@ -140,6 +140,15 @@ class PricePerformanceTable:
     @property
     def has_burstable(self) -> bool:
         return any(row.burstable for row in self.results)
+
+
+def best_first(rows: list[PricePerformanceRow], reading: units.Reading) -> list:
+    """Rows best first, as the charts, the "best" mark and the answer's sentence rank them: by
+    what a dollar buys (unpriced last), else (a latency) by the figure itself."""
+    if reading.per_dollar is not None:
+        return sorted(rows, key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0)))
+    sign = -1 if reading.higher_is_better else 1
+    return sorted(rows, key=lambda row: sign * row.median)
 
 
 def _open_parameters(rows: list[KeptSeries]) -> list[tuple[str, tuple, set]]:
