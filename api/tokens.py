@@ -23,7 +23,9 @@ def key_digest(key: str) -> str:
 @transaction.atomic
 def create_upload_token(*, user, name: str = "") -> tuple[UploadToken, str]:
     """A new token for `user` and its key, which is stored nowhere: show it once."""
-    key = secrets.token_urlsafe(32)
+    # Hex: a URL-safe key starts with "-" one time in 64, and `--token -Xy...` then reads as
+    # an option to the agent, curl and every other command line.
+    key = secrets.token_hex(32)
     token = UploadToken.objects.create(user=user, name=name, digest=key_digest(key), prefix=key[:8])
     return token, key
 
