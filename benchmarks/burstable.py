@@ -13,6 +13,7 @@ questions and the tests read it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -102,3 +103,16 @@ def surplus_usd_per_vcpu_hour(family: str) -> Decimal | None:
     """The price of surplus credits in unlimited mode for a family (`t4g`: $0.04 per
     vCPU-hour, Linux), or None for a family that is not burstable."""
     return SURPLUS_USD_PER_VCPU_HOUR.get(family)
+
+
+_T_FAMILY = re.compile(r"^t\d")
+
+
+def cpu_allocation_of(name: str) -> str | None:
+    """`burstable` for a type in AWS's table, `dedicated` for an EC2 type of any other family
+    (AWS's burstable performance instances are the T families; every other type runs its
+    vCPUs flat out), and None for a T type the table does not know (a newer T family: not
+    guessed)."""
+    if name in BURSTABLE_TYPES:
+        return "burstable"
+    return None if _T_FAMILY.match(name) else "dedicated"

@@ -11,7 +11,8 @@ what the file does not record) or is skipped, and why.
 meta.json says how the run ended: `exit_code` 0 means it ran; -1 the instance could not be
 started, -2 the task does not apply to the machine, -4 the inspection ended first, null a
 run that never finished. Its `start` dates the run, its `version` is the tool's. The
-measuring region is not recorded.
+measuring region is not recorded. Beside the CPU (lscpu), the plan carries the machine's
+memory, from PassMark's system information.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ import json
 import tarfile
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from benchmarks.parsers import CpuInfo, ParseError, lscpu
+from benchmarks.parsers import CpuInfo, ParseError, lscpu, passmark
 
 SOURCE = "Spare Cores (sparecores.com), sc-inspector-data"
 LICENCE = "CC BY-SA 4.0"
@@ -33,6 +35,7 @@ CREDIT = "Benchmark data: Spare Cores (sparecores.com), CC BY-SA 4.0"
 
 META = "meta.json"
 LSCPU = "lscpu"
+PASSMARK = "passmark"
 DEFAULT_VENDOR = "aws"
 TAR_SUFFIXES = (".tar", ".tar.xz", ".txz", ".tar.gz", ".tgz")
 NO_RESULT_FILE = "exit_code 0 but no result file"
@@ -149,6 +152,8 @@ class MachinePlan:
     skipped: list[Skipped] = field(default_factory=list)
     # The lscpu folder when it was read for the CPU (it holds no results of its own).
     lscpu_read: str | None = None
+    # The memory it was sold with, from PassMark's system information (GiB).
+    memory_gib: Decimal | None = None
 
 
 def credit_for(sources: Iterable[str]) -> str | None:
@@ -258,6 +263,7 @@ def plan_machine(machine: Machine, *, kinds: Collection[str] | None = None) -> M
     folders = machine.folders()
     if LSCPU in folders:
         _read_lscpu(machine, plan)
+    plan.memory_gib = _memory_gib(machine)
     for folder in sorted(folders - {LSCPU}):
         path = f"{machine.root}/{folder}"
         kind = KINDS.get(folder)
@@ -311,6 +317,16 @@ def _read_lscpu(machine: Machine, plan: MachinePlan) -> None:
         plan.skipped.append(Skipped(LSCPU, path, "lscpu output could not be read", str(error)))
         return
     plan.lscpu_read = path
+
+
+def _memory_gib(machine: Machine) -> Decimal | None:
+    """The machine's memory from its PassMark report, whatever kinds are imported; None
+    without a readable one (the report's figures themselves are checked where they are
+    imported)."""
+    content = machine.files.get(f"{PASSMARK}/stdout")
+    if content is None:
+        return None
+    return passmark.nominal_memory_gib(content.decode("utf-8", errors="replace"))
 
 
 def _meta(machine: Machine, folder: str, plan: MachinePlan) -> dict | None:

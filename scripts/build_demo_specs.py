@@ -16,6 +16,11 @@ CSV, with a source column carrying the credit. What this script decides:
 - network_gbps: Spare Cores' `network_speed` (its baseline for "up to" types).
 Three previous-generation types the demo has prices for are in neither: their vCPUs, memory
 and GPUs are written here from AWS's EC2 User Guide (DOCUMENTED).
+Types Spare Cores measured after that table was made (c8id, m8azn, m8id, m9g, m9gd, r8id,
+i8g.metal-48xl) are written from what the machine said of itself in Spare Cores' inspector
+data (`--inspector`, aws.tar.xz): lscpu's vCPUs, cores, threads and architecture, the memory
+PassMark saw (benchmarks/parsers/passmark.py `nominal_memory_gib`), and dedicated vCPUs
+(none is a T type: benchmarks/burstable.py `cpu_allocation_of`).
 Baselines and CPU credits of burstable types are not here: they come from AWS's own table
 (benchmarks/burstable.py) when the file is loaded.
 """
@@ -31,12 +36,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import inspector  # noqa: E402
+from benchmarks.burstable import cpu_allocation_of  # noqa: E402
 from benchmarks.pricing.snapshot import DEMO_DIR, INSTANCE_SPEC_COLUMNS  # noqa: E402
 
 SERVERS_FILE = "aws.csv"
 SOURCE = (
     "Spare Cores (sparecores.com), CC BY-SA 4.0: server table of AWS "
     "(SpareCores/sc-data-dumps @ e8749bef, January 2026)"
+)
+INSPECTOR_SOURCE = (
+    "Spare Cores (sparecores.com), CC BY-SA 4.0: inspector data of AWS "
+    "(SpareCores/sc-inspector-data @ 804d3c71): the machine's lscpu and PassMark's system "
+    "information; dedicated vCPUs (not a burstable T type)"
 )
 DOCUMENTATION_SOURCE = (
     "AWS EC2 User Guide, hardware specifications of {} instances (awsdocs/amazon-ec2-user-guide)"
@@ -54,6 +66,7 @@ ARCHITECTURES = {
     "X86_64_MAC": "x86_64",
     "I386": "x86_64",
 }
+LSCPU_ARCHITECTURES = {"x86_64": "x86_64", "aarch64": "arm64"}
 ALLOCATIONS = {"DEDICATED": "dedicated", "SHARED": "shared", "BURSTABLE": "burstable"}
 MIB_PER_GIB = Decimal(1024)
 
@@ -115,6 +128,39 @@ def documented_rows(known: set[str]) -> list[dict]:
     ]
 
 
+def inspector_rows(archive: Path, known: set[str]) -> list[dict]:
+    """Rows for the types the inspector data has and `known` lacks, from what each machine
+    said of itself; a type without vCPUs, architecture or memory there is left out."""
+    rows = []
+    for machine in inspector.read_source(archive):
+        if machine.name in known:
+            continue
+        plan = inspector.plan_machine(machine, kinds=())
+        cpu, memory = plan.cpu, plan.memory_gib
+        allocation = cpu_allocation_of(machine.name)
+        if not (cpu and cpu.cpus and cpu.architecture and memory and allocation):
+            print(f"{machine.name}: the inspector data does not say enough; left out")
+            continue
+        cores = cpu.physical_cores
+        rows.append(
+            {
+                "name": machine.name,
+                "vcpus": cpu.cpus,
+                "physical_cores": cores or "",
+                "threads_per_core": cpu.threads_per_core or "",
+                "memory_gib": _plain(memory),
+                "architecture": LSCPU_ARCHITECTURES[cpu.architecture],
+                "cpu_allocation": allocation,
+                "cpu_model": cpu.model_name or "",
+                "gpu_count": "",
+                "network_gbps": "",
+                "spec_source": "sparecores_lscpu",
+                "source": INSPECTOR_SOURCE,
+            }
+        )
+    return rows
+
+
 def _plain(number) -> str:
     return format(Decimal(str(number)).normalize(), "f")
 
@@ -124,10 +170,16 @@ def main() -> None:
     parser.add_argument(
         "--shared", type=Path, default=ROOT.parent / "shared/data/sparecores-servers"
     )
+    parser.add_argument(
+        "--inspector",
+        type=Path,
+        default=ROOT.parent / "shared/data/sparecores-inspector/aws.tar.xz",
+    )
     args = parser.parse_args()
     path = DEMO_DIR / "instance_specs.csv"
     rows = spec_rows(args.shared)
     rows += documented_rows({row["name"] for row in rows})
+    rows += inspector_rows(args.inspector, {row["name"] for row in rows})
     rows.sort(key=lambda row: row["name"])
     with open(path, "w", newline="", encoding="utf-8") as file:
         writer = csv.DictWriter(file, fieldnames=INSTANCE_SPEC_COLUMNS, lineterminator="\n")

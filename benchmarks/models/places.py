@@ -50,7 +50,10 @@ class SpecSource(models.TextChoices):
     DESCRIBE_INSTANCE_TYPES = "describe_instance_types", "AWS describe_instance_types"
     AWS_DOCUMENTATION = "aws_documentation", "AWS documentation"
     SPARECORES = "sparecores", "Spare Cores (sparecores.com), CC BY-SA 4.0"
-    SPARECORES_LSCPU = "sparecores_lscpu", "lscpu on the machine (Spare Cores' inspector)"
+    SPARECORES_LSCPU = (
+        "sparecores_lscpu",
+        "the machine itself (Spare Cores' inspector: lscpu, PassMark's system information)",
+    )
     PRICE_LIST = "price_list", "AWS price list attributes"
 
     @classmethod

@@ -2,8 +2,9 @@
 
 The report (`pt_linux -r ...`, results.yml) has top-level sections `Version:` (`Major`,
 `Minor`, `Build`), `Results:` (one `NAME: figure` per test, in PassMark's units), and others
-(`BaselineInfo`, `SystemInformation`, ...) that are not read. Only the `Results:` and
-`Version:` entries are read, line by line, so an error names its line.
+(`BaselineInfo`, `SystemInformation`, ...). Only the `Results:` and `Version:` entries
+become the output, read line by line so that an error names its line;
+`nominal_memory_gib` reads the machine's memory from `SystemInformation`.
 
 Keys: `passmark:<test>`, the test's name in lower case with dashes (`CPU_INTEGER_MATH` ->
 `passmark:cpu-integer-math`, `ME_READ_S` -> `passmark:me-read-s`; the encryption test's
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 from benchmarks.parsers.base import ParsedOutput, ParsedResult, ParseError
 from benchmarks.parsers.units import NUMBER_WITH_EXPONENT
@@ -219,3 +221,37 @@ def _version(version: dict[str, tuple[str, int]]) -> str | None:
 
 def _first_line(entries: dict[str, tuple[str, int]]) -> int:
     return min((line for _value, line in entries.values()), default=1)
+
+
+# The machine's memory, from the report's `SystemInformation` section: `Memory:` (MiB the
+# operating system sees) and `MemModuleInfo`'s modules (`size:`, GB on most reports, MB on
+# some older ones).
+_SYSTEM_MEMORY = re.compile(r"^  Memory: (\d+)\s*$", re.M)
+_MODULE_SIZE = re.compile(r"^      size: (\d+)\s*$", re.M)
+# Instance memory comes in sizes of 2^k or 1.5 x 2^k GiB (k >= -1: 0.5, 0.75, 1, 1.5, ...).
+_SIZES_GIB = sorted(
+    Decimal(mantissa) * Decimal(2) ** k for k in range(-1, 16) for mantissa in ("1", "1.5")
+)
+
+
+def nominal_memory_gib(text: str) -> Decimal | None:
+    """The memory the machine was sold with, in GiB, read from a PassMark report; None when
+    the report has no `SystemInformation` memory.
+
+    The operating system sees less than the nominal figure (the kernel keeps some): the
+    memory modules' total is taken when it lies between what the system sees and 10% above
+    it (in GB, or in MB on older reports); otherwise (ARM machines report no modules) the
+    figure the system sees, rounded up to the next 2^k or 1.5 x 2^k GiB. Checked against Spare
+    Cores' server table of AWS (tests/parsers/test_passmark_memory.py): it agrees for every
+    Nitro type; on 8 of 127 Xen-era types (3.75, 7.5, 30.5 GiB ...) it does not, and those
+    are all in the table, whose figure is the better source.
+    """
+    seen = _SYSTEM_MEMORY.search(text)
+    if seen is None or int(seen.group(1)) == 0:
+        return None
+    seen_gib = Decimal(seen.group(1)) / 1024
+    modules = sum(int(size) for size in _MODULE_SIZE.findall(text))
+    for total in (Decimal(modules), Decimal(modules) / 1024):
+        if modules and seen_gib <= total <= seen_gib * Decimal("1.1"):
+            return total
+    return next((size for size in _SIZES_GIB if size >= seen_gib), None)

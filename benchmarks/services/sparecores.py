@@ -15,12 +15,14 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django import db
 from django.db import transaction
 
 from benchmarks import inspector
+from benchmarks.burstable import cpu_allocation_of
 from benchmarks.models import Architecture, InstanceType, Run, SpecSource
 from benchmarks.parsers import CpuInfo
 from benchmarks.services import machine_runs, upload_checks
@@ -30,7 +32,9 @@ SOURCE = inspector.SOURCE
 LICENCE = inspector.LICENCE
 TYPE_SOURCE = (
     "Spare Cores' inspector data (sparecores.com, CC BY-SA 4.0): vCPUs, cores, threads per "
-    "core and architecture from the machine's lscpu"
+    "core and architecture from the machine's lscpu; memory from PassMark's system "
+    "information (benchmarks/parsers/passmark.py); dedicated vCPUs for any type outside "
+    "AWS's burstable T families"
 )
 _ARCHITECTURES = {"x86_64": Architecture.X86_64, "aarch64": Architecture.ARM64}
 
@@ -111,7 +115,9 @@ def import_machine(
         for run in plan.runs
     ]
     with transaction.atomic():
-        summary.created = ensure_instance_type(machine.name, plan.cpu, source=TYPE_SOURCE)
+        summary.created = ensure_instance_type(
+            machine.name, plan.cpu, source=TYPE_SOURCE, memory_gib=plan.memory_gib
+        )
         outcome = machine_runs.record_machine_runs(
             instance_type_name=machine.name, region_code=None, outputs=outputs
         )
@@ -194,9 +200,12 @@ def _import_with_retries(
     raise AssertionError("unreachable")
 
 
-def ensure_instance_type(name: str, cpu: CpuInfo | None, *, source: str) -> bool:
-    """Create an EC2 type unknown so far with what lscpu says; give a known one what lscpu
-    says where no better source has spoken (services/prices/spec_sources.py).
+def ensure_instance_type(
+    name: str, cpu: CpuInfo | None, *, source: str, memory_gib: Decimal | None = None
+) -> bool:
+    """Create an EC2 type unknown so far with what the machine says of itself (lscpu, the
+    memory PassMark saw); give a known one those figures where no better source has spoken
+    (services/prices/spec_sources.py).
 
     Returns whether it was created.
     """
@@ -205,6 +214,8 @@ def ensure_instance_type(name: str, cpu: CpuInfo | None, *, source: str) -> bool
         "architecture": _ARCHITECTURES.get(cpu.architecture or "", "") if cpu else "",
         "physical_cores": cpu.physical_cores if cpu else None,
         "threads_per_core": cpu.threads_per_core if cpu else None,
+        "memory_gib": memory_gib,
+        "cpu_allocation": cpu_allocation_of(name) or "",
     }
     known = InstanceType.objects.select_for_update().filter(name=name).first()
     instance_type = known or InstanceType(name=name, kind=InstanceType.Kind.EC2)

@@ -129,7 +129,14 @@ def test_types_it_does_not_know_are_created_from_lscpu(sample_archive, priced):
     hpc = InstanceType.objects.get(name="hpc7a.12xlarge")
     assert (hpc.kind, hpc.vcpus, hpc.architecture) == ("ec2", 24, "x86_64")
     assert "lscpu" in hpc.source and "Spare Cores" in hpc.source
-    assert figure(summary, r"([\d,]+) created") == 3  # hpc7a.12xlarge and the two m9g
+    # Its memory is what PassMark saw, its vCPUs dedicated: it is not a T type.
+    assert (hpc.memory_gib, hpc.cpu_allocation, hpc.burstable) == (768, "dedicated", False)
+    assert "PassMark" in hpc.source
+    assert hpc.spec_sources["memory_gib"] == "sparecores_lscpu"
+    m9g = InstanceType.objects.get(name="m9g.2xlarge")  # Graviton: no memory modules listed
+    assert (m9g.vcpus, m9g.memory_gib, m9g.architecture) == (8, 32, "arm64")
+    # hpc7a.12xlarge; the price snapshot knows the two m9g types already.
+    assert figure(summary, r"([\d,]+) created") == 1
     # A known type's missing specifications are filled in; known ones are left alone.
     g4dn = InstanceType.objects.get(name="g4dn.xlarge")
     assert (g4dn.vcpus, g4dn.architecture, g4dn.physical_cores, g4dn.threads_per_core) == (
