@@ -112,12 +112,13 @@ def _left_out(table: PricePerformanceTable, option: str) -> str:
     none = len(table.unpriced) - exact
     reasons = []
     if none:
-        reasons.append(f"{none} without a {option} price in {table.region.code}")
+        article = "an" if option[:1] in "aeiou" else "a"
+        reasons.append(f"{none} without {article} {option} price in {table.region.code}")
     if exact:
         reasons.append(f"{exact} whose price was not in force on {table.at}")
     count = len(table.unpriced)
     return (
-        f"Left out: {count} type{'s' if count != 1 else ''} with results, {' and '.join(reasons)}."
+        f"Left out: {count} type{'s' if count != 1 else ''} with results ({' and '.join(reasons)})."
     )
 
 

@@ -87,7 +87,7 @@ def test_exact_price_dates_leave_out_rows_priced_on_another_day():
     assert [row.instance_type for row in table.results] == ["t2.nano"]
     assert sorted(row.instance_type for row in table.unpriced) == ["c7g.large", "t4g.nano"]
     assert all(row.reason.startswith("price_dates=exact: ") for row in table.unpriced)
-    assert "Left out: 2 types with results, 2 whose price was not in force" in summary(table)
+    assert "Left out: 2 types with results (2 whose price was not in force" in summary(table)
 
 
 def test_the_sentence_names_the_winner_the_next_family_and_the_baseline():
