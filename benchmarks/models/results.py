@@ -127,6 +127,9 @@ class Series(models.Model):
                 name="series_natural_key",
             ),
         ]
+        # A type's rank among its peers (the same benchmark and parameters): the instance
+        # type page counts them for each of its series.
+        indexes = [models.Index(fields=["benchmark", "params_key"], name="series_peers")]
 
     def __str__(self) -> str:
         variant = f" ({self.variant})" if self.variant else ""
