@@ -49,6 +49,18 @@ def test_two_loads_at_once_both_end_well_and_store_one_load(reference_data, tmp_
     assert statistics.check_statistics().clean
 
 
+def test_two_first_parts_at_once_both_end_well_and_store_the_studies_once(reference_data):
+    first, second = loaddemo("--part", "first"), loaddemo("--part", "first")
+    outputs = [process.communicate(timeout=600) for process in (first, second)]
+    for process, (_out, err) in zip((first, second), outputs, strict=True):
+        assert process.returncode == 0, err
+    stored = sorted(int(out.split("runs stored ")[1].split(",")[0]) for out, _ in outputs)
+    assert stored[0] == 0 and stored[1] > 0
+    assert Run.objects.filter(source__startswith="Study S1", parent=None).count() == 14
+    assert not Run.objects.exclude(status="done").exists()
+    assert statistics.check_statistics().clean
+
+
 def test_a_load_started_while_another_holds_the_lock_waits_for_it(reference_data):
     with locks.exclusive(LOCK):
         waiting = loaddemo("--part", "rest", "--families", "h1")

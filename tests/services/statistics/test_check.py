@@ -6,13 +6,16 @@ import io
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchmarks.models import Benchmark, InstanceType, Result, Run, SeriesStatistics
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
-from tests.services.statistics.common import kept, upload
+from tests.services.statistics.common import TYPES, kept, upload
+from tests.services.statistics.test_keep import scenario
 
 
 def two_region_upload() -> Run:
@@ -143,3 +146,24 @@ def test_checking_10_series_takes_as_many_queries_as_1000():
 @pytest.mark.django_db
 def test_checking_1000_series_takes_as_many_queries_as_10():
     assert queries_to_check(1000) == 7
+
+
+@pytest.mark.django_db
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(uploads=scenario, reparsed=st.lists(st.integers(min_value=0, max_value=5), max_size=3))
+def test_random_uploads_deletions_and_reparses_always_check_clean(uploads, reparsed):
+    with transaction.atomic():
+        for name in TYPES:
+            InstanceType.objects.get_or_create(name=name)
+        made = [(upload(rows, variant=f"u{index}"), delete) for index, (rows, delete) in
+                enumerate(uploads)]  # fmt: skip
+        for run, delete in made:
+            if delete:
+                run_services.delete_run(run=run)
+        kept_runs = [run for run, delete in made if not delete]
+        for index in reparsed:
+            if index < len(kept_runs):
+                run_services.reparse_run(run_id=kept_runs[index].pk)
+        report = statistics.check_statistics()
+        assert report.clean, report.differences
+        transaction.set_rollback(True)
