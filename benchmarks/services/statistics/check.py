@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, F, Q
 
 from benchmarks.models import Benchmark, Result, Run, Series, SeriesStatistics
 
@@ -86,6 +86,7 @@ def check_statistics() -> StatisticsCheck:
 def _check() -> StatisticsCheck:
     report = StatisticsCheck()
     report.differences.extend(_results_without_series())
+    report.differences.extend(_results_in_another_series())
     # (benchmark id, params, kind, name) of the series that still have results, for summaries.
     with_results: list[tuple] = []
     series_ids = list(Series.objects.order_by("pk").values_list("pk", flat=True))
@@ -116,6 +117,42 @@ def _results_without_series() -> Iterator[Difference]:
             field="results without a series",
             kept=0,
             recomputed=group["results"],
+        )
+
+
+def _results_in_another_series() -> Iterator[Difference]:
+    """Results counted in a series that is not theirs (another benchmark, machine, variant or,
+    on PostgreSQL where JSON compares by value, other parameters): one grouped query."""
+    elsewhere = (
+        ~Q(series__benchmark_id=F("benchmark_id"))
+        | ~Q(series__instance_type_id=F("run__instance_type_id"))
+        | ~Q(series__variant=F("run__variant"))
+    )
+    if connection.vendor == "postgresql":
+        elsewhere |= ~Q(series__params=F("params"))
+    misplaced = (
+        Result.objects.filter(run__status=Run.Status.DONE)
+        .exclude(series=None)
+        .filter(elsewhere)
+        .values(
+            "series__benchmark__key",
+            "series__instance_type__name",
+            "series__variant",
+            "series__params_key",
+        )
+        .annotate(results=Count("pk"))
+        .order_by("series__benchmark__key", "series__instance_type__name", "series__params_key")
+    )
+    for group in misplaced:
+        yield Difference(
+            benchmark=group["series__benchmark__key"],
+            instance_type=group["series__instance_type__name"],
+            variant=group["series__variant"],
+            params=group["series__params_key"],
+            measured_in=ALL_REGIONS,
+            field="results of another series",
+            kept=group["results"],
+            recomputed=0,
         )
 
 
