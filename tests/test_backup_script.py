@@ -131,3 +131,28 @@ def test_a_file_of_the_wrong_kind_or_none_is_refused_naming_it(tmp_path):
     assert sqlite.returncode == 2 and "is not an SQLite database" in sqlite.stderr
     missing = backup_script(f"sqlite:///{sqlite_file}", "restore", str(tmp_path / "gone.dump"))
     assert missing.returncode == 2 and "no backup file at" in missing.stderr
+
+
+def test_make_backup_and_make_restore_call_the_script(tmp_path):
+    database = tmp_path / "pricebench.sqlite3"
+    with sqlite3.connect(database) as db:
+        db.execute("CREATE TABLE kept (value TEXT)")
+        db.execute("INSERT INTO kept VALUES ('before')")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
+    copy = tmp_path / "copy.sqlite3"
+
+    def make(*arguments: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["make", "--no-print-directory", *arguments], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+
+    made = make("backup", f"FILE={copy}")
+    assert made.returncode == 0, made.stderr
+    assert f"to {copy}" in made.stdout
+    with sqlite3.connect(database) as db:
+        db.execute("DELETE FROM kept")
+    restored = make("restore", f"FILE={copy}")
+    assert restored.returncode == 0, restored.stderr
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT value FROM kept").fetchall() == [("before",)]
+    unnamed = make("restore")
+    assert unnamed.returncode != 0 and "make restore FILE=path/to/backup" in unnamed.stderr
