@@ -20,11 +20,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FAMILIES = {"m5", "h1"}
 
 
-def loaddemo(*arguments: str) -> subprocess.Popen:
+def loaddemo(*arguments: str, database_url: str | None = None) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "manage.py", "loaddemo", *arguments],
         cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": worker_database_url()},
+        env={**os.environ, "DATABASE_URL": database_url or worker_database_url()},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -103,3 +103,21 @@ def test_families_are_refused_with_the_first_part():
     with pytest.raises(CommandError, match="--families chooses what the rest part loads"):
         call_command("loaddemo", "--part", "first", "--families", "m5")
     assert not Run.objects.exists()
+
+
+def test_two_loads_at_once_on_sqlite_take_turns_on_a_file_lock(tmp_path):
+    """What `make run` keeps: SQLite, whose second writer would otherwise fail as locked."""
+    database_url = f"sqlite:///{tmp_path / 'pricebench.sqlite3'}"
+    env = {**os.environ, "DATABASE_URL": database_url, "DEBUG": "true"}
+    migrated = subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert migrated.returncode == 0, migrated.stderr
+    arguments = ("--part", "rest", "--families", "h1")
+    loads = [loaddemo(*arguments, database_url=database_url) for _ in range(2)]
+    outputs = [load.communicate(timeout=600) for load in loads]
+    for load, (_out, err) in zip(loads, outputs, strict=True):
+        assert load.returncode == 0, err
+    _types, paths, _figures = bundled({"h1"})
+    stored = sorted(out.splitlines()[-1].split("runs stored ")[1] for out, _ in outputs)
+    assert stored == [f"0, already present {len(paths)}", f"{len(paths)}, already present 0"]
+    assert (tmp_path / "pricebench.sqlite3.pricebench-loaddemo.lock").exists()
