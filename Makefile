@@ -4,7 +4,7 @@ VENV := .venv
 PORT ?= 8000
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: install run test lint audit bench worker clean
+.PHONY: install run test lint audit bench worker clean backup restore
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -48,6 +48,16 @@ audit: install
 
 bench: install
 	$(VENV)/bin/python bench/offer_file.py
+
+# The database DATABASE_URL names (unset: SQLite under var/) to one file and back:
+# `make backup [FILE=path]`, `make restore FILE=path` (scripts/backup.py; README "Backups").
+# No install step: a backup must not wait for, or depend on, the package index.
+backup:
+	$(VENV)/bin/python scripts/backup.py backup $(FILE)
+
+restore:
+	@test -n "$(FILE)" || { echo "make restore FILE=path/to/backup" >&2; exit 2; }
+	$(VENV)/bin/python scripts/backup.py restore $(FILE)
 
 clean:
 	rm -rf $(VENV) node_modules var

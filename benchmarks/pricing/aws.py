@@ -27,9 +27,15 @@ EBS_PRODUCT_FAMILIES = (EBS_STORAGE_FAMILY, *EBS_PROVISIONED_FAMILIES)
 # The Price List API answers from three regions only.
 PRICING_ENDPOINTS = ("us-east-1", "eu-central-1", "ap-south-1")
 
-# Throttling (the Price List API allows a few calls a second) and transient errors are retried
-# by botocore with backoff; "adaptive" also slows the client down after being throttled.
-RETRIES = Config(retries={"mode": "adaptive", "max_attempts": 10})
+# Throttling (the Price List API's ThrottlingException: it allows a few calls a second; EC2's
+# RequestLimitExceeded) and transient errors are retried by botocore's standard retry mode:
+# up to MAX_RETRIES tries after the first, with exponential backoff and jitter (at most 20 s
+# apart).
+# Not "adaptive", which AWS documents as experimental and which adds a client-side rate limiter
+# that one paginating client a refresh at a time does not need.
+MAX_RETRIES = 10
+# botocore's `max_attempts` here counts the retries, not the first try.
+RETRIES = Config(retries={"mode": "standard", "max_attempts": MAX_RETRIES})
 
 # Error codes that mean "later": still there after botocore's own retries, the caller (a task)
 # retries the whole refresh with a longer backoff.

@@ -26,6 +26,7 @@ from pathlib import Path
 import ijson
 
 from benchmarks.errors import DomainError
+from benchmarks.pricing import cut_short
 from benchmarks.pricing.products import (
     EC2,
     ECS,
@@ -233,9 +234,11 @@ class OfferFile:
                     continue
                 try:
                     row = next(csv.reader([_decode(line, name, number)]))
-                except csv.Error as error:
+                except (csv.Error, DomainError) as error:
+                    cut_short.check_row_end(line, name, number, raw.size)
                     raise DomainError(f"{name}: line {number}: {error}") from None
                 if len(row) != width:
+                    cut_short.check_row_end(line, name, number, raw.size)
                     raise DomainError(
                         f"{name}: line {number}: {len(row)} fields, the header has {width}"
                     )
@@ -260,6 +263,8 @@ class OfferFile:
                     continue
                 self.stats.matched += 1
                 yield make_record(match, price, parse_day(row[effective], where=where), source)
+            if number > len(head):
+                cut_short.check_row_end(line, name, number, raw.size)
             self.stats.read = number - len(head) - blank
 
 
@@ -281,7 +286,7 @@ class _CountingFile(io.RawIOBase):
     def __init__(self, path: Path, progress: Progress | None, label: str):
         super().__init__()
         self._file = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by close()
-        self._total = os.fstat(self._file.fileno()).st_size
+        self._total = self.size = os.fstat(self._file.fileno()).st_size
         self._done = 0
         self._progress = progress
         self._label = label
@@ -390,6 +395,8 @@ def _json_events(file: _JsonSection, prefix: str, path: Path) -> Iterator[tuple[
     try:
         yield from ijson.kvitems(file, prefix, use_float=True, buf_size=READ_BLOCK)
     except ijson.JSONError as error:
+        if "premature EOF" in str(error):
+            raise DomainError(cut_short.json_cut_message(path.name, file.position)) from None
         raise DomainError(
             f"{path.name}: not valid JSON (near byte {file.position:,}): {error}"
         ) from None
@@ -422,17 +429,17 @@ def _json_info(path: Path) -> OfferFileInfo:
             else:
                 first_container = None
         except ijson.JSONError as error:
+            if "premature EOF" in str(error):
+                raise DomainError(cut_short.json_cut_message(path.name, file.tell())) from None
             raise DomainError(f"{path.name}: not valid JSON: {error}") from None
     if first_container in ("offers", "regions", "versions"):
         raise DomainError(f"{path.name}: {describe_index(first_container)}")
     if first_container not in ("products", "terms"):
         raise DomainError(f"{path.name}: not an AWS offer file (no products)")
     # The reader stops once it has every price, so a download cut short in the reserved terms
-    # would go unnoticed: the last byte tells.
-    with open(path, "rb") as file:
-        file.seek(max(0, path.stat().st_size - 1024))
-        if not file.read().rstrip().endswith(b"}"):
-            raise DomainError(f"{path.name}: ends before its JSON does (an interrupted download?)")
+    # would go unnoticed: the last bytes tell.
+    if (cut_at := cut_short.json_cut_at(path)) is not None:
+        raise DomainError(cut_short.json_cut_message(path.name, cut_at))
     return OfferFileInfo.said(
         header, file_format="json", filename=path.name, products_first=first_container == "products"
     )

@@ -10,6 +10,7 @@ import io
 import json
 import lzma
 import os
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -308,21 +309,26 @@ class ProgressFile:
         self.path = path
 
     def update(self, done: int, total: int, summary: SparecoresDemoSummary) -> None:
-        """Write the state atomically (a reader never sees half a file)."""
+        """Write the state atomically (a reader never sees half a file), through a temporary
+        file of this process's own: two loads never rename each other's."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_suffix(".tmp")
-        partial.write_text(
-            json.dumps(
-                {
-                    "done": done,
-                    "total": total,
-                    "results": summary.results,
-                    "updated_at": time.time(),
-                    "pid": os.getpid(),
-                }
-            )
+        state = {
+            "done": done,
+            "total": total,
+            "results": summary.results,
+            "updated_at": time.time(),
+            "pid": os.getpid(),
+        }
+        handle, partial = tempfile.mkstemp(
+            dir=self.path.parent, prefix=f"{self.path.stem}.", suffix=".tmp"
         )
-        partial.replace(self.path)
+        try:
+            with os.fdopen(handle, "w") as file:
+                json.dump(state, file)
+            os.replace(partial, self.path)
+        except BaseException:
+            Path(partial).unlink(missing_ok=True)
+            raise
 
     def clear(self) -> None:
         """The load ended (or stopped): no more note."""

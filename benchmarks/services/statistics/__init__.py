@@ -10,13 +10,15 @@ from them without reading anything back (`refresh_stored`), the bulk of a first 
 
 One module per step: `attach` (results -> their series), `compute` (samples -> statistics
 rows), `keep` (refresh the series a write touched, and the benchmarks' summaries), `rebuild`
-(everything again, from the results), and `rows` (plain rows into a table at once). Callers
+(everything again, from the results), `check` (compare what is kept with a recomputation,
+writing nothing), and `rows` (plain rows into a table at once). Callers
 import the names below from `benchmarks.services.statistics`.
 """
 
 from benchmarks.models import Series, SeriesStatistics
 
 from .attach import attach_series, params_key
+from .check import Difference, StatisticsCheck, check_statistics
 from .compute import (
     ALL_REGIONS,
     FLAGGED_RUN_IDS_KEPT,
@@ -29,14 +31,17 @@ from .rows import JsonText, insert_rows, stored_params
 
 __all__ = [
     "ALL_REGIONS",
+    "Difference",
     "FLAGGED_RUN_IDS_KEPT",
     "REBUILD_BATCH",
     "STATISTICS_COLUMNS",
     "JsonText",
     "Series",
     "SeriesStatistics",
+    "StatisticsCheck",
     "analyze_tables",
     "attach_series",
+    "check_statistics",
     "compute_statistics",
     "insert_rows",
     "needs_rebuild",

@@ -1,0 +1,254 @@
+"""Checking the kept statistics against the stored results (`rebuild_stats --check`).
+
+Every series' statistics are recomputed in batches, the way `rebuild_stats` does (two grouped
+reads per REBUILD_BATCH series, plus one read of the kept rows and one of the series' names),
+and compared field by field with what is kept; so are the benchmarks' summaries. Nothing is
+written: on PostgreSQL the check runs in one read-only, repeatable-read transaction, so that
+an ingest committing meanwhile cannot make it see half a write.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Count, F, Q
+
+from benchmarks.models import Benchmark, Result, Run, Series, SeriesStatistics
+
+from .compute import ALL_REGIONS, STATISTICS_COLUMNS, compute_statistics
+from .keep import _ordered_params, _summaries_of
+from .rebuild import REBUILD_BATCH
+from .rows import JsonText
+
+# Compared fields: every column but the series, the scope (the row's key) and updated_at.
+CHECKED_FIELDS = tuple(
+    column
+    for column in STATISTICS_COLUMNS
+    if column not in {"series_id", "measured_in", "updated_at"}
+)
+# Floats recomputed the same way agree exactly; this only absorbs a storage round trip.
+_RELATIVE_TOLERANCE = 1e-12
+_MISSING = "(no row)"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One kept figure that disagrees with its recomputation from the stored results."""
+
+    benchmark: str
+    instance_type: str
+    variant: str
+    params: str
+    measured_in: str
+    field: str
+    kept: Any
+    recomputed: Any
+
+    def __str__(self) -> str:
+        variant = f" variant {self.variant}" if self.variant else ""
+        scope = f"measured in {self.measured_in}" if self.measured_in else "all regions"
+        where = f"{self.benchmark} {self.params} on {self.instance_type}{variant}, {scope}"
+        return (
+            f"{where}: {self.field} kept {_shown(self.kept)}, recomputed {_shown(self.recomputed)}"
+        )
+
+
+@dataclass
+class StatisticsCheck:
+    """What `check_statistics` compared, and every difference it found."""
+
+    series: int = 0
+    rows: int = 0
+    benchmarks: int = 0
+    differences: list[Difference] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not self.differences
+
+
+def check_statistics() -> StatisticsCheck:
+    """Compare every kept statistic and benchmark summary with a recomputation; write nothing."""
+    if connection.in_atomic_block:
+        return _check()
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        return _check()
+
+
+def _check() -> StatisticsCheck:
+    report = StatisticsCheck()
+    report.differences.extend(_results_without_series())
+    report.differences.extend(_results_in_another_series())
+    # (benchmark id, params, kind, name) of the series that still have results, for summaries.
+    with_results: list[tuple] = []
+    series_ids = list(Series.objects.order_by("pk").values_list("pk", flat=True))
+    report.series = len(series_ids)
+    for start in range(0, len(series_ids), REBUILD_BATCH):
+        batch = series_ids[start : start + REBUILD_BATCH]
+        report.rows += _check_batch(batch, report.differences, with_results)
+    report.benchmarks = _check_summaries(with_results, report.differences)
+    return report
+
+
+def _results_without_series() -> Iterator[Difference]:
+    """Results of done runs that no statistic counts (rebuild_stats gives them a series)."""
+    unattached = (
+        Result.objects.filter(series=None, run__status=Run.Status.DONE)
+        .exclude(run__instance_type=None)
+        .values("benchmark__key", "run__instance_type__name", "run__variant")
+        .annotate(results=Count("pk"))
+        .order_by("benchmark__key", "run__instance_type__name", "run__variant")
+    )
+    for group in unattached:
+        yield Difference(
+            benchmark=group["benchmark__key"],
+            instance_type=group["run__instance_type__name"],
+            variant=group["run__variant"],
+            params="(any)",
+            measured_in=ALL_REGIONS,
+            field="results without a series",
+            kept=0,
+            recomputed=group["results"],
+        )
+
+
+def _results_in_another_series() -> Iterator[Difference]:
+    """Results counted in a series that is not theirs (another benchmark, machine, variant or,
+    on PostgreSQL where JSON compares by value, other parameters): one grouped query."""
+    elsewhere = (
+        ~Q(series__benchmark_id=F("benchmark_id"))
+        | ~Q(series__instance_type_id=F("run__instance_type_id"))
+        | ~Q(series__variant=F("run__variant"))
+    )
+    if connection.vendor == "postgresql":
+        elsewhere |= ~Q(series__params=F("params"))
+    misplaced = (
+        Result.objects.filter(run__status=Run.Status.DONE)
+        .exclude(series=None)
+        .filter(elsewhere)
+        .values(
+            "series__benchmark__key",
+            "series__instance_type__name",
+            "series__variant",
+            "series__params_key",
+        )
+        .annotate(results=Count("pk"))
+        .order_by("series__benchmark__key", "series__instance_type__name", "series__params_key")
+    )
+    for group in misplaced:
+        yield Difference(
+            benchmark=group["series__benchmark__key"],
+            instance_type=group["series__instance_type__name"],
+            variant=group["series__variant"],
+            params=group["series__params_key"],
+            measured_in=ALL_REGIONS,
+            field="results of another series",
+            kept=group["results"],
+            recomputed=0,
+        )
+
+
+def _check_batch(batch: list[int], differences: list[Difference], with_results: list) -> int:
+    """Compare these series' kept rows with fresh ones; returns how many rows were compared."""
+    fresh = {(row[0], row[1]): row for row in compute_statistics(batch)}
+    kept = {
+        (row[0], row[1]): row
+        for row in SeriesStatistics.objects.filter(series_id__in=batch)
+        .order_by()
+        .values_list(*STATISTICS_COLUMNS)
+    }
+    names = {
+        pk: rest
+        for pk, *rest in Series.objects.filter(pk__in=batch)
+        .order_by()
+        .values_list(
+            "pk",
+            "benchmark__key",
+            "instance_type__name",
+            "variant",
+            "params_key",
+            "benchmark_id",
+            "params",
+            "instance_type__kind",
+        )
+    }
+    for series_id, measured_in in fresh:
+        if measured_in == ALL_REGIONS:
+            _key, name, variant, _params_key, benchmark_id, params, kind = names[series_id]
+            with_results.append((benchmark_id, params, kind, name))
+    for key in sorted(fresh.keys() | kept.keys()):
+        series_id, measured_in = key
+        where = (*names[series_id][:4], measured_in)
+        kept_row, fresh_row = kept.get(key), fresh.get(key)
+        if kept_row is None or fresh_row is None:
+            differences.append(
+                Difference(
+                    *where,
+                    "statistics row",
+                    _MISSING if kept_row is None else "present",
+                    _MISSING if fresh_row is None else "present",
+                )
+            )
+            continue
+        for index, column in enumerate(STATISTICS_COLUMNS):
+            if column in CHECKED_FIELDS:
+                kept_value, recomputed = kept_row[index], _plain(fresh_row[index])
+                if not _same(kept_value, recomputed):
+                    differences.append(Difference(*where, column, kept_value, recomputed))
+    return len(kept)
+
+
+def _check_summaries(with_results: list, differences: list[Difference]) -> int:
+    """Each benchmark's parameter values and families against those of its series."""
+    summaries = _summaries_of(with_results)
+    benchmarks = Benchmark.objects.order_by("key").values_list("pk", "key", "params", "families")
+    count = 0
+    for pk, key, params, families in benchmarks:
+        count += 1
+        values, measured = summaries.get(pk, ({}, set()))
+        for name, kept_value, recomputed in (
+            ("params", params, _ordered_params(values)),
+            ("families", families, sorted(measured)),
+        ):
+            if not _same(kept_value, recomputed):
+                differences.append(
+                    Difference(key, "(every type)", "", "(summary)", ALL_REGIONS, name,
+                               kept_value, recomputed)
+                )  # fmt: skip
+    return count
+
+
+def _plain(value: Any) -> Any:
+    """A recomputed value as the database gives it back (JSON written ahead as text, read)."""
+    return json.loads(value) if isinstance(value, JsonText) else value
+
+
+def _same(kept: Any, recomputed: Any) -> bool:
+    if isinstance(kept, float) or isinstance(recomputed, float):
+        if isinstance(kept, int | float) and isinstance(recomputed, int | float):
+            return math.isclose(kept, recomputed, rel_tol=_RELATIVE_TOLERANCE) or (
+                math.isnan(kept) and math.isnan(recomputed)
+            )
+        return False
+    if isinstance(kept, dict) and isinstance(recomputed, dict):
+        return kept.keys() == recomputed.keys() and all(
+            _same(kept[name], recomputed[name]) for name in kept
+        )
+    if isinstance(kept, list | tuple) and isinstance(recomputed, list | tuple):
+        return len(kept) == len(recomputed) and all(
+            _same(a, b) for a, b in zip(kept, recomputed, strict=True)
+        )
+    return kept == recomputed
+
+
+def _shown(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= 200 else text[:197] + "..."
