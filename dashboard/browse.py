@@ -1,0 +1,94 @@
+"""The pages that browse what pricebench knows: the finder table of instance types.
+
+Thin, as every view: validate the query with its form, call one selector, render.
+"""
+
+from __future__ import annotations
+
+import csv
+
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from benchmarks.errors import DomainError
+from benchmarks.models import Architecture, Benchmark, PurchaseOption
+from benchmarks.questions.finder import BURSTABLE_CHOICES, COLUMNS, FinderForm, FinderQuery
+from benchmarks.questions.price_performance import BASIS_LABELS
+from benchmarks.selectors import finder as finder_selector
+from benchmarks.selectors import prices
+
+
+def finder(request):
+    """`/instance-types/`: every type with its specifications and price, filtered and sorted
+    by the query; per dollar of a benchmark when one is chosen; `format=csv` the same rows."""
+    form = FinderForm(request.GET)
+    valid = form.is_valid()
+    table, error = None, None
+    if valid:
+        try:
+            table = finder_selector.finder_table(form.query())
+        except DomainError as refusal:
+            error = refusal
+            form.add_error(refusal.field if refusal.field in form.fields else None, refusal.message)
+    if form.wants_csv:
+        if table is None:
+            return JsonResponse(form.error_dict(), status=error.status_code if error else 400)
+        return _csv(table)
+    query = form.query() if valid else FinderQuery()
+    context = {
+        "form": form,
+        "query": query,
+        "table": table,
+        "errors": form.error_dict() if form.errors else {},
+        "profile": form.profile_asked,
+        "columns": _columns(request, table, query, form.hidden_columns()),
+        "csv_url": _url(request, format="csv"),
+        "benchmarks": Benchmark.objects.exclude(families=[]).order_by("key").only("key", "unit"),
+        "regions": list(prices.price_menu()),
+        "purchase_options": PurchaseOption.choices,
+        "architectures": Architecture.choices,
+        "burstable_choices": BURSTABLE_CHOICES,
+        "basis_choices": list(BASIS_LABELS.items()),
+    }
+    status = 200 if table is not None else (error.status_code if error else 400)
+    return render(request, "dashboard/finder.html", context, status=status)
+
+
+def _url(request, **changes) -> str:
+    """This page's URL with some parameters changed (None: removed)."""
+    data = request.GET.copy()
+    data.pop("format", None)
+    for name, value in changes.items():
+        data.pop(name, None)
+        if value is not None:
+            data[name] = value
+    return f"{request.path}?{data.urlencode()}"
+
+
+def _columns(request, table, query: FinderQuery, hidden: tuple[str, ...]) -> list[dict]:
+    """The table's columns, each with its header's sort link and whether it is shown."""
+    order = query.order
+    columns = []
+    for column in COLUMNS:
+        if column.needs_benchmark and (table is None or table.benchmark is None):
+            continue
+        sorted_by = order.lstrip("-") == column.key
+        columns.append(
+            {
+                "key": column.key,
+                "label": column.label,
+                "hidden": column.key in hidden,
+                "url": _url(request, sort=finder_selector.next_sort(order, column.key)),
+                "aria_sort": ("descending" if order.startswith("-") else "ascending")
+                if sorted_by
+                else "none",
+            }
+        )
+    return columns
+
+
+def _csv(table: finder_selector.FinderTable) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{table.csv_filename()}"'
+    csv.writer(response).writerows(table.csv_rows())
+    return response
