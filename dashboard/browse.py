@@ -1,4 +1,5 @@
-"""The pages that browse what pricebench knows: the finder table of instance types.
+"""The pages that browse what pricebench knows: the finder table of instance types and
+the comparison of a few chosen types.
 
 Thin, as every view: validate the query with its form, call one selector, render.
 """
@@ -12,8 +13,10 @@ from django.shortcuts import render
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Architecture, Benchmark, PurchaseOption
+from benchmarks.questions.compare import CompareForm
 from benchmarks.questions.finder import BURSTABLE_CHOICES, COLUMNS, FinderForm, FinderQuery
 from benchmarks.questions.price_performance import BASIS_LABELS
+from benchmarks.selectors import compare as compare_selector
 from benchmarks.selectors import finder as finder_selector
 from benchmarks.selectors import prices
 
@@ -92,3 +95,26 @@ def _csv(table: finder_selector.FinderTable) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{table.csv_filename()}"'
     csv.writer(response).writerows(table.csv_rows())
     return response
+
+
+def compare(request):
+    """`/compare/?types=a,b,c[&baseline=a]`: 2 to 8 types side by side on every benchmark
+    they share, as percentages of the baseline's figures and per dollar."""
+    form = CompareForm(request.GET)
+    comparison, status = None, 400
+    if form.is_valid():
+        try:
+            comparison = compare_selector.compare_types(form.query())
+            status = 200
+        except DomainError as refusal:
+            form.add_error(refusal.field if refusal.field in form.fields else None, refusal.message)
+            status = refusal.status_code
+    context = {
+        "form": form,
+        "comparison": comparison,
+        "errors": form.error_dict() if form.errors else {},
+        "regions": list(prices.price_menu()),
+        "purchase_options": PurchaseOption.choices,
+        "basis_choices": list(BASIS_LABELS.items()),
+    }
+    return render(request, "dashboard/compare.html", context, status=status)

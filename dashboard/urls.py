@@ -11,6 +11,7 @@ urlpatterns = [
     path("upload/", views.upload, name="upload"),
     path("runs/<int:run_id>/", views.run_detail, name="run"),
     path("instance-types/", browse.finder, name="finder"),
+    path("compare/", browse.compare, name="compare"),
     path("instance-types/<str:name>/", views.instance_type_detail, name="instance-type"),
     path("benchmarks/<path:key>/", views.benchmark_detail, name="benchmark"),
     # Before the admin's own URLs, so that this wrapped view answers its login page.
