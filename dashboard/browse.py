@@ -1,5 +1,5 @@
-"""The pages that browse what pricebench knows: the finder table of instance types and
-the comparison of a few chosen types.
+"""The pages that browse what pricebench knows: the finder table of instance types, the
+comparison of a few chosen types, the benchmarks and the runs.
 
 Thin, as every view: validate the query with its form, call one selector, render.
 """
@@ -12,13 +12,14 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from benchmarks.errors import DomainError
-from benchmarks.models import Architecture, Benchmark, PurchaseOption
+from benchmarks.models import Architecture, Benchmark, PurchaseOption, Run
 from benchmarks.questions.compare import CompareForm
 from benchmarks.questions.finder import BURSTABLE_CHOICES, COLUMNS, FinderForm, FinderQuery
 from benchmarks.questions.price_performance import BASIS_LABELS
+from benchmarks.questions.runs import RunListForm
+from benchmarks.selectors import catalogue, prices
 from benchmarks.selectors import compare as compare_selector
 from benchmarks.selectors import finder as finder_selector
-from benchmarks.selectors import prices
 
 
 def finder(request):
@@ -118,3 +119,29 @@ def compare(request):
         "basis_choices": list(BASIS_LABELS.items()),
     }
     return render(request, "dashboard/compare.html", context, status=status)
+
+
+def benchmarks_index(request):
+    """`/benchmarks/`: every benchmark by kind: what it measures, its unit, its coverage."""
+    return render(request, "dashboard/benchmarks.html", {"groups": catalogue.benchmark_index()})
+
+
+def runs_index(request):
+    """`/runs/`: recent runs, newest first, filterable by instance type, benchmark, status."""
+    form = RunListForm(request.GET)
+    page, status = None, 400
+    if form.is_valid():
+        try:
+            page = catalogue.run_list(**form.selector_arguments())
+            status = 200
+        except DomainError as refusal:
+            form.add_error(refusal.field if refusal.field in form.fields else None, refusal.message)
+            status = refusal.status_code
+    context = {
+        "form": form,
+        "page": page,
+        "errors": form.error_dict() if form.errors else {},
+        "statuses": Run.Status.choices,
+        "page_url": _url(request, page=None),
+    }
+    return render(request, "dashboard/runs.html", context, status=status)
