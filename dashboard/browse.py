@@ -103,7 +103,10 @@ def compare(request):
     they share, as percentages of the baseline's figures and per dollar."""
     form = CompareForm(request.GET)
     comparison, status = None, 400
-    if form.is_valid():
+    if not request.GET:
+        # Nothing asked yet: the form alone, how to choose.
+        form, status = CompareForm(None), 200
+    elif form.is_valid():
         try:
             comparison = compare_selector.compare_types(form.query())
             status = 200

@@ -33,7 +33,12 @@ class TestOnTheDemo:
                                                    "4xlarge", "8xlarge", "12xlarge",
                                                    "16xlarge", "metal"])  # fmt: skip
         assert client.get(URL, {"types": nine}).status_code == 400
-        assert client.get(URL).status_code == 400
+        assert client.get(URL, {"types": ""}).status_code == 400
+
+    def test_the_page_without_a_question_shows_how_to_ask_one(self, client):
+        response = client.get(URL)
+        assert response.status_code == 200
+        assert b'id="types"' in response.content and b'role="alert"' not in response.content
 
     def test_an_unknown_type_or_a_baseline_outside_the_types_is_named(self, client):
         unknown = client.get(URL, {"types": "c7g.xlarge,c7a.xlarg"})
