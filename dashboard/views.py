@@ -18,7 +18,7 @@ from benchmarks.questions import (
 from benchmarks.questions.price_performance import BASIS_LABELS, PRICE_DATES_LABELS
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import comparison as comparison_selector
-from benchmarks.selectors import databases, network
+from benchmarks.selectors import databases, network, similar
 from benchmarks.selectors import five_families as five_families_selector
 from benchmarks.selectors import instance_types as instance_type_selector
 from benchmarks.selectors import runs as run_selector
@@ -129,7 +129,11 @@ def instance_type_detail(request, name: str):
     return render(
         request,
         "dashboard/instance_type.html",
-        {"page": page, "chart_data": charts.price_history_chart(page)},
+        {
+            "page": page,
+            "chart_data": charts.price_history_chart(page),
+            "similar": similar.similar_types(page.instance_type),
+        },
     )
 
 
