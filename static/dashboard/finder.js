@@ -3,6 +3,16 @@
 // only hides columns, and keeps its choice in the URL (`columns=`) so a link shows the same.
 (function () {
   "use strict";
+  // Another benchmark has parameters of its own: the old one's are not sent with it.
+  const benchmark = document.getElementById("benchmark");
+  if (benchmark) {
+    benchmark.addEventListener("change", () => {
+      document.querySelectorAll("#finder-form [data-param]").forEach((field) => {
+        field.disabled = true;
+      });
+    });
+  }
+
   const table = document.getElementById("finder-table");
   if (!table) return;
 

@@ -109,3 +109,16 @@ def test_the_new_pages_are_in_the_navigation(demo_site, page):
             page.click(f"header.site nav >> text={link}")
         assert page.inner_text("h1") == heading
     assert page.console_errors == []
+
+
+def test_another_benchmark_is_asked_without_the_last_ones_parameters(demo_site, page):
+    page.goto(
+        f"{demo_site.url}/instance-types/?family=c7g&benchmark=openssl:aes-256-cbc&block_size=8192"
+    )
+    assert page.locator("#param-block_size").input_value() == "8192"
+    page.select_option("#benchmark", "passmark:cpu-mark")
+    with page.expect_navigation():
+        page.click("#apply")
+    assert "block_size" not in page.url
+    assert page.locator("#notes").count() == 0
+    assert page.console_errors == []
