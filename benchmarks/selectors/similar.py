@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from benchmarks import units
 from benchmarks.models import Benchmark, InstanceType
+from benchmarks.questions.compare import MAX_TYPES
 from benchmarks.questions.finder import FinderQuery
 from benchmarks.questions.price_performance import DEFAULT_REGION
 from benchmarks.selectors.finder import FinderRow, finder_table
@@ -43,6 +44,16 @@ class SimilarTypes:
     # Among the same size, how many there are in all (the rows are the best SHOWN).
     total: int
     finder_url: str
+
+    @property
+    def compare_url(self) -> str | None:
+        """This type against the best others of its size, side by side (None: no others)."""
+        others = [row.name for row in self.rows if row.name != self.instance_type.name]
+        if not others:
+            return None
+        types = [self.instance_type.name, *others[: MAX_TYPES - 1]]
+        query = {"types": ",".join(types), "baseline": self.instance_type.name}
+        return f"{reverse('compare')}?{urlencode(query)}"
 
 
 def _plain(number: Decimal) -> str:

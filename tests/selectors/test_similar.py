@@ -21,6 +21,8 @@ def test_similar_types_share_the_vcpus_and_memory_class_and_rank_per_dollar():
     assert per_dollar == sorted(per_dollar, reverse=True)
     assert "vcpus_min=4&vcpus_max=4" in similar.finder_url
     assert "memory_max=10" in similar.finder_url
+    assert similar.compare_url.startswith("/compare/?types=c7g.xlarge%2C")
+    assert similar.compare_url.endswith("&baseline=c7g.xlarge")
 
 
 def test_a_general_purpose_type_is_compared_with_general_purpose_types():
