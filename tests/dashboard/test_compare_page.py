@@ -47,3 +47,18 @@ class TestOnTheDemo:
         outside = client.get(URL, {"types": "c7g.xlarge,c7a.xlarge", "baseline": "m5.large"})
         assert outside.status_code == 400
         assert b"the baseline m5.large is not among the types" in outside.content
+
+
+@pytest.mark.parametrize("count", [10, 1000])
+def test_the_page_renders_in_a_fixed_number_of_queries(client, count):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.api.test_price_performance_at_scale import fleet
+
+    names = fleet(count)
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(URL, {"types": ",".join(names[-8:])})
+    assert response.status_code == 200
+    assert response.content.count(b'<th scope="col" data-instance-type=') == 8
+    assert len(captured) <= 9, len(captured)
