@@ -3,14 +3,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from dashboard import views
+from dashboard import browse, views
 from dashboard.throttle import limit_failed_logins
 
 urlpatterns = [
     path("", views.comparison, name="comparison"),
     path("upload/", views.upload, name="upload"),
+    path("runs/", browse.runs_index, name="runs"),
     path("runs/<int:run_id>/", views.run_detail, name="run"),
+    path("instance-types/", browse.finder, name="finder"),
+    path("compare/", browse.compare, name="compare"),
     path("instance-types/<str:name>/", views.instance_type_detail, name="instance-type"),
+    path("benchmarks/", browse.benchmarks_index, name="benchmarks"),
     path("benchmarks/<path:key>/", views.benchmark_detail, name="benchmark"),
     # Before the admin's own URLs, so that this wrapped view answers its login page.
     path("admin/login/", limit_failed_logins(admin.site.login)),

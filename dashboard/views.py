@@ -1,9 +1,9 @@
 """The chart pages: validate the query, call a selector, render."""
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import FileResponse, Http404, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect, render, resolve_url
 
 from benchmarks import parsers
 from benchmarks.errors import DomainError
@@ -18,7 +18,7 @@ from benchmarks.questions import (
 from benchmarks.questions.price_performance import BASIS_LABELS, PRICE_DATES_LABELS
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import comparison as comparison_selector
-from benchmarks.selectors import databases, network
+from benchmarks.selectors import databases, network, similar
 from benchmarks.selectors import five_families as five_families_selector
 from benchmarks.selectors import instance_types as instance_type_selector
 from benchmarks.selectors import runs as run_selector
@@ -73,9 +73,13 @@ def _five_families(result) -> dict | None:
     return {"answer": section, "chart_data": charts.unit_price_chart(section)}
 
 
-@login_required
 def upload(request):
-    """`/upload/`: send a file; the run is parsed by a Celery worker."""
+    """`/upload/`: how to send results (tokens, the CLI, the agent) to anyone; the form to send
+    a file to a logged-in user (the run is parsed by a Celery worker)."""
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(request, "dashboard/upload.html", _upload_help(request))
     form = UploadForm(request.POST or None, request.FILES or None, formats=list(parsers.FORMATS))
     status = 200
     if request.method == "POST" and form.is_valid():
@@ -91,11 +95,20 @@ def upload(request):
     elif request.method == "POST":
         status = 400
     context = {
+        **_upload_help(request),
         "form": form,
         "instance_types": InstanceType.objects.values_list("name", flat=True),
         "regions": Region.objects.values_list("code", flat=True),
     }
     return render(request, "dashboard/upload.html", context, status=status)
+
+
+def _upload_help(request) -> dict:
+    """What the upload page says to everyone: the server's address and where to log in."""
+    return {
+        "server": request.build_absolute_uri("/")[:-1],
+        "login_url": f"{resolve_url(settings.LOGIN_URL)}?next={request.path}",
+    }
 
 
 def run_detail(request, run_id: int):
@@ -116,7 +129,11 @@ def instance_type_detail(request, name: str):
     return render(
         request,
         "dashboard/instance_type.html",
-        {"page": page, "chart_data": charts.price_history_chart(page)},
+        {
+            "page": page,
+            "chart_data": charts.price_history_chart(page),
+            "similar": similar.similar_types(page.instance_type),
+        },
     )
 
 

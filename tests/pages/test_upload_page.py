@@ -51,8 +51,10 @@ def test_an_unknown_instance_type_is_shown_on_the_form(live_server, logged_in):
     assert Run.objects.count() == 0
 
 
-def test_the_upload_page_asks_anonymous_users_to_log_in(live_server, page):
+def test_the_upload_page_tells_anonymous_users_how_to_upload_and_where_to_log_in(live_server, page):
     page.goto(f"{live_server.url}/upload/")
+    assert "create_upload_token" in page.inner_text("#tokens + p")
+    page.click("#login-link")
     assert "/admin/login/" in page.url
 
 

@@ -1,0 +1,119 @@
+"""What pricebench holds, listed: every benchmark with its coverage (`/benchmarks/`), and the
+recent runs, filterable and paginated (`/runs/`).
+
+Two queries for the benchmarks whatever the number of results (the benchmarks, and their
+coverage from the kept statistics); for a page of runs, the count and the page (each run's
+results counted by a correlated subquery, for the page's rows only), and one lookup per
+filter given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery, Sum
+from django.urls import reverse
+
+from benchmarks import units
+from benchmarks.models import Benchmark, Result, Run, SeriesStatistics
+from benchmarks.selectors.benchmark_pages import TOOL_DESCRIPTIONS
+from benchmarks.selectors.lookups import get_benchmark, get_instance_type
+
+RUNS_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class BenchmarkSummary:
+    """One benchmark on the index: what it measures, its unit, and how many types it covers."""
+
+    benchmark: Benchmark
+    reading: units.Reading
+    instance_types: int
+    runs: int
+
+    @property
+    def key(self) -> str:
+        return self.benchmark.key
+
+    @property
+    def group(self) -> str:
+        return self.benchmark.group or self.benchmark.tool
+
+    @property
+    def description(self) -> str:
+        return self.benchmark.description or TOOL_DESCRIPTIONS.get(self.benchmark.tool, "")
+
+    @property
+    def families(self) -> int:
+        return len(self.benchmark.families or [])
+
+    @property
+    def finder_url(self) -> str:
+        """The finder ranked by this benchmark, only the types measured with it."""
+        return f"{reverse('finder')}?{urlencode({'benchmark': self.key, 'measured': 'true'})}"
+
+
+@dataclass(frozen=True)
+class BenchmarkGroup:
+    """Benchmarks of one kind (CPU, memory, network, ...)."""
+
+    label: str
+    benchmarks: list[BenchmarkSummary]
+
+
+def benchmark_index() -> list[BenchmarkGroup]:
+    """Every benchmark, grouped by kind, with the instance types and runs it covers."""
+    coverage = {
+        row["series__benchmark_id"]: row
+        for row in SeriesStatistics.objects.filter(measured_in=SeriesStatistics.ALL_REGIONS)
+        .values("series__benchmark_id")
+        .annotate(types=Count("series__instance_type_id", distinct=True), runs=Sum("runs"))
+        .order_by()
+    }
+    groups: dict[str, list[BenchmarkSummary]] = {}
+    for benchmark in Benchmark.objects.order_by("key"):
+        found = coverage.get(benchmark.pk, {})
+        summary = BenchmarkSummary(
+            benchmark=benchmark,
+            reading=units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better),
+            instance_types=found.get("types", 0),
+            runs=found.get("runs") or 0,
+        )
+        groups.setdefault(summary.group, []).append(summary)
+    return [BenchmarkGroup(label, groups[label]) for label in sorted(groups, key=str.lower)]
+
+
+def run_list(
+    *, instance_type: str = "", benchmark: str = "", status: str = "", page: int = 1
+) -> Page:
+    """A page of runs, newest first, of one instance type and benchmark when given; a
+    DomainError names an unknown type or benchmark (with the closest names)."""
+    runs = Run.objects.select_related("instance_type", "region")
+    if instance_type:
+        runs = runs.filter(instance_type=get_instance_type(instance_type))
+    if benchmark:
+        wanted = get_benchmark(benchmark)
+        runs = runs.filter(Exists(Result.objects.filter(run=OuterRef("pk"), benchmark=wanted)))
+    if status:
+        runs = runs.filter(status=status)
+    results = (
+        Result.objects.filter(run=OuterRef("pk"))
+        .order_by()
+        .values("run")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    runs = runs.annotate(
+        result_count=Subquery(results, output_field=IntegerField()),
+        child_count=Subquery(
+            Run.objects.filter(parent=OuterRef("pk"))
+            .order_by()
+            .values("parent")
+            .annotate(count=Count("pk"))
+            .values("count"),
+            output_field=IntegerField(),
+        ),
+    ).defer("raw_output", "warnings")
+    return Paginator(runs, RUNS_PER_PAGE).get_page(page)

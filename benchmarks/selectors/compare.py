@@ -1,0 +1,337 @@
+"""Compare (`/compare/`): 2 to 8 chosen types side by side on every benchmark they share, each
+figure as a percentage of a baseline's and per dollar, with the types' prices.
+
+A fixed number of queries whatever the data's size: the types (one), their kept statistics
+over every benchmark (one), the region (one) and their prices for each purchase option
+shown (up to three each). The per-dollar arithmetic is `benchmarks.per_dollar`'s, on the
+basis the price-performance answer uses (burstable types at what they sustain by default).
+"""
+
+from __future__ import annotations
+
+import datetime
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+from urllib.parse import urlencode
+
+import orjson
+from django.urls import reverse
+from django.utils import timezone
+
+from benchmarks import per_dollar as arithmetic
+from benchmarks import units
+from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics
+from benchmarks.questions.compare import CompareQuery
+from benchmarks.selectors import prices
+from benchmarks.selectors.kept_series import Machine
+from benchmarks.selectors.lookups import by_name, get_instance_type, get_region
+from benchmarks.selectors.price_performance import _on_basis
+
+# Prices shown beside the chosen one, when the region has them.
+PRICE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)
+
+
+class _Kept(NamedTuple):
+    """What the basis rule reads of a series' statistics."""
+
+    median: float
+    params: dict
+
+
+class _BenchmarkFacts(NamedTuple):
+    key: str
+    unit: str
+    higher_is_better: bool
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One type's figures on one line."""
+
+    median: float
+    runs: int
+    per_dollar: float | None
+    # Against the baseline's figures on the same line; None where it has none.
+    relative_throughput: float | None = None
+    relative_per_dollar: float | None = None
+
+
+@dataclass
+class Line:
+    """One benchmark with one set of parameters and one variant: a figure per type."""
+
+    benchmark: str
+    unit: str
+    higher_is_better: bool
+    variant: str
+    params: dict[str, Any]
+    # Aligned with the comparison's types; None where a type has no result.
+    cells: list[Cell | None]
+    reading: units.Reading
+    best_per_dollar: str | None = None
+    # Its position among the types.
+    best_index: int | None = None
+
+    @property
+    def measured(self) -> int:
+        return sum(1 for cell in self.cells if cell is not None)
+
+    @property
+    def shared_by_all(self) -> bool:
+        return all(cell is not None for cell in self.cells)
+
+
+@dataclass
+class BenchmarkLines:
+    """A benchmark (and variant): the parameter set most of the types share, then others."""
+
+    benchmark: str
+    variant: str
+    lines: list[Line]
+    # The chart page on this benchmark, limited to the compared types.
+    chart_url: str = ""
+
+    @property
+    def main(self) -> Line:
+        return self.lines[0]
+
+    @property
+    def others(self) -> list[Line]:
+        return self.lines[1:]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One compared type: its specifications and prices."""
+
+    instance_type: InstanceType
+    is_baseline: bool
+    # The price the per-dollar figures use, and the others shown, by purchase option.
+    usd_per_hour: float | None
+    price_note: str | None
+    prices: dict[str, float | None]
+
+    @property
+    def name(self) -> str:
+        return self.instance_type.name
+
+
+@dataclass
+class TypeComparison:
+    """The compare page's answer."""
+
+    query: CompareQuery
+    region: Region
+    at: datetime.date
+    columns: list[Column]
+    benchmarks: list[BenchmarkLines] = field(default_factory=list)
+    summary: str = ""
+
+    @property
+    def baseline(self) -> Column:
+        return next(column for column in self.columns if column.is_baseline)
+
+    @property
+    def price_options(self) -> list[str]:
+        shown = [self.query.purchase_option]
+        shown += [option for option in PRICE_OPTIONS if option not in shown]
+        return [o for o in shown if any(c.prices.get(o) is not None for c in self.columns)]
+
+
+# `_on_basis` is the price-performance answer's own rule for a row's figure on a basis
+# (burstable types): used here too, so that compare and the comparison page never disagree.
+
+
+def _machine(instance_type: InstanceType) -> Machine:
+    return Machine(*(getattr(instance_type, name) for name in Machine._fields))
+
+
+def compare_types(query: CompareQuery) -> TypeComparison:
+    """The chosen types on every benchmark at least two of them share; a DomainError names
+    an unknown type (with the closest names) or region."""
+    at = query.at or timezone.localdate()
+    found = by_name(
+        InstanceType,
+        "name",
+        set(query.types),
+        lambda name: get_instance_type(name, field="types"),
+    )
+    types = [found[name] for name in query.types]
+    region = get_region(query.region)
+    options = dict.fromkeys([query.purchase_option, *PRICE_OPTIONS])
+    quotes = {
+        option: prices.hourly_prices(
+            instance_types=types, region=region, purchase_option=option, day=at
+        )
+        for option in options
+    }
+    columns = []
+    for instance_type in types:
+        chosen = quotes[query.purchase_option][instance_type.pk]
+        columns.append(
+            Column(
+                instance_type=instance_type,
+                is_baseline=instance_type.name == query.baseline,
+                usd_per_hour=_float(chosen.usd_per_hour),
+                price_note=chosen.note,
+                prices={
+                    option: _float(quotes[option][instance_type.pk].usd_per_hour)
+                    for option in options
+                },
+            )
+        )
+    comparison = TypeComparison(query=query, region=region, at=at, columns=columns)
+    comparison.benchmarks = _benchmarks(types, columns, query)
+    comparison.summary = summary(comparison)
+    return comparison
+
+
+def _float(value) -> float | None:
+    return None if value is None else float(value)
+
+
+def _benchmarks(types: list[InstanceType], columns: list[Column], query: CompareQuery):
+    """Every (benchmark, variant, parameters) at least two of the types were measured with."""
+    position = {instance_type.pk: index for index, instance_type in enumerate(types)}
+    rows = SeriesStatistics.objects.filter(
+        measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type__in=list(position)
+    ).values_list(
+        "series__instance_type_id",
+        "series__benchmark__key",
+        "series__benchmark__unit",
+        "series__benchmark__higher_is_better",
+        "series__variant",
+        "series__params_key",
+        "runs",
+        "median",
+    )
+    grouped: dict[tuple, dict[int, tuple[int, float]]] = defaultdict(dict)
+    facts: dict[str, _BenchmarkFacts] = {}
+    for type_id, key, unit, higher, variant, params_key, runs, median in rows:
+        facts[key] = _BenchmarkFacts(key, unit, higher)
+        grouped[(key, variant, params_key)][position[type_id]] = (runs, median)
+    by_benchmark: dict[tuple[str, str], list[Line]] = defaultdict(list)
+    for (key, variant, params_key), figures in grouped.items():
+        if len(figures) < 2:
+            continue
+        params = orjson.loads(params_key)
+        line = _line(facts[key], variant, params, figures, types, columns, query.basis)
+        by_benchmark[(key, variant)].append(line)
+    result = []
+    for (key, variant), lines in sorted(by_benchmark.items()):
+        lines.sort(key=lambda line: (-line.measured, -_runs(line), orjson.dumps(line.params)))
+        result.append(BenchmarkLines(key, variant, lines, _chart_url(key, variant, query)))
+    return result
+
+
+def _chart_url(key: str, variant: str, query: CompareQuery) -> str:
+    """The chart page's question for one benchmark of the comparison, every parameter left
+    open (the page pins each to its best-covered value and offers the others)."""
+    question = {
+        "benchmark": key,
+        "region": query.region,
+        "purchase_option": query.purchase_option,
+        "instance_types": ",".join(query.types),
+        "families": "",
+        "baseline": f"{query.baseline}:{variant}" if variant else query.baseline,
+    }
+    return f"{reverse('comparison')}?{urlencode(question)}"
+
+
+def _runs(line: Line) -> int:
+    return sum(cell.runs for cell in line.cells if cell is not None)
+
+
+def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
+    cells: list[Cell | None] = [None] * len(types)
+    basis_figures: dict[int, float] = {}
+    for index, (runs, median) in figures.items():
+        usd = columns[index].usd_per_hour
+        per_dollar, figure = None, median
+        if usd is not None:
+            on_basis = _on_basis(
+                _machine(types[index]), benchmark, _Kept(median, params), usd, basis
+            )
+            per_dollar, figure = on_basis["per_dollar"], on_basis["basis_figure"]
+        basis_figures[index] = figure
+        cells[index] = Cell(median=median, runs=runs, per_dollar=per_dollar)
+    base = next(index for index, column in enumerate(columns) if column.is_baseline)
+    if cells[base] is not None:
+        base_cell = cells[base]
+        for index, cell in enumerate(cells):
+            if cell is None:
+                continue
+            cells[index] = Cell(
+                median=cell.median,
+                runs=cell.runs,
+                per_dollar=cell.per_dollar,
+                relative_throughput=arithmetic.relative_throughput(
+                    basis_figures[index],
+                    basis_figures[base],
+                    higher_is_better=benchmark.higher_is_better,
+                ),
+                relative_per_dollar=arithmetic.relative(cell.per_dollar, base_cell.per_dollar),
+            )
+    priced = [
+        (cell.per_dollar, index)
+        for index, cell in enumerate(cells)
+        if cell is not None and cell.per_dollar is not None
+    ]
+    best = max(priced)[1] if priced else None
+    return Line(
+        benchmark=benchmark.key,
+        unit=benchmark.unit,
+        higher_is_better=benchmark.higher_is_better,
+        variant=variant,
+        params=params,
+        cells=cells,
+        reading=units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better),
+        best_per_dollar=columns[best].name if best is not None else None,
+        best_index=best,
+    )
+
+
+def summary(comparison: TypeComparison) -> str:
+    """One sentence: which type buys the most per dollar on the benchmarks all share, and each
+    other type's median per dollar against the baseline's."""
+    names = [column.name for column in comparison.columns]
+    shared = [group.main for group in comparison.benchmarks if group.main.shared_by_all]
+    if not shared:
+        return (
+            f"{', '.join(names)} share no benchmark yet: each is measured on its own; "
+            "upload results for the others to compare them."
+        )
+    wins: dict[str, int] = defaultdict(int)
+    for line in shared:
+        if line.best_per_dollar:
+            wins[line.best_per_dollar] += 1
+    if not wins:
+        return f"No price of {comparison.query.purchase_option} in {comparison.region.code}."
+    leader = max(names, key=lambda name: (wins[name], -names.index(name)))
+    base = comparison.baseline
+    base_index = names.index(base.name)
+    against = []
+    for index, name in enumerate(names):
+        if index == base_index:
+            continue
+        ratios = [
+            line.cells[index].relative_per_dollar
+            for line in shared
+            if line.cells[index].relative_per_dollar is not None
+        ]
+        if ratios:
+            against.append(f"{name} {units.percent(statistics.median(ratios))}")
+    count = len(shared)
+    every = "both" if len(names) == 2 else f"all {len(names)}"
+    sentence = (
+        f"On the {count} benchmark{'s' if count != 1 else ''} {every} types share, {leader} "
+        f"buys the most per dollar on {wins[leader]}"
+    )
+    if against:
+        sentence += (
+            f"; per dollar against {base.name} (the median over those benchmarks): "
+            f"{', '.join(against)}"
+        )
+    return sentence + "."

@@ -1,0 +1,307 @@
+"""The finder table (`/instance-types/`): every instance type and Fargate task size with its
+specifications, its price in a region and, for a chosen benchmark, what a dollar buys.
+
+A fixed number of queries whatever the number of types: the benchmark and region (one), the
+benchmark's kept statistics and their prices (`price_performance_table`: up to four more),
+the types matching the filters (one) and their prices (up to three). Specification filters
+run in SQL; the price filters and the sort run on the priced rows.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import slugify
+
+from benchmarks import units
+from benchmarks.models import Benchmark, InstanceType, Region, family_of, in_family
+from benchmarks.per_dollar import HOURS_PER_YEAR
+from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions.finder import CSV_COLUMNS, FinderQuery
+from benchmarks.selectors import prices
+from benchmarks.selectors.lookups import benchmark_in_region, get_region
+from benchmarks.selectors.price_performance import PricePerformanceRow, price_performance_table
+
+# AWS's own convention for monthly estimates (the instance type page's too).
+HOURS_PER_MONTH = HOURS_PER_YEAR / 12
+# Columns a click first sorts descending.
+MORE_IS_BETTER = frozenset({"per_dollar", "vcpus", "memory_gib", "network_gbps", "median"})
+
+
+class FinderType(NamedTuple):
+    """What the finder reads of an instance type (and what pricing needs of it)."""
+
+    pk: int
+    name: str
+    kind: str
+    vcpus: Decimal | None
+    memory_gib: Decimal | None
+    architecture: str
+    burstable: bool
+    cpu_model: str
+    network_gbps: Decimal | None
+    cpu_allocation: str
+
+
+@dataclass(slots=True)
+class FinderRow:
+    """One instance type as the finder lists it."""
+
+    name: str
+    family: str
+    kind: str
+    vcpus: float | None
+    memory_gib: float | None
+    architecture: str
+    cpu_model: str
+    burstable: bool
+    network_gbps: float | None
+    cpu_allocation: str
+    usd_per_hour: float | None
+    price_note: str | None
+    # With a benchmark: the row of its answer this type's figures come from (the plain row,
+    # else its best variant), None when the type has no result.
+    result: PricePerformanceRow | None = None
+
+    @property
+    def usd_per_month(self) -> float | None:
+        return None if self.usd_per_hour is None else self.usd_per_hour * HOURS_PER_MONTH
+
+    @property
+    def usd_per_year(self) -> float | None:
+        return None if self.usd_per_hour is None else self.usd_per_hour * HOURS_PER_YEAR
+
+    @property
+    def median(self) -> float | None:
+        return self.result.median if self.result else None
+
+    @property
+    def per_dollar(self) -> float | None:
+        return self.result.per_dollar if self.result else None
+
+    @property
+    def variant(self) -> str | None:
+        return self.result.variant if self.result else None
+
+    def value(self, key: str) -> Any:
+        """The column `key`'s value (the sort and the CSV read it)."""
+        return getattr(self, key)
+
+
+@dataclass
+class FinderTable:
+    """The finder's answer: the rows shown, in order, and what the page says about them."""
+
+    query: FinderQuery
+    region: Region
+    at: datetime.date
+    rows: list[FinderRow] = field(default_factory=list)
+    benchmark: Benchmark | None = None
+    reading: units.Reading | None = None
+    # The benchmark's parameters in force (the best-covered values where left open).
+    params: dict[str, Any] = field(default_factory=dict)
+    # Types measured with the benchmark, among those shown.
+    measured: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def csv_filename(self) -> str:
+        """`pricebench-instance-types-us-east-1-arm64-openssl-aes-256-cbc.csv`: what it holds."""
+        query = self.query
+        parts = ["pricebench-instance-types", self.region.code]
+        if query.purchase_option != "on_demand":
+            parts.append(query.purchase_option)
+        if query.architecture:
+            parts.append(query.architecture)
+        if query.families:
+            parts.append("-".join(query.families[:5]))
+        if query.burstable is not None:
+            parts.append("burstable" if query.burstable else "not-burstable")
+        for name, low, high in (
+            ("vcpus", query.vcpus_min, query.vcpus_max),
+            ("memory", query.memory_min, query.memory_max),
+        ):
+            if low is not None or high is not None:
+                parts.append(f"{name}-{_plain(low) or 0}-{_plain(high) or 'any'}")
+        if self.benchmark is not None:
+            parts.append(self.benchmark.key)
+        if query.at:
+            parts.append(self.at.isoformat())
+        text = "-".join(parts).replace(":", "-").replace(".", "_")
+        return slugify(text).replace("_", ".") + ".csv"
+
+    def csv_rows(self) -> list[list[str]]:
+        """The header and exactly the rows shown, in the columns CONTRACT.md names."""
+        return [list(CSV_COLUMNS), *([_csv_cell(row.value(key)) for key in CSV_COLUMNS]
+                                     for row in self.rows)]  # fmt: skip
+
+
+def _plain(number: Decimal | float | None) -> str:
+    """2 for 2.00, 0.5 for 0.500; "" for None."""
+    if number is None:
+        return ""
+    return format(Decimal(str(number)).normalize(), "f")
+
+
+def _csv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value) if not value.is_integer() else _plain(value)
+    return str(value)
+
+
+_FIELDS = list(FinderType._fields)
+
+
+def _types(query: FinderQuery):
+    """The types matching the specification filters, as a query (not yet read)."""
+    rows = InstanceType.objects.exclude(kind=InstanceType.Kind.DATABASE)
+    if query.architecture:
+        rows = rows.filter(architecture=query.architecture)
+    bounds = {
+        "vcpus__gte": query.vcpus_min,
+        "vcpus__lte": query.vcpus_max,
+        "memory_gib__gte": query.memory_min,
+        "memory_gib__lte": query.memory_max,
+    }
+    rows = rows.filter(**{lookup: value for lookup, value in bounds.items() if value is not None})
+    if query.burstable is not None:
+        rows = rows.filter(burstable=query.burstable)
+    if query.families:
+        wanted = Q()
+        for family in query.families:
+            wanted |= in_family(family)
+        rows = rows.filter(wanted)
+    if query.cpu_model:
+        rows = rows.filter(cpu_model__icontains=query.cpu_model)
+    return rows
+
+
+def _results_by_type(rows: list[PricePerformanceRow]) -> dict[str, PricePerformanceRow]:
+    """Each type's row: the plain one (no variant), else its best variant per dollar."""
+    chosen: dict[str, PricePerformanceRow] = {}
+    for row in rows:
+        current = chosen.get(row.instance_type)
+        if current is None:
+            chosen[row.instance_type] = row
+        elif current.variant is not None and (
+            row.variant is None or (row.per_dollar or 0) > (current.per_dollar or 0)
+        ):
+            chosen[row.instance_type] = row
+    return chosen
+
+
+def finder_table(query: FinderQuery) -> FinderTable:
+    """The rows the finder shows for `query`, filtered and sorted; a DomainError names an
+    unknown benchmark or region (with the closest names)."""
+    at = query.at or timezone.localdate()
+    notes: list[str] = []
+    results: dict[str, PricePerformanceRow] = {}
+    benchmark, params = None, {}
+    if query.benchmark:
+        question = PricePerformanceQuery(
+            benchmark=query.benchmark,
+            region=query.region,
+            purchase_option=query.purchase_option,
+            at=at,
+            params=query.params,
+            basis=query.basis,
+        )
+        subject = benchmark_in_region(question)
+        answer = price_performance_table(question, subject=subject, lenient=True)
+        region, benchmark, params = subject.region, answer.benchmark, answer.params
+        notes.extend(f"{note}." for note in answer.notes)
+        results = _results_by_type(answer.results)
+    else:
+        region = get_region(query.region)
+        if query.params:
+            dropped = ", ".join(f"{name}={value}" for name, value in query.params.items())
+            notes.append(f"{dropped}: a benchmark's parameters, dropped without a benchmark.")
+    matching = _types(query)
+    types = [FinderType(*row) for row in matching.order_by("name").values_list(*_FIELDS)]
+    if query.measured and benchmark is not None:
+        types = [machine for machine in types if machine.name in results]
+    quotes = prices.hourly_prices(
+        instance_types=types,
+        among=matching.values("pk"),
+        region=region,
+        purchase_option=query.purchase_option,
+        day=at,
+    )
+    rows = [_row(machine, quotes[machine.pk], results.get(machine.name)) for machine in types]
+    rows = [row for row in rows if _in_price_range(row, query)]
+    table = FinderTable(
+        query=query,
+        region=region,
+        at=at,
+        rows=sort_rows(rows, query.order),
+        benchmark=benchmark,
+        params=params,
+        notes=notes,
+    )
+    if benchmark is not None:
+        table.reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
+        table.measured = sum(1 for row in rows if row.result is not None)
+    return table
+
+
+def _row(machine: FinderType, quote: prices.PriceQuote, result) -> FinderRow:
+    def number(value):
+        return None if value is None else float(value)
+
+    return FinderRow(
+        name=machine.name,
+        family=family_of(machine.kind, machine.name),
+        kind=machine.kind,
+        vcpus=number(machine.vcpus),
+        memory_gib=number(machine.memory_gib),
+        architecture=machine.architecture,
+        cpu_model=machine.cpu_model,
+        burstable=machine.burstable,
+        network_gbps=number(machine.network_gbps),
+        cpu_allocation=machine.cpu_allocation or ("burstable" if machine.burstable else ""),
+        usd_per_hour=number(quote.usd_per_hour),
+        price_note=quote.note,
+        result=result,
+    )
+
+
+def _in_price_range(row: FinderRow, query: FinderQuery) -> bool:
+    low, high = query.usd_per_hour_min, query.usd_per_hour_max
+    if low is None and high is None:
+        return True
+    if row.usd_per_hour is None:
+        return False
+    price = Decimal(str(row.usd_per_hour))
+    return (low is None or price >= low) and (high is None or price <= high)
+
+
+def sort_rows(rows: list[FinderRow], order: str) -> list[FinderRow]:
+    """Rows sorted by a column (`-` first: descending); rows without a value always last,
+    ties by name."""
+    key = order.lstrip("-")
+    descending = order.startswith("-")
+    rows = sorted(rows, key=lambda row: row.name)
+    present = [row for row in rows if row.value(key) not in (None, "")]
+    absent = [row for row in rows if row.value(key) in (None, "")]
+    present.sort(key=lambda row: _sortable(row.value(key)), reverse=descending)
+    return present + absent
+
+
+def _sortable(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+def next_sort(order: str, column: str) -> str:
+    """The sort a click on `column`'s header asks for: the same column again flips it; a new
+    one starts descending where more is better (per dollar, vCPUs, memory), ascending else."""
+    if order.lstrip("-") == column:
+        return column if order.startswith("-") else f"-{column}"
+    return f"-{column}" if column in MORE_IS_BETTER else column

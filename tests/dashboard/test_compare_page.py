@@ -1,0 +1,64 @@
+"""`/compare/`: the page for 2 to 8 types, and its refusals, each naming what is wrong."""
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+URL = "/compare/"
+
+
+@pytest.mark.usefixtures("demo_rolled_back")
+class TestOnTheDemo:
+    def test_the_page_shows_the_types_with_the_chosen_baseline(self, client):
+        response = client.get(
+            URL, {"types": "c7g.xlarge,c7a.xlarge,c7i.xlarge", "baseline": "c7a.xlarge"}
+        )
+        assert response.status_code == 200
+        text = response.content.decode()
+        assert text.count('<th scope="col" data-instance-type=') == 3
+        assert 'data-role="answer"' in text
+        assert '<option value="c7a.xlarge" selected>' in text
+        assert "% per dollar)" in text and "of the baseline" in text
+
+    def test_the_finders_ticked_types_arrive_as_one_value_each(self, client):
+        response = client.get(URL, {"types": ["c7g.xlarge", "c7a.xlarge"]})
+        assert response.status_code == 200
+        assert response.context["comparison"].baseline.name == "c7g.xlarge"
+
+    def test_a_count_outside_two_to_eight_is_refused(self, client):
+        one = client.get(URL, {"types": "c7g.xlarge"})
+        assert one.status_code == 400
+        assert b"choose 2 to 8 different instance types (1 given)" in one.content
+        nine = ",".join(f"c7g.{size}" for size in ["medium", "large", "xlarge", "2xlarge",
+                                                   "4xlarge", "8xlarge", "12xlarge",
+                                                   "16xlarge", "metal"])  # fmt: skip
+        assert client.get(URL, {"types": nine}).status_code == 400
+        assert client.get(URL, {"types": ""}).status_code == 400
+
+    def test_the_page_without_a_question_shows_how_to_ask_one(self, client):
+        response = client.get(URL)
+        assert response.status_code == 200
+        assert b'id="types"' in response.content and b'role="alert"' not in response.content
+
+    def test_an_unknown_type_or_a_baseline_outside_the_types_is_named(self, client):
+        unknown = client.get(URL, {"types": "c7g.xlarge,c7a.xlarg"})
+        assert unknown.status_code == 400
+        assert b"unknown instance type &#x27;c7a.xlarg&#x27;" in unknown.content
+        outside = client.get(URL, {"types": "c7g.xlarge,c7a.xlarge", "baseline": "m5.large"})
+        assert outside.status_code == 400
+        assert b"the baseline m5.large is not among the types" in outside.content
+
+
+@pytest.mark.parametrize("count", [10, 1000])
+def test_the_page_renders_in_a_fixed_number_of_queries(client, count):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.api.test_price_performance_at_scale import fleet
+
+    names = fleet(count)
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(URL, {"types": ",".join(names[-8:])})
+    assert response.status_code == 200
+    assert response.content.count(b'<th scope="col" data-instance-type=') == 8
+    assert len(captured) <= 9, len(captured)
