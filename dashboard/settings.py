@@ -223,7 +223,9 @@ CELERY_BEAT_SCHEDULE = {
     },
     "requeue-stale-runs": {
         "task": "benchmarks.tasks.requeue_stale_runs",
-        "schedule": 30.0,
+        "schedule": float(envint("PRICEBENCH_SWEEP_SECONDS", 5)),
+        # A sweep still waiting behind a backlog when the next is sent is dropped.
+        "options": {"expires": envint("PRICEBENCH_SWEEP_SECONDS", 5)},
     },
 }
 # A worker child is replaced once it holds this many KB (a huge upload cannot keep it big).
