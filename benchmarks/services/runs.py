@@ -179,10 +179,35 @@ def delete_run(*, run: Run) -> None:
     statistics.refresh_series(touched, removed=True)
 
 
+def why_not_reparsed(run: Run) -> str | None:
+    """Why this run's raw output cannot be parsed again as it was first, or None."""
+    from benchmarks.inspector import SOURCE as SPARECORES_SOURCE
+
+    if run.parent_id is not None:
+        return f"a row of the table uploaded as run {run.parent_id}: parse that run again"
+    if run.status == Run.Status.PENDING:
+        return "still pending: a worker parses it"
+    if not run.raw_output:
+        return "its raw output was not kept"
+    if run.source == SPARECORES_SOURCE:
+        # The import parsed it with what the output does not say (the machine's vCPUs, the
+        # stress-ng method) or stored the demo's prepared figures: import it again instead.
+        return (
+            "read by the Spare Cores import with what its output does not record: import it again"
+        )
+    return None
+
+
 @transaction.atomic
 def reparse_run(*, run_id: int) -> Run:
-    """Parse a run's raw output again (after a parser fix): its old results and statistics go."""
+    """Parse a run's raw output again (after a parser fix): its old results and statistics go.
+
+    Raises DomainError, changing nothing, for a run that cannot be (`why_not_reparsed`).
+    """
     run = Run.objects.select_for_update(of=("self",)).get(pk=run_id)
+    reason = why_not_reparsed(run)
+    if reason:
+        raise DomainError(f"run {run.pk} cannot be parsed again: {reason}", field="run")
     touched = set(
         statistics.series_of_runs(_run_and_children(run)).values_list("series_id", flat=True)
     )
