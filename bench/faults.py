@@ -279,6 +279,9 @@ def scenario_redis(env, server, redis, token, count, down: float) -> None:
     last = during.aggregate(last=Max("finished_at"))["last"]
     ended = f"{(last - back_at).total_seconds():.0f} s" if last else "-"
     print(f"  {during.count()} runs uploaded while Redis was down; the last ended {ended} after")
+    before = Run.objects.filter(pk__in=uploads.accepted(), created_at__lt=down_from)
+    again = before.filter(queue_attempts__gt=1).count()
+    print(f"  {again} of the {before.count()} runs uploaded before were queued again (lost)")
 
 
 def scenario_worker(env, server, worker, token, count) -> None:
