@@ -1,14 +1,16 @@
 """Faults during uploads and price imports: nothing accepted is lost, nothing is stored twice.
 
     .venv/bin/python bench/faults.py [--uploads 1000] [--only redis,worker,postgres,prices]
+        [--results 2] [--redis-down 10] [--redis-without-persistence]
 
 Serves pricebench with gunicorn (2 workers) on a throwaway PostgreSQL, with a Redis broker, a
 Celery worker (prefork, 2 processes) and Celery beat (the sweep that queues pending runs
-again), all on loopback. Each scenario sends `--uploads` distinct two-row CSV uploads through
-`POST /api/v1/runs/` from 8 threads and breaks something on the way:
+again), all on loopback. Each scenario sends `--uploads` distinct CSV uploads of `--results`
+rows through `POST /api/v1/runs/` from 8 threads and breaks something on the way:
 
-- redis: the broker (persisting to an append-only file, as docker-compose's) stopped for 10 s
-  after a third of the uploads, then started again;
+- redis: the broker (persisting to an append-only file, as docker-compose's, or with
+  `--redis-without-persistence` keeping nothing, so that every message it held is lost)
+  stopped for `--redis-down` seconds after a third of the uploads, then started again;
 - worker: the worker SIGKILLed once a third of the runs are done, started again 2 s later;
 - postgres: PostgreSQL restarted (fast shutdown) once a third of the runs are done;
 - prices: `import_prices --offer-file` of a 32 MB offer file, PostgreSQL restarted while it
@@ -17,10 +19,11 @@ again), all on loopback. Each scenario sends `--uploads` distinct two-row CSV up
 
 For the uploads it prints the answers by status, how many runs answered 202 ended done,
 failed or still pending, how long after the fault the last one ended, and whether every done
-run holds its two results exactly once. For the prices, the prices stored after the broken
-import (all or none) and after the second one. Settings: the web and the worker use the
-defaults (PRICEBENCH_REQUEUE_AFTER_SECONDS=120, sweep every 30 s) except Celery's
-visibility timeout, 30 s here (a killed worker's deliveries come back after it).
+run holds its results exactly once; at the end, what `rebuild_stats --check` says of the kept
+statistics. For the prices, the prices stored after the broken import (all or none) and after
+the second one. Settings: the web and the worker use the defaults (sweep every 5 s, runs the
+broker no longer holds queued again at once, PRICEBENCH_REQUEUE_AFTER_SECONDS=120) except
+Celery's visibility timeout, 30 s here (a killed worker's deliveries come back after it).
 """
 
 from __future__ import annotations
@@ -53,8 +56,11 @@ class Redis:
     """redis-server on a fixed loopback port, persisting as docker-compose's does (append-only
     file), stopped (SIGTERM, as `docker compose stop` does) and started again at will."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, persistent: bool = True) -> None:
         common.ensure_debian(("redis-server", "redis-server"))
+        self.persistence = (
+            ["--appendonly", "yes"] if persistent else ["--appendonly", "no", "--save", ""]
+        )
         self.port = common.free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.dir = tempfile.mkdtemp(prefix="pricebench-faults-redis-")
@@ -63,7 +69,7 @@ class Redis:
     def start(self) -> None:
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
-             "--appendonly", "yes"],
+             *self.persistence],
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
         time.sleep(0.5)
@@ -118,12 +124,16 @@ def upload_token() -> str:
     return create_upload_token(user=user, name="fault bench")[1]
 
 
+RESULTS = 2  # rows per upload (--results)
+MACHINES = ("c7g.large", "c7a.large")
+
+
 def csv_upload(scenario: str, number: int) -> bytes:
-    return (
-        "benchmark,instance_type,region,value,unit\n"
-        f"faults:{scenario},c7g.large,us-east-1,{1000 + number},op/s\n"
-        f"faults:{scenario},c7a.large,us-east-1,{2000 + number},op/s\n"
-    ).encode()
+    rows = "".join(
+        f"faults:{scenario},{MACHINES[row % 2]},us-east-1,{1000 * (row + 1) + number},op/s\n"
+        for row in range(RESULTS)
+    )
+    return ("benchmark,instance_type,region,value,unit\n" + rows).encode()
 
 
 def post(url: str, token: str, content: bytes) -> tuple[int, int | None]:
@@ -229,9 +239,11 @@ def stored_once(run_ids: list[int]) -> str:
         .annotate(n=Count("pk"))
         .values_list("n", flat=True)
     )
-    wrong = sum(count for results, count in per_run.items() if results != 2)
+    wrong = sum(count for results, count in per_run.items() if results != RESULTS)
     missing = len(done) - sum(per_run.values())
-    return f"{len(done) - wrong - missing} of {len(done)} done runs hold their 2 results once"
+    return (
+        f"{len(done) - wrong - missing} of {len(done)} done runs hold their {RESULTS} results once"
+    )
 
 
 def report(name: str, uploads: Uploads, statuses: collections.Counter, seconds: float) -> None:
@@ -243,7 +255,7 @@ def report(name: str, uploads: Uploads, statuses: collections.Counter, seconds: 
     print(f"  {stored_once(uploads.accepted())}")
 
 
-def scenario_redis(env, server, redis, token, count) -> None:
+def scenario_redis(env, server, redis, token, count, down: float) -> None:
     from django.db.models import Max
     from django.utils import timezone
 
@@ -254,18 +266,22 @@ def scenario_redis(env, server, redis, token, count) -> None:
     wait_for(lambda: uploads.sent >= count // 3, 300, "a third of the uploads")
     down_from = timezone.now()
     redis.stop()
-    time.sleep(10)
+    time.sleep(down)
     redis.start()
     back, back_at = time.monotonic(), timezone.now()
     uploads.thread.join()
     statuses, seconds = settle(uploads.accepted(), back)
-    report("Redis stopped for 10 s during the uploads", uploads, statuses, seconds)
+    kept = "persisting" if "yes" in redis.persistence else "without persistence"
+    report(f"Redis ({kept}) stopped for {down:g} s during the uploads", uploads, statuses, seconds)
     during = Run.objects.filter(
         pk__in=uploads.accepted(), created_at__gte=down_from, created_at__lte=back_at
     )
     last = during.aggregate(last=Max("finished_at"))["last"]
     ended = f"{(last - back_at).total_seconds():.0f} s" if last else "-"
     print(f"  {during.count()} runs uploaded while Redis was down; the last ended {ended} after")
+    before = Run.objects.filter(pk__in=uploads.accepted(), created_at__lt=down_from)
+    again = before.filter(queue_attempts__gt=1).count()
+    print(f"  {again} of the {before.count()} runs uploaded before were queued again (lost)")
 
 
 def scenario_worker(env, server, worker, token, count) -> None:
@@ -360,12 +376,35 @@ def scenario_prices(env, cluster) -> None:
     print(f"  a third import stores {more} more (exit {third.returncode})")
 
 
+def check_statistics() -> None:
+    """What `rebuild_stats --check` says once every scenario has settled."""
+    import io
+
+    from django.core.management import CommandError, call_command
+    from django.db import close_old_connections
+
+    close_old_connections()
+    output = io.StringIO()
+    try:
+        call_command("rebuild_stats", "--check", stdout=output, stderr=output)
+        verdict = "clean"
+    except CommandError as error:
+        verdict, output = "NOT clean", io.StringIO(f"{output.getvalue()}\n{error}")
+    last = (output.getvalue().strip().splitlines() or ["(nothing)"])[-1]
+    print(f"\nrebuild_stats --check: {verdict}: {last[:300]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--uploads", type=int, default=1000)
     parser.add_argument("--only", default="redis,worker,postgres,prices")
+    parser.add_argument("--results", type=int, default=2, help="rows per upload")
+    parser.add_argument("--redis-down", type=float, default=10, help="seconds Redis is away")
+    parser.add_argument("--redis-without-persistence", action="store_true")
     args = parser.parse_args()
     wanted = args.only.split(",")
+    global RESULTS
+    RESULTS = args.results
 
     with common.postgres() as cluster:
         common.setup_django(cluster.url)
@@ -374,7 +413,7 @@ def main() -> None:
         for name in ("c7g.large", "c7a.large"):
             InstanceType.objects.get_or_create(name=name)
         token = upload_token()
-        redis = Redis()
+        redis = Redis(persistent=not args.redis_without_persistence)
         redis.start()
         env = {
             **os.environ,
@@ -392,13 +431,14 @@ def main() -> None:
             beat.start()
             with common.gunicorn(cluster.url, extra_env=env) as server:
                 if "redis" in wanted:
-                    scenario_redis(env, server, redis, token, args.uploads)
+                    scenario_redis(env, server, redis, token, args.uploads, args.redis_down)
                 if "worker" in wanted:
                     scenario_worker(env, server, worker, token, args.uploads)
                 if "postgres" in wanted:
                     scenario_postgres(env, server, cluster, token, args.uploads)
             if "prices" in wanted:
                 scenario_prices(env, cluster)
+            check_statistics()
         finally:
             with contextlib.suppress(Exception):
                 beat.stop()

@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from benchmarks import models
+from benchmarks.errors import DomainError
 from benchmarks.services import runs as run_services
 
 
@@ -106,7 +107,10 @@ class RunAdmin(admin.ModelAdmin):
     @admin.action(description="Parse the selected runs again")
     def parse_again(self, request, queryset):
         for run in queryset.filter(parent=None):
-            run_services.reparse_run(run_id=run.pk)
+            try:
+                run_services.reparse_run(run_id=run.pk)
+            except DomainError as error:
+                self.message_user(request, error.message, level="warning")
 
 
 @admin.register(models.SeriesStatistics)

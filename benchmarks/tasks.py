@@ -54,7 +54,8 @@ def ingest_run(run_id: int) -> str:
 
 @shared_task
 def requeue_stale_runs() -> dict[str, int]:
-    """Every 30 s: runs left pending (broker down at upload, worker lost) are queued again."""
+    """Every PRICEBENCH_SWEEP_SECONDS (5 s): runs left pending (broker down at upload or
+    restarted without persistence, worker lost) are queued again."""
     return run_services.requeue_stale_runs(
         older_than=datetime.timedelta(seconds=settings.PRICEBENCH_REQUEUE_AFTER_SECONDS),
         max_attempts=settings.PRICEBENCH_MAX_QUEUE_ATTEMPTS,

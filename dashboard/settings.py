@@ -223,7 +223,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "requeue-stale-runs": {
         "task": "benchmarks.tasks.requeue_stale_runs",
-        "schedule": 30.0,
+        "schedule": float(envint("PRICEBENCH_SWEEP_SECONDS", 5)),
+        # Sweeps sent while no worker takes them do not pile up without bound; one waiting
+        # behind a backlog of ingests still runs (dropping it would stop sweeping for as
+        # long as the backlog lasts).
+        "options": {"expires": 600},
     },
 }
 # A worker child is replaced once it holds this many KB (a huge upload cannot keep it big).

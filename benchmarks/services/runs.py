@@ -179,10 +179,35 @@ def delete_run(*, run: Run) -> None:
     statistics.refresh_series(touched, removed=True)
 
 
+def why_not_reparsed(run: Run) -> str | None:
+    """Why this run's raw output cannot be parsed again as it was first, or None."""
+    from benchmarks.inspector import SOURCE as SPARECORES_SOURCE
+
+    if run.parent_id is not None:
+        return f"a row of the table uploaded as run {run.parent_id}: parse that run again"
+    if run.status == Run.Status.PENDING:
+        return "still pending: a worker parses it"
+    if not run.raw_output:
+        return "its raw output was not kept"
+    if run.source == SPARECORES_SOURCE:
+        # The import parsed it with what the output does not say (the machine's vCPUs, the
+        # stress-ng method) or stored the demo's prepared figures: import it again instead.
+        return (
+            "read by the Spare Cores import with what its output does not record: import it again"
+        )
+    return None
+
+
 @transaction.atomic
 def reparse_run(*, run_id: int) -> Run:
-    """Parse a run's raw output again (after a parser fix): its old results and statistics go."""
+    """Parse a run's raw output again (after a parser fix): its old results and statistics go.
+
+    Raises DomainError, changing nothing, for a run that cannot be (`why_not_reparsed`).
+    """
     run = Run.objects.select_for_update(of=("self",)).get(pk=run_id)
+    reason = why_not_reparsed(run)
+    if reason:
+        raise DomainError(f"run {run.pk} cannot be parsed again: {reason}", field="run")
     touched = set(
         statistics.series_of_runs(_run_and_children(run)).values_list("series_id", flat=True)
     )
@@ -283,20 +308,29 @@ def queue_ingest(*, run_id: int) -> bool:
     return True
 
 
-# How long an upload's own attempt to queue its run may take (kombu retries a lost broker).
-NEVER_QUEUED_GRACE = datetime.timedelta(seconds=10)
+# A run queued this long ago that the broker does not hold was lost (a broker restarted
+# without persistence): the sweep hands it out again at once. Long enough for a message being
+# published (the run is stamped before it is sent) to have reached the broker.
+LOST_AFTER = datetime.timedelta(seconds=5)
+# A run never queued (the broker refused it at upload): taken once its upload is surely over.
+NEVER_QUEUED_GRACE = LOST_AFTER
 
 
 def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> dict[str, int]:
     """Hand out again the runs left pending (broker or worker lost them); fail the hopeless.
 
-    Each run is claimed with a conditional UPDATE, so two sweeps never queue it twice; a run
-    queued `max_attempts` times without finishing fails with that reason.
+    A run is queued again at once when it was never queued or the broker no longer holds its
+    task (`dashboard.broker.held_run_ids`), and in any case once it has waited `older_than`
+    (a worker lost with the delivery it held). Each run is claimed with a conditional UPDATE,
+    so two sweeps never queue it twice; a second delivery would change nothing anyway, as
+    `ingest_run` ignores a run no longer pending. A run queued `max_attempts` times without
+    finishing fails with that reason.
     """
+    from dashboard import broker
+
     now = timezone.now()
-    # Never queued (the broker refused it): as soon as its upload's own attempt is surely
-    # over. Queued: once it has waited `older_than` (a lost delivery, a lost worker).
-    stale = Run.objects.filter(status=Run.Status.PENDING).filter(
+    pending = Run.objects.filter(status=Run.Status.PENDING)
+    stale = pending.filter(
         Q(queued_at__lt=now - older_than)
         | Q(queued_at=None, created_at__lt=now - NEVER_QUEUED_GRACE)
     )
@@ -306,16 +340,34 @@ def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> 
         "was lost); upload it again",
         finished_at=now,
     )
+    due = list(stale.filter(queue_attempts__lt=max_attempts).values_list("pk", "queued_at")[:1000])
+    # Queued a while ago: lost if the broker, read after these rows, does not hold its task.
+    waiting = list(
+        pending.filter(
+            queued_at__lt=now - LOST_AFTER,
+            queued_at__gte=now - older_than,
+            queue_attempts__lt=max_attempts,
+        )
+        .values_list("pk", "queued_at")
+        .order_by("queued_at")[:1000]
+    )
+    lost = 0
+    if waiting:
+        held = broker.held_run_ids()
+        if held is not None:
+            lost_runs = [(run_id, at) for run_id, at in waiting if run_id not in held]
+            lost = len(lost_runs)
+            due += lost_runs
     queued = 0
-    for run_id, queued_at in stale.filter(queue_attempts__lt=max_attempts).values_list(
-        "pk", "queued_at"
-    )[:1000]:
+    for run_id, queued_at in due:
         claimed = Run.objects.filter(
             pk=run_id, status=Run.Status.PENDING, queued_at=queued_at
         ).update(queued_at=now)
         if claimed and queue_ingest(run_id=run_id):
             queued += 1
-    return {"queued": queued, "failed": failed}
+    if lost:
+        logger.warning("%s pending runs the broker no longer held were queued again", lost)
+    return {"queued": queued, "failed": failed, "lost": lost}
 
 
 def record_run(**submission: Any) -> tuple[Run, bool]:
