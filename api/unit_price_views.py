@@ -24,6 +24,12 @@ class UnitPriceRowSerializer(serializers.Serializer):
     price_note = serializers.CharField(
         allow_null=True, help_text="Why this price, when it is not simply the one in force"
     )
+    upfront_usd = serializers.FloatField(
+        allow_null=True, help_text="With a commitment: its upfront fee (null otherwise)"
+    )
+    hourly_usd = serializers.FloatField(
+        allow_null=True, help_text="With a commitment: its hourly fee (null otherwise)"
+    )
 
 
 class FamilySummarySerializer(serializers.Serializer):
@@ -54,6 +60,13 @@ class UnitPricesSerializer(serializers.Serializer):
     region = serializers.CharField(source="region.code")
     families = serializers.ListField(child=serializers.CharField())
     purchase_option = serializers.CharField()
+    term = serializers.CharField(source="purchase.answer_fields.term", allow_null=True)
+    payment = serializers.CharField(source="purchase.answer_fields.payment", allow_null=True)
+    offering_class = serializers.CharField(
+        source="purchase.answer_fields.offering_class", allow_null=True
+    )
+    plan = serializers.CharField(source="purchase.answer_fields.plan", allow_null=True)
+    spot_zone = serializers.CharField(source="purchase.answer_fields.spot_zone", allow_null=True)
     at = serializers.DateField()
     results = UnitPriceRowSerializer(many=True)
     summary = FamilySummarySerializer(many=True)
