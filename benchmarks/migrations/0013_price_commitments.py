@@ -135,7 +135,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="price",
             name="upfront_usd",
-            field=models.DecimalField(blank=True, decimal_places=4, max_digits=14, null=True),
+            field=models.DecimalField(blank=True, decimal_places=8, max_digits=18, null=True),
         ),
         migrations.AlterField(
             model_name="price",

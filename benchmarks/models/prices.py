@@ -136,7 +136,7 @@ class Price(HourlyPrice):
     payment = blank_choice(Payment)
     offering_class = blank_choice(OfferingClass)
     plan = blank_choice(Plan)
-    upfront_usd = models.DecimalField(max_digits=14, decimal_places=4, null=True, blank=True)
+    upfront_usd = models.DecimalField(max_digits=18, decimal_places=8, null=True, blank=True)
     hourly_usd = models.DecimalField(max_digits=14, decimal_places=8, null=True, blank=True)
 
     class Meta:

@@ -396,5 +396,8 @@ def describe_index(kind: str) -> str:
             + " (or AmazonECS for Fargate) and import that"
         )
     if kind == "regions":
-        return "this is a region index; download one region's currentVersionUrl and import that"
+        return (
+            "this is a region index; download one region's currentVersionUrl (versionUrl in a "
+            "Savings Plans region index) and import that"
+        )
     return "this is a version index; download one version's offerVersionUrl and import that"

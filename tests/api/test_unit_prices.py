@@ -20,8 +20,8 @@ START = datetime.date(2024, 1, 1)
 
 
 def fleet(count: int, *, zones: int = 3) -> list[str]:
-    """`count` types of family zz1 priced in us-east-1, on demand and in `zones` spot zones,
-    and Fargate's x86_64 rates there."""
+    """`count` types of family zz1 priced in us-east-1, on demand, in `zones` spot zones and
+    reserved (1 year, no upfront), and Fargate's x86_64 rates there."""
     names = [f"zz1.n{index}" for index in range(count)]
     InstanceType.objects.bulk_create(
         InstanceType(name=name, vcpus=2, memory_gib=4, architecture="x86_64") for name in names
@@ -43,6 +43,22 @@ def fleet(count: int, *, zones: int = 3) -> list[str]:
             ("on_demand", "", "0.1"),
             *(("spot", f"use1-az{number}", f"0.0{number}") for number in range(1, zones + 1)),
         ]
+    )
+    Price.objects.bulk_create(
+        Price(
+            instance_type=instance_type,
+            region=region,
+            purchase_option="reserved",
+            term="1y",
+            payment="no_upfront",
+            offering_class="standard",
+            upfront_usd=Decimal(0),
+            hourly_usd=Decimal("0.06"),
+            usd_per_hour=Decimal("0.06"),
+            effective_from=START,
+            source="test",
+        )
+        for instance_type in types
     )
     for component, usd in (("vcpu", "0.04048"), ("memory_gb", "0.004445")):
         FargateRate.objects.create(
@@ -155,7 +171,7 @@ def test_the_api_root_lists_it():
 
 
 @pytest.mark.parametrize("count", [10, 1000])
-@pytest.mark.parametrize("option", ["on_demand", "spot"])
+@pytest.mark.parametrize("option", ["on_demand", "spot", "reserved"])
 def test_it_answers_in_three_queries_whatever_the_number_of_types(count, option):
     fleet(count)
     with CaptureQueriesContext(connection) as captured:

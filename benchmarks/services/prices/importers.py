@@ -10,7 +10,7 @@ from pathlib import Path
 from django.db import transaction
 
 from benchmarks.errors import DomainError
-from benchmarks.pricing import aws, snapshot
+from benchmarks.pricing import aws, savings_plans, snapshot
 from benchmarks.pricing.instance_types import read_instance_types
 from benchmarks.pricing.offer_files import OfferFile, Progress
 from benchmarks.pricing.price_list import load_price_list_file, read_price_list
@@ -64,8 +64,18 @@ def import_snapshot(*, directory: Path = snapshot.DEMO_DIR) -> ImportSummary:
 
 @transaction.atomic
 def import_offer_file(*, path: Path, progress: Progress | None = None) -> ImportSummary:
-    """An AWS bulk offer file (EC2 with its EBS volume rates, or ECS; JSON or CSV, any size),
-    streamed."""
+    """An AWS bulk offer file (EC2 with its Reserved terms and EBS volume rates, ECS, RDS, or a
+    region's Savings Plans file, told apart by its content; JSON or CSV, any size), streamed."""
+    if savings_plans.looks_like(path):
+        plans = savings_plans.SavingsPlanFile(path)
+        summary = _record_any(plans.records())
+        summary.notes.append(plans.stats.describe_skipped())
+        summary.read, summary.matched, summary.source = (
+            plans.stats.read,
+            plans.stats.matched,
+            plans.source,
+        )
+        return summary
     offer = OfferFile(path, progress=progress)
     summary = _record_any(offer.records())
     return _with_stats(summary, offer.stats, offer.info.source)
