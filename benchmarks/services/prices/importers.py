@@ -10,7 +10,7 @@ from pathlib import Path
 from django.db import transaction
 
 from benchmarks.errors import DomainError
-from benchmarks.pricing import aws, savings_plans, snapshot
+from benchmarks.pricing import aws, fargate_spot, savings_plans, snapshot
 from benchmarks.pricing.instance_types import read_instance_types
 from benchmarks.pricing.offer_files import OfferFile, Progress
 from benchmarks.pricing.price_list import load_price_list_file, read_price_list
@@ -79,6 +79,18 @@ def import_offer_file(*, path: Path, progress: Progress | None = None) -> Import
     offer = OfferFile(path, progress=progress)
     summary = _record_any(offer.records())
     return _with_stats(summary, offer.stats, offer.info.source)
+
+
+@transaction.atomic
+def import_fargate_spot_file(*, path: Path) -> ImportSummary:
+    """The pricing page's Fargate Spot feed, saved in a file: Fargate Spot rates per vCPU-hour
+    and GB-hour; the regions the feed lacks a rate for are named in the notes."""
+    feed = fargate_spot.load_fargate_spot_file(path)
+    summary = record_fargate_rates(records=feed.records)
+    summary.read, summary.matched, summary.source = feed.read, len(feed.records), feed.source
+    summary.skipped += feed.skipped
+    summary.notes.extend(f"missing: {what}" for what in feed.missing)
+    return summary
 
 
 @transaction.atomic
