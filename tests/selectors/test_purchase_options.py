@@ -163,3 +163,44 @@ def test_the_api_names_a_term_it_does_not_know(two_types):
     )
     assert response.status_code == 400
     assert "5y is not a valid choice" in str(response.json())
+
+
+def test_the_summary_names_the_commitment(two_types):
+    table = answer(
+        "openssl:sha256", "us-east-1", at=DAY, purchase_option="reserved", payment="partial_upfront"
+    )
+    from benchmarks.selectors.answer_sentence import summary
+
+    assert "reserved (1y, partial_upfront, standard) prices in us-east-1" in summary(table)
+
+
+@pytest.mark.parametrize("count", [10, 1000])
+def test_a_reserved_answer_takes_as_few_queries_whatever_the_number_of_types(count):
+    from tests.api.test_price_performance_at_scale import fleet, queries_of
+
+    names = fleet(count)
+    region = Region.objects.get(code="us-east-1")
+    Price.objects.bulk_create(
+        Price(
+            instance_type=instance_type,
+            region=region,
+            purchase_option="reserved",
+            term="1y",
+            payment="no_upfront",
+            offering_class="standard",
+            upfront_usd=Decimal(0),
+            hourly_usd=Decimal("0.06"),
+            usd_per_hour=Decimal("0.06"),
+            effective_from=START,
+            source="test",
+        )
+        for instance_type in InstanceType.objects.filter(name__in=names)
+    )
+    used, response = queries_of(
+        APIClient(),
+        "/api/v1/price-performance/",
+        {"benchmark": "tool:x", "region": "us-east-1", "purchase_option": "reserved"},
+    )
+    rows = response.json()["results"]
+    assert len(rows) == count and rows[0]["hourly_usd"] == 0.06
+    assert used <= 6, used
