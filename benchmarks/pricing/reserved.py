@@ -10,7 +10,7 @@ the CSV form gives one row per dimension, gathered here by SKU and offer term co
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from benchmarks import per_dollar
@@ -45,7 +45,7 @@ def commitment_of(attributes: dict) -> tuple[str, str, str] | None:
     return term, payment, offering_class
 
 
-@dataclass
+@dataclass(slots=True)
 class ReservedTerm:
     """One Reserved term of one product, gathered dimension by dimension."""
 
@@ -55,8 +55,8 @@ class ReservedTerm:
     effective_from: datetime.date
     upfront_usd: Decimal | None = None
     hourly_usd: Decimal | None = None
-    # Dimensions that are neither the upfront fee nor a flat hourly fee (a tier, another unit).
-    unreadable: list[str] = field(default_factory=list)
+    # A dimension that is neither the upfront fee nor a flat hourly fee (a tier, another unit).
+    unreadable: bool = False
 
     def add(self, *, unit: str, usd: object, begin: object, where: str) -> None:
         """One price dimension of the term."""
@@ -67,7 +67,7 @@ class ReservedTerm:
         elif unit in ("hrs", "hours") and str(begin or "0") == "0":
             self.hourly_usd = (self.hourly_usd or Decimal(0)) + price
         else:
-            self.unreadable.append(unit)
+            self.unreadable = True
 
     def record(self, match: tuple, source: str) -> PriceRecord | None:
         """The commitment price of an EC2 match ("ec2", type, region, network), or None when the
@@ -115,7 +115,7 @@ def reserved_records(terms: dict, *, match: tuple, source: str, where: str) -> l
         for dimension in (term.get("priceDimensions") or {}).values():
             usd = (dimension.get("pricePerUnit") or {}).get("USD")
             if usd is None:
-                reserved.unreadable.append("no USD price")
+                reserved.unreadable = True
                 continue
             reserved.add(
                 unit=dimension.get("unit") or "",

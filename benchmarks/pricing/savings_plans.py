@@ -164,25 +164,51 @@ class SavingsPlanFile:
     def records(self) -> Iterator[PriceRecord | FargateRateRecord]:
         """The Savings Plans prices of Linux EC2 instance types and Fargate rates."""
         plans = self._plans()
-        for term in self._items("terms.savingsPlan.item"):
-            plan = plans.get(term.get("sku"))
-            rates = term.get("rates") or []
+        for sku, start, rate in self._rates():
+            self.stats.read += 1
+            plan = plans.get(sku)
             if plan is None:
-                self.stats.read += len(rates)
-                for _rate in rates:
-                    self.stats.skip("rates of no plan product known")
+                self.stats.skip("rates of no plan product known")
                 continue
-            where = f"{self.path.name}: plan {term.get('sku')}"
-            start = term.get("effectiveDate") or self.header.get("publicationDate")
+            where = f"{self.path.name}: plan {sku}"
+            start = start or self.header.get("publicationDate")
             if not start:
                 raise DomainError(f"{where}: no effectiveDate, and the file no publicationDate")
-            day = parse_day(start, where=where)
-            for rate in rates:
-                self.stats.read += 1
-                record = self._record(rate, plan, day)
-                if record is not None:
-                    self.stats.matched += 1
-                    yield record
+            record = self._record(rate, plan, parse_day(start, where=where))
+            if record is not None:
+                self.stats.matched += 1
+                yield record
+
+    def _rates(self) -> Iterator[tuple[str | None, str | None, dict]]:
+        """(plan SKU, its effectiveDate, rate) for every rate, one rate in memory at a time:
+        a plan of a big region has tens of thousands of rates."""
+        term, rates = "terms.savingsPlan.item", "terms.savingsPlan.item.rates.item"
+        sku = start = builder = None
+        waiting: list[dict] = []  # rates read before their plan's SKU (keys in another order)
+        with open(self.path, "rb") as file:
+            try:
+                for prefix, event, value in ijson.parse(file, buf_size=256 * 1024):
+                    if builder is not None:
+                        builder.event(event, value)
+                        if prefix == rates and event == "end_map":
+                            if sku is None:
+                                waiting.append(builder.value)
+                            else:
+                                yield sku, start, builder.value
+                            builder = None
+                    elif prefix == rates and event == "start_map":
+                        builder = ijson.ObjectBuilder()
+                        builder.event(event, value)
+                    elif prefix == f"{term}.sku":
+                        sku = value
+                    elif prefix == f"{term}.effectiveDate":
+                        start = value
+                    elif prefix == term and event == "end_map":
+                        yield from ((sku, start, rate) for rate in waiting)
+                        sku = start = None
+                        waiting = []
+            except ijson.JSONError as error:
+                raise DomainError(f"{self.path.name}: not valid JSON: {error}") from None
 
     def _plans(self) -> dict[str, _Plan]:
         plans = {}

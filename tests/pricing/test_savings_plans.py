@@ -127,3 +127,82 @@ def test_a_partial_upfront_plan_prepays_half_its_commitment(tmp_path):
         Decimal("0.025"),
     )
     assert plans.stats.skipped == {"of other operating systems": 1}
+
+
+def big_file(path, rates: int):
+    """A Savings Plans file of one plan with `rates` EC2 rates (a big region's plan)."""
+    with open(path, "w") as file:
+        file.write(
+            '{"version": "1", "publicationDate": "2024-01-01T00:00:00Z", "products": [{"sku": "P",'
+            ' "productFamily": "ComputeSavingsPlans", "attributes": {"purchaseOption":'
+            ' "No Upfront", "purchaseTerm": "1yr"}}], "terms": {"savingsPlan": [{"sku": "P",'
+            ' "description": "1 year No Upfront Compute Savings Plan", "rates": ['
+        )
+        for index in range(rates):
+            file.write("," if index else "")
+            file.write(
+                json.dumps(
+                    {
+                        "discountedSku": f"SKU{index:012d}",
+                        "discountedServiceCode": "AmazonEC2",
+                        "discountedUsageType": f"USE2-BoxUsage:zz{index // 100}.n{index % 100}",
+                        "discountedOperation": "RunInstances",
+                        "rateCode": f"P.SKU{index:012d}",
+                        "unit": "Hrs",
+                        "discountedRate": {"price": "0.0123", "currency": "USD"},
+                    }
+                )
+            )
+        file.write("]}]}}")
+
+
+def test_a_big_plan_is_read_one_rate_at_a_time(tmp_path):
+    import tracemalloc
+
+    path = tmp_path / "index.json"
+    big_file(path, 50_000)
+    assert path.stat().st_size > 10_000_000
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in SavingsPlanFile(path).records())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert count == 50_000
+    assert peak < 4_000_000, f"peak {peak:,} bytes"
+
+
+def test_rates_before_their_plans_sku_are_read_all_the_same(tmp_path):
+    path = tmp_path / "index.json"
+    path.write_text(
+        json.dumps(
+            {
+                "version": "1",
+                "publicationDate": "2024-01-01T00:00:00Z",
+                "products": [
+                    {
+                        "sku": "P",
+                        "productFamily": "ComputeSavingsPlans",
+                        "attributes": {"purchaseOption": "No Upfront", "purchaseTerm": "3yr"},
+                    }
+                ],
+                "terms": {
+                    "savingsPlan": [
+                        {
+                            "rates": [
+                                {
+                                    "discountedServiceCode": "AmazonEC2",
+                                    "discountedUsageType": "BoxUsage:m5.large",
+                                    "discountedOperation": "RunInstances",
+                                    "discountedRate": {"price": "0.04", "currency": "USD"},
+                                }
+                            ],
+                            "sku": "P",
+                        }
+                    ]
+                },
+            }
+        )
+    )
+    (record,) = SavingsPlanFile(path).records()
+    assert (record.region, record.term, record.usd_per_hour) == ("us-east-1", "3y", Decimal("0.04"))

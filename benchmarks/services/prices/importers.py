@@ -32,10 +32,34 @@ from benchmarks.services.prices.volumes import VOLUME_PRICES, record_volume_pric
 ALL_TABLES = (DATABASE_PRICES, AURORA_RATES, PRICES, FARGATE_RATES, VOLUME_PRICES)
 
 
+# Records written per call of record_periods: its model instances, not the records, are what
+# a big file's import holds in memory (an EC2 file's Reserved terms are 12 per price).
+WRITE_BATCH = 5_000
+
+
 @transaction.atomic
 def _record_any(records: Iterable) -> ImportSummary:
-    """Read every record first (a file may take minutes), then write them in one transaction."""
-    return periods.record_periods(list(records), *ALL_TABLES)
+    """Read every record first (a file may take minutes), then write them in one transaction,
+    a batch at a time; a batch never splits the records of one instance type in a region."""
+    records = list(records)
+    records.sort(key=_write_group)
+    summary, batch, group = ImportSummary(), [], None
+    for record in records:
+        if len(batch) >= WRITE_BATCH and _write_group(record) != group:
+            summary += periods.record_periods(batch, *ALL_TABLES)
+            batch = []
+        batch.append(record)
+        group = _write_group(record)
+    if batch or not records:
+        summary += periods.record_periods(batch, *ALL_TABLES)
+    summary.notes = list(dict.fromkeys(summary.notes))
+    return summary
+
+
+def _write_group(record) -> tuple[str, str, str]:
+    """What a record's periods are fitted among: its kind, region and instance type."""
+    name = getattr(record, "instance_type", None) or getattr(record, "instance_class", "")
+    return (type(record).__name__, record.region, name)
 
 
 def _with_stats(summary: ImportSummary, stats: ReadStats, source: str) -> ImportSummary:
