@@ -445,15 +445,20 @@ ROW = (
         (
             Column(
                 "upfront_usd",
-                _float("A commitment's upfront fee, once per term", allow_null=True),
+                _float(
+                    "With a commitment: its upfront fee, once per term",
+                    allow_null=True,
+                    required=False,
+                ),
                 number=True,
             ),
             Column(
                 "hourly_usd",
                 _float(
-                    "A commitment's hourly fee; usd_per_hour spreads the upfront fee over "
-                    "the term's hours and adds this",
+                    "With a commitment: its hourly fee; usd_per_hour spreads the upfront fee "
+                    "over the term's hours and adds this",
                     allow_null=True,
+                    required=False,
                 ),
                 number=True,
             ),
