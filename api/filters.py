@@ -12,10 +12,14 @@ from benchmarks.models import (
     Benchmark,
     FargateRate,
     InstanceType,
+    OfferingClass,
+    Payment,
+    Plan,
     Price,
     PurchaseOption,
     Region,
     Run,
+    Term,
     in_family,
 )
 
@@ -56,17 +60,34 @@ def _region_filter(field_name: str = "region") -> django_filters.ModelChoiceFilt
 
 
 class PriceFilter(django_filters.FilterSet):
-    """`prices/?region=&instance_type=&purchase_option=&at=`: without `at`, every period."""
+    """`prices/?region=&instance_type=&purchase_option=&at=`: without `at`, every period;
+    `term`, `payment`, `offering_class` and `plan` narrow the commitments."""
 
     region = _region_filter()
     instance_type = django_filters.CharFilter(field_name="instance_type__name")
     purchase_option = django_filters.ChoiceFilter(choices=PurchaseOption.choices)
     availability_zone = django_filters.CharFilter()
+    os = django_filters.CharFilter(help_text="linux (every AWS price pricebench reads)")
+    term = django_filters.ChoiceFilter(choices=Term.choices)
+    payment = django_filters.ChoiceFilter(choices=Payment.choices)
+    offering_class = django_filters.ChoiceFilter(choices=OfferingClass.choices)
+    plan = django_filters.ChoiceFilter(choices=Plan.choices)
     at = django_filters.DateFilter(method="filter_at", label="Prices in force that day")
 
     class Meta:
         model = Price
-        fields = ["region", "instance_type", "purchase_option", "availability_zone", "at"]
+        fields = [
+            "region",
+            "instance_type",
+            "purchase_option",
+            "availability_zone",
+            "os",
+            "term",
+            "payment",
+            "offering_class",
+            "plan",
+            "at",
+        ]
 
     def filter_at(self, queryset, name, value):
         return queryset.in_force_on(value)
@@ -78,11 +99,30 @@ class FargateRateFilter(django_filters.FilterSet):
     region = _region_filter()
     architecture = django_filters.ChoiceFilter(choices=Architecture.choices)
     component = django_filters.ChoiceFilter(choices=FargateRate.Component.choices)
+    purchase_option = django_filters.ChoiceFilter(
+        choices=[
+            (option, label)
+            for option, label in PurchaseOption.choices
+            if option in ("on_demand", "fargate_spot", "savings_plan")
+        ]
+    )
+    term = django_filters.ChoiceFilter(choices=Term.choices)
+    payment = django_filters.ChoiceFilter(choices=Payment.choices)
+    plan = django_filters.ChoiceFilter(choices=Plan.choices)
     at = django_filters.DateFilter(method="filter_at", label="Rates in force that day")
 
     class Meta:
         model = FargateRate
-        fields = ["region", "architecture", "component", "at"]
+        fields = [
+            "region",
+            "architecture",
+            "component",
+            "purchase_option",
+            "term",
+            "payment",
+            "plan",
+            "at",
+        ]
 
     def filter_at(self, queryset, name, value):
         return queryset.in_force_on(value)

@@ -66,10 +66,37 @@ class DatedPriceSerializer(serializers.ModelSerializer):
     PERIOD = ["effective_from", "effective_to", "source"]
 
 
+class BlankAsNull(serializers.CharField):
+    """A text field that is empty where it does not apply, written as null."""
+
+    def __init__(self, **options):
+        super().__init__(allow_null=True, read_only=True, **options)
+
+    def to_representation(self, value):
+        return value or None
+
+
+# A commitment's fields, null where they do not apply (prices/, fargate-rates/).
+COMMITMENT_HELP = {
+    "term": "reserved, savings_plan: 1y or 3y",
+    "payment": "reserved, savings_plan: no_upfront, partial_upfront or all_upfront",
+    "offering_class": "reserved: standard or convertible",
+    "plan": "savings_plan: compute or ec2_instance",
+}
+
+
 class PriceSerializer(DatedPriceSerializer):
     instance_type = serializers.CharField(source="instance_type.name")
-    availability_zone = serializers.SerializerMethodField()
-    usd_per_hour = serializers.FloatField()
+    availability_zone = BlankAsNull(help_text="spot: the zone; null otherwise")
+    usd_per_hour = serializers.FloatField(
+        help_text="With a commitment: the effective hourly price (upfront / hours + hourly)"
+    )
+    term = BlankAsNull(help_text=COMMITMENT_HELP["term"])
+    payment = BlankAsNull(help_text=COMMITMENT_HELP["payment"])
+    offering_class = BlankAsNull(help_text=COMMITMENT_HELP["offering_class"])
+    plan = BlankAsNull(help_text=COMMITMENT_HELP["plan"])
+    upfront_usd = serializers.FloatField(allow_null=True, help_text="A commitment's upfront fee")
+    hourly_usd = serializers.FloatField(allow_null=True, help_text="A commitment's hourly fee")
 
     class Meta:
         model = Price
@@ -78,17 +105,24 @@ class PriceSerializer(DatedPriceSerializer):
             "region",
             "purchase_option",
             "availability_zone",
+            "os",
+            "term",
+            "payment",
+            "offering_class",
+            "plan",
+            "upfront_usd",
+            "hourly_usd",
             "usd_per_hour",
             *DatedPriceSerializer.PERIOD,
         ]
-
-    def get_availability_zone(self, price: Price) -> str | None:
-        return price.availability_zone or None
 
 
 class FargateRateSerializer(DatedPriceSerializer):
     usd_per_unit_hour = serializers.FloatField()
     unit = serializers.SerializerMethodField()
+    term = BlankAsNull(help_text=COMMITMENT_HELP["term"])
+    payment = BlankAsNull(help_text=COMMITMENT_HELP["payment"])
+    plan = BlankAsNull(help_text="savings_plan: compute")
 
     class Meta:
         model = FargateRate
@@ -96,6 +130,10 @@ class FargateRateSerializer(DatedPriceSerializer):
             "region",
             "architecture",
             "operating_system",
+            "purchase_option",
+            "term",
+            "payment",
+            "plan",
             "component",
             "unit",
             "usd_per_unit_hour",
@@ -403,6 +441,30 @@ ROW = (
         ),
         asked=lambda table: table.include_values,
     ),
+    ColumnGroup(
+        (
+            Column(
+                "upfront_usd",
+                _float(
+                    "With a commitment: its upfront fee, once per term",
+                    allow_null=True,
+                    required=False,
+                ),
+                number=True,
+            ),
+            Column(
+                "hourly_usd",
+                _float(
+                    "With a commitment: its hourly fee; usd_per_hour spreads the upfront fee "
+                    "over the term's hours and adds this",
+                    allow_null=True,
+                    required=False,
+                ),
+                number=True,
+            ),
+        ),
+        asked=lambda table: table.purchase.is_commitment,
+    ),
 )
 
 PricePerformanceRowSerializer = type(
@@ -432,6 +494,17 @@ class PricePerformanceSerializer(serializers.Serializer):
     higher_is_better = serializers.BooleanField(source="benchmark.higher_is_better")
     region = serializers.CharField(source="region.code", help_text="Where the prices come from")
     purchase_option = serializers.CharField()
+    term = serializers.CharField(allow_null=True, help_text="With a commitment: 1y or 3y")
+    payment = serializers.CharField(
+        allow_null=True, help_text="With a commitment: no_upfront, partial_upfront, all_upfront"
+    )
+    offering_class = serializers.CharField(
+        allow_null=True, help_text="With reserved: standard or convertible"
+    )
+    plan = serializers.CharField(
+        allow_null=True, help_text="With savings_plan: compute or ec2_instance"
+    )
+    spot_zone = serializers.CharField(allow_null=True, help_text="With spot: median or cheapest")
     at = serializers.DateField()
     params = serializers.DictField()
     baseline = serializers.CharField(allow_null=True)
@@ -457,6 +530,7 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
         "higher_is_better": benchmark.higher_is_better,
         "region": table.region.code,
         "purchase_option": table.purchase_option,
+        **table.purchase.answer_fields(),
         "at": table.at.isoformat(),
         "params": table.params,
         "baseline": table.baseline,

@@ -1,10 +1,12 @@
-"""API view of unit prices: a vCPU-hour and a GiB-hour on each type of a few families."""
+"""API views of unit prices (a vCPU-hour and a GiB-hour on each type of a few families) and
+of the cheapest regions for one type."""
 
 from rest_framework import serializers
 
 from api.question_views import QuestionView
 from benchmarks.questions import UnitPricesForm
-from benchmarks.selectors import unit_prices
+from benchmarks.questions.cheapest_regions import CheapestRegionsForm
+from benchmarks.selectors import cheapest_regions, unit_prices
 
 
 class UnitPriceRowSerializer(serializers.Serializer):
@@ -23,6 +25,12 @@ class UnitPriceRowSerializer(serializers.Serializer):
     price_effective_from = serializers.DateField(help_text="The day the price used came into force")
     price_note = serializers.CharField(
         allow_null=True, help_text="Why this price, when it is not simply the one in force"
+    )
+    upfront_usd = serializers.FloatField(
+        allow_null=True, help_text="With a commitment: its upfront fee (null otherwise)"
+    )
+    hourly_usd = serializers.FloatField(
+        allow_null=True, help_text="With a commitment: its hourly fee (null otherwise)"
     )
 
 
@@ -54,6 +62,13 @@ class UnitPricesSerializer(serializers.Serializer):
     region = serializers.CharField(source="region.code")
     families = serializers.ListField(child=serializers.CharField())
     purchase_option = serializers.CharField()
+    term = serializers.CharField(source="purchase.answer_fields.term", allow_null=True)
+    payment = serializers.CharField(source="purchase.answer_fields.payment", allow_null=True)
+    offering_class = serializers.CharField(
+        source="purchase.answer_fields.offering_class", allow_null=True
+    )
+    plan = serializers.CharField(source="purchase.answer_fields.plan", allow_null=True)
+    spot_zone = serializers.CharField(source="purchase.answer_fields.spot_zone", allow_null=True)
     at = serializers.DateField()
     results = UnitPriceRowSerializer(many=True)
     summary = FamilySummarySerializer(many=True)
@@ -69,3 +84,35 @@ class UnitPricesView(QuestionView):
     query_form = UnitPricesForm
     selector = staticmethod(unit_prices.unit_prices)
     serializer_class = UnitPricesSerializer
+
+
+class RegionPriceSerializer(serializers.Serializer):
+    region = serializers.CharField()
+    usd_per_hour = serializers.FloatField(help_text="With a commitment: the effective hourly price")
+    price_effective_from = serializers.DateField(allow_null=True)
+    price_note = serializers.CharField(allow_null=True)
+    upfront_usd = serializers.FloatField(allow_null=True)
+    hourly_usd = serializers.FloatField(allow_null=True)
+
+
+class CheapestRegionsSerializer(serializers.Serializer):
+    instance_type = serializers.CharField()
+    purchase_option = serializers.CharField()
+    term = serializers.CharField(source="purchase.answer_fields.term", allow_null=True)
+    payment = serializers.CharField(source="purchase.answer_fields.payment", allow_null=True)
+    offering_class = serializers.CharField(
+        source="purchase.answer_fields.offering_class", allow_null=True
+    )
+    plan = serializers.CharField(source="purchase.answer_fields.plan", allow_null=True)
+    spot_zone = serializers.CharField(source="purchase.answer_fields.spot_zone", allow_null=True)
+    at = serializers.DateField()
+    results = RegionPriceSerializer(many=True)
+
+
+class CheapestRegionsView(QuestionView):
+    """Every region with a price for one instance type (or Fargate task size), bought the way
+    asked, cheapest first; an empty list when no region has such a price."""
+
+    query_form = CheapestRegionsForm
+    selector = staticmethod(cheapest_regions.cheapest_regions)
+    serializer_class = CheapestRegionsSerializer

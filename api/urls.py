@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import DefaultRouter
 
 from api import database_views, network_views, storage_views, views, volume_performance_views
-from api.unit_price_views import UnitPricesView
+from api.unit_price_views import CheapestRegionsView, UnitPricesView
 
 app_name = "api"
 
@@ -15,6 +15,7 @@ endpoints = [
     path("price-performance/", views.PricePerformanceView.as_view(), name="price-performance"),
     # The five side by side: a vCPU-hour and a GiB-hour on each type.
     path("unit-prices/", UnitPricesView.as_view(), name="unit-prices"),
+    path("cheapest-regions/", CheapestRegionsView.as_view(), name="cheapest-regions"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The page and its start-up script are two requests: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),

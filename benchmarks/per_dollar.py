@@ -14,6 +14,8 @@ from collections.abc import Hashable, Iterable, Sequence
 
 SECONDS_PER_HOUR = 3600
 HOURS_PER_YEAR = 8760
+# A commitment's term in hours: AWS counts 365 days a year (3 years: 26,280 hours).
+TERM_HOURS = {"1y": HOURS_PER_YEAR, "3y": 3 * HOURS_PER_YEAR}
 BITS_PER_GIGABIT = 1e9
 # A quotient's seventeen digits (14661529.411764706) claim a precision no benchmark has: seven
 # are far finer than any run-to-run spread.
@@ -174,10 +176,21 @@ def unlimited_usd_per_hour(
 
 
 def effective_hourly(*, upfront_usd: float, hourly_usd: float, hours: float) -> float:
-    """A commitment's price per hour: its upfront fee spread over its hours, plus the hourly."""
+    """A commitment's price per hour: its upfront fee spread over its hours, plus the hourly.
+
+    Decimals in, a Decimal out: the importers store it as AWS's prices are stored.
+    """
     if hours <= 0:
         raise ValueError("a commitment lasts a positive number of hours")
     return upfront_usd / hours + hourly_usd
+
+
+def term_hours(term: str) -> int:
+    """The hours of a commitment's term (`1y`, `3y`); ValueError for another."""
+    try:
+        return TERM_HOURS[term]
+    except KeyError:
+        raise ValueError(f"{term!r} is not a term (1y or 3y)") from None
 
 
 def ratio(value: float) -> float:

@@ -16,6 +16,7 @@ from benchmarks.questions import (
     VolumesForm,
 )
 from benchmarks.questions.price_performance import BASIS_LABELS, PRICE_DATES_LABELS
+from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import databases, network, similar
@@ -57,6 +58,7 @@ def comparison(request):
         "table": result.table,
         "chart_data": charts.comparison_chart(result),
         "basis_choices": list(BASIS_LABELS.items()),
+        "purchase_controls": purchase_controls(result.query.purchase),
         "price_dates_choices": list(PRICE_DATES_LABELS.items()),
         "errors": form.error_dict() if form.errors else {},
         "five_families": _five_families(result),

@@ -16,16 +16,22 @@ from benchmarks.models.places import (
     in_family,
 )
 from benchmarks.models.prices import (
+    COMMITMENT_FIELDS,
+    COMMITMENTS,
     AuroraRate,
     DatabasePrice,
     DatedPeriod,
     FargateRate,
     HourlyPrice,
+    OfferingClass,
+    Payment,
     PeriodQuerySet,
     PeriodWithoutHelpText,
+    Plan,
     Price,
     PriceRefresh,
     PurchaseOption,
+    Term,
     VolumePrice,
     in_force_on,
     is_in_force,
@@ -34,6 +40,12 @@ from benchmarks.models.prices import (
 from benchmarks.models.results import Benchmark, Result, Run, Series, SeriesStatistics
 
 __all__ = [
+    "COMMITMENT_FIELDS",
+    "COMMITMENTS",
+    "OfferingClass",
+    "Payment",
+    "Plan",
+    "Term",
     "Architecture",
     "CpuAllocation",
     "AuroraRate",

@@ -68,21 +68,76 @@ def starts_once(name: str, *key: str) -> list[models.UniqueConstraint]:
 
 
 class PurchaseOption(models.TextChoices):
-    """How an EC2 price is paid: the purchase options a stored price may name."""
+    """How an EC2 price or a Fargate rate is paid: the purchase options a stored price may name."""
 
     ON_DEMAND = "on_demand", "On-demand"
     SPOT = "spot", "Spot"
-    RESERVED_1YR_NO_UPFRONT = "reserved_1yr_no_upfront", "Reserved, 1 year, no upfront"
+    RESERVED = "reserved", "Reserved Instance"
+    SAVINGS_PLAN = "savings_plan", "Savings Plan"
+    FARGATE_SPOT = "fargate_spot", "Fargate Spot"
+
+
+# The purchase options that are commitments: priced by term and payment, upfront and hourly.
+COMMITMENTS = (PurchaseOption.RESERVED, PurchaseOption.SAVINGS_PLAN)
+
+
+class Term(models.TextChoices):
+    """How long a commitment (a Reserved Instance, a Savings Plan) lasts."""
+
+    ONE_YEAR = "1y", "1 year"
+    THREE_YEARS = "3y", "3 years"
+
+
+class Payment(models.TextChoices):
+    """How much of a commitment is paid when it is bought."""
+
+    NO_UPFRONT = "no_upfront", "No upfront"
+    PARTIAL_UPFRONT = "partial_upfront", "Partial upfront"
+    ALL_UPFRONT = "all_upfront", "All upfront"
+
+
+class OfferingClass(models.TextChoices):
+    """A Reserved Instance's class: a standard one cannot be exchanged, a convertible one can."""
+
+    STANDARD = "standard", "Standard"
+    CONVERTIBLE = "convertible", "Convertible"
+
+
+class Plan(models.TextChoices):
+    """A Savings Plan: Compute (any family, region, Fargate) or EC2 Instance (one family)."""
+
+    COMPUTE = "compute", "Compute"
+    EC2_INSTANCE = "ec2_instance", "EC2 Instance"
+
+
+def blank_choice(choices: type[models.TextChoices], max_length: int = 16) -> models.CharField:
+    """A commitment's field: one of `choices`, or empty where it does not apply."""
+    return models.CharField(max_length=max_length, choices=choices.choices, blank=True, default="")
+
+
+# The fields that name a commitment, in the order of the unique constraints.
+COMMITMENT_FIELDS = ("term", "payment", "offering_class", "plan")
 
 
 class Price(HourlyPrice):
-    """An hourly price of an EC2 instance type for one period; periods never overlap."""
+    """An hourly price of an EC2 instance type for one period; periods never overlap.
+
+    With a commitment (`reserved`, `savings_plan`) `usd_per_hour` is the effective hourly
+    price: the upfront fee spread over the term's hours plus the hourly fee, both kept.
+    """
 
     instance_type = models.ForeignKey(InstanceType, on_delete=models.CASCADE, related_name="prices")
     region = models.ForeignKey(Region, on_delete=models.CASCADE, related_name="prices")
     purchase_option = models.CharField(max_length=32, choices=PurchaseOption.choices)
     # Empty for prices that are the same in every zone (everything but spot).
     availability_zone = models.CharField(max_length=32, blank=True, default="")
+    os = models.CharField(max_length=16, default="linux")
+    term = blank_choice(Term, 4)
+    payment = blank_choice(Payment)
+    offering_class = blank_choice(OfferingClass)
+    plan = blank_choice(Plan)
+    upfront_usd = models.DecimalField(max_digits=18, decimal_places=8, null=True, blank=True)
+    hourly_usd = models.DecimalField(max_digits=14, decimal_places=8, null=True, blank=True)
 
     class Meta:
         ordering = ["instance_type__name", "region__code", "purchase_option", "effective_from"]
@@ -92,6 +147,8 @@ class Price(HourlyPrice):
             "region",
             "purchase_option",
             "availability_zone",
+            "os",
+            *COMMITMENT_FIELDS,
         )
         indexes = [
             models.Index(fields=["region", "purchase_option", "effective_from"]),
@@ -99,7 +156,13 @@ class Price(HourlyPrice):
 
     def describe(self) -> str:
         zone = f" {self.availability_zone}" if self.availability_zone else ""
-        return f"{self.instance_type} {self.region}{zone} {self.purchase_option}"
+        commitment = " ".join(value for value in self.commitment() if value)
+        commitment = f" {commitment}" if commitment else ""
+        return f"{self.instance_type} {self.region}{zone} {self.purchase_option}{commitment}"
+
+    def commitment(self) -> tuple[str, str, str, str]:
+        """(term, payment, offering class, plan), empty strings where they do not apply."""
+        return (self.term, self.payment, self.offering_class, self.plan)
 
 
 class FargateRate(PeriodWithoutHelpText):
@@ -116,6 +179,14 @@ class FargateRate(PeriodWithoutHelpText):
     operating_system = models.CharField(max_length=16, default="linux")
     component = models.CharField(max_length=32, choices=Component.choices)
     usd_per_unit_hour = models.DecimalField(max_digits=14, decimal_places=8)
+    # on_demand, fargate_spot, or savings_plan (a Compute Savings Plan's rate, no upfront part:
+    # AWS publishes Fargate's plan rates per hour only).
+    purchase_option = models.CharField(
+        max_length=32, choices=PurchaseOption.choices, default=PurchaseOption.ON_DEMAND
+    )
+    term = blank_choice(Term, 4)
+    payment = blank_choice(Payment)
+    plan = blank_choice(Plan)
 
     class Meta:
         ordering = ["region__code", "architecture", "component", "effective_from"]
@@ -125,6 +196,10 @@ class FargateRate(PeriodWithoutHelpText):
             "architecture",
             "operating_system",
             "component",
+            "purchase_option",
+            "term",
+            "payment",
+            "plan",
         )
 
     def __str__(self) -> str:

@@ -1,8 +1,9 @@
 """AWS bulk offer files (the Price List's downloadable form), streamed; one reader, two formats.
 
 An EC2 offer file is hundreds of MB (several GB for all regions), so nothing here holds a
-whole file: JSON is read twice with ijson, CSV once with the csv module, and only the SKUs that
-match are remembered between the two JSON passes.
+whole file: JSON is read in three passes with ijson (products, on-demand terms, Reserved
+terms), each over its own section, CSV once with the csv module; only the SKUs that match are
+remembered between the JSON passes, and only matching Reserved rows until the CSV ends.
 
 JSON layout (AWS writes `products` before `terms`):
     {"formatVersion", "offerCode", "version", "publicationDate",
@@ -17,9 +18,8 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +27,12 @@ import ijson
 
 from benchmarks.errors import DomainError
 from benchmarks.pricing import cut_short
+from benchmarks.pricing.file_sections import (
+    CountingFile,
+    JsonSection,
+    Progress,
+    top_level_key_offset,
+)
 from benchmarks.pricing.products import (
     EC2,
     ECS,
@@ -44,10 +50,9 @@ from benchmarks.pricing.records import (
     VolumePriceRecord,
     parse_day,
 )
+from benchmarks.pricing.reserved import ReservedRows, reserved_records
 
-# (bytes read, bytes to read, what is being read): called after every block read. A JSON file
-# is read in two passes, each over its own section of the file.
-Progress = Callable[[int, int, str], None]
+# A JSON file is read in passes, each over its own section of the file (Progress reports them).
 
 PRICING_HOST = "https://pricing.us-east-1.amazonaws.com"
 READ_BLOCK = 256 * 1024
@@ -136,8 +141,8 @@ class OfferFile:
             )
 
     def records(self) -> PriceRecords:
-        """Linux on-demand EC2 prices and EBS volume rates, or Fargate rates, as the file is
-        read."""
+        """Linux on-demand and Reserved EC2 prices and EBS volume rates, or Fargate rates, as
+        the file is read."""
         if self.format == "json":
             return self._json_records()
         return self._csv_records()
@@ -145,9 +150,7 @@ class OfferFile:
     def _json_records(self) -> PriceRecords:
         # Where the terms begin, so that the products pass can stop there and the terms pass
         # start there: on AWS's layout each pass then reads only its own section.
-        terms_at = (
-            _top_level_key_offset(self.path, b'"terms"') if self.info.products_first else None
-        )
+        terms_at = top_level_key_offset(self.path, b'"terms"') if self.info.products_first else None
         matches = None
         if terms_at is not None:
             try:
@@ -160,9 +163,9 @@ class OfferFile:
             return
         source = self.info.source
         lead = b"{" if terms_at is not None else b""
-        with _JsonSection(
-            self.path, self.progress, "terms", start=terms_at or 0, lead=lead
-        ) as file:
+        # Reserved terms price the same EC2 products, after all the on-demand terms.
+        reserved = {sku: match for sku, match in matches.items() if match[0] == "ec2"}
+        with JsonSection(self.path, self.progress, "terms", start=terms_at or 0, lead=lead) as file:
             for sku, terms in _json_events(file, "terms.OnDemand", self.path):
                 match = matches.pop(sku, None)
                 if match is not None:
@@ -172,10 +175,20 @@ class OfferFile:
                     if priced is not None:
                         self.stats.matched += 1
                         yield make_record(match, *priced, source)
-                # Every matching SKU has its on-demand term: the Reserved terms that follow
-                # (most of an EC2 file) need not be read at all.
                 if not matches:
                     break
+        if not reserved:
+            return
+        with JsonSection(
+            self.path, self.progress, "reserved", start=terms_at or 0, lead=lead
+        ) as file:
+            for sku, terms in _json_events(file, "terms.Reserved", self.path):
+                match = reserved.get(sku)
+                if match is not None:
+                    where = f"{self.path.name}: SKU {sku}"
+                    for record in reserved_records(terms, match=match, source=source, where=where):
+                        self.stats.matched += 1
+                        yield record
 
     def _match_products(self, *, end: int | None) -> dict[str, ProductMatch]:
         """SKU -> what it is, for the matching products only (a few percent of them)."""
@@ -183,7 +196,7 @@ class OfferFile:
         read = 0
         # Cut at the terms, the products still parse on their own when closed like this.
         tail = b'"terms":{}}' if end is not None else b""
-        with _JsonSection(self.path, self.progress, "products", end=end, tail=tail) as file:
+        with JsonSection(self.path, self.progress, "products", end=end, tail=tail) as file:
             for sku, product in _json_events(file, "products", self.path):
                 read += 1
                 match = match_product(
@@ -198,7 +211,7 @@ class OfferFile:
 
     def _csv_records(self) -> PriceRecords:
         offer_code, source, name = self.info.offer_code, self.info.source, self.path.name
-        with _CountingFile(self.path, self.progress, "rows") as raw:
+        with CountingFile(self.path, self.progress, "rows") as raw:
             lines = io.BufferedReader(raw, READ_BLOCK)
             head = [_decode(lines.readline(), name, number) for number in range(1, 7)]
             header = next(csv.reader(head[CSV_METADATA_ROWS:]), None)
@@ -221,13 +234,14 @@ class OfferFile:
                 for column, attribute in CSV_ATTRIBUTES.items()
                 if column in columns
             ]
+            reserved = ReservedRows(columns, source=source)
             # Most rows are reserved terms: a look at the fourth field spares them the csv
             # module, when the fourth field is the term type (it is in AWS's files).
             quick = term_type == 3
             number, blank = len(head), 0
             for number, line in enumerate(lines, start=len(head) + 1):
                 if quick and (found := _TERM_TYPE.match(line)) is not None:
-                    if found[1] not in ON_DEMAND_FIELD:
+                    if found[1] not in ON_DEMAND_FIELD and not ReservedRows.may_match(line):
                         continue
                 if not line.strip():
                     blank += 1
@@ -242,7 +256,7 @@ class OfferFile:
                     raise DomainError(
                         f"{name}: line {number}: {len(row)} fields, the header has {width}"
                     )
-                if row[term_type] != "OnDemand" or row[currency] != "USD":
+                if row[currency] != "USD" or row[term_type] not in ("OnDemand", "Reserved"):
                     continue
                 attributes = {attribute: row[index] for attribute, index in attribute_columns}
                 match = match_product(
@@ -251,6 +265,10 @@ class OfferFile:
                 if match is None:
                     continue
                 where = f"{name}: line {number}"
+                if row[term_type] == "Reserved":
+                    if match[0] == "ec2":
+                        reserved.add(row, match, where=where)
+                    continue
                 price = dimension_price(
                     match,
                     usd=row[price_column],
@@ -266,6 +284,9 @@ class OfferFile:
             if number > len(head):
                 cut_short.check_row_end(line, name, number, raw.size)
             self.stats.read = number - len(head) - blank
+        for record in reserved.records():
+            self.stats.matched += 1
+            yield record
 
 
 # The first four fields of a CSV row, the fourth captured; none of them holds a comma.
@@ -280,117 +301,7 @@ def _decode(line: bytes, name: str, number: int) -> str:
         raise DomainError(f"{name}: line {number}: not UTF-8 text ({error})") from None
 
 
-class _CountingFile(io.RawIOBase):
-    """A binary file that reports how much of it has been read."""
-
-    def __init__(self, path: Path, progress: Progress | None, label: str):
-        super().__init__()
-        self._file = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by close()
-        self._total = self.size = os.fstat(self._file.fileno()).st_size
-        self._done = 0
-        self._progress = progress
-        self._label = label
-        if progress is not None:
-            progress(0, self._total, label)
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        count = self._file.readinto(buffer)
-        self._done += count
-        if self._progress is not None:
-            self._progress(self._done, self._total, self._label)
-        return count
-
-    def close(self) -> None:
-        self._file.close()
-        super().close()
-
-
-class _JsonSection:
-    """Bytes `start` to `end` of a file, with `lead` before and `tail` after; reports progress.
-
-    With lead b"{" from the top-level "terms" key, or with tail '"terms":{}}' up to it, a
-    section of an offer file is a JSON document of its own.
-    """
-
-    def __init__(
-        self,
-        path: Path,
-        progress: Progress | None,
-        label: str,
-        *,
-        start: int = 0,
-        end: int | None = None,
-        lead: bytes = b"",
-        tail: bytes = b"",
-    ):
-        self._file = open(path, "rb")  # noqa: SIM115 - closed by __exit__
-        self._file.seek(start)
-        self.position = self._start = start
-        self._end = os.fstat(self._file.fileno()).st_size if end is None else end
-        self._lead, self._tail = lead, tail
-        self._progress, self._label = progress, label
-        self._report()
-
-    def read(self, size: int = -1) -> bytes:
-        if size == 0:  # ijson asks for nothing to learn whether the file gives bytes or text
-            return b""
-        left = self._end - self.position
-        if size < 0 or size > left:
-            size = left
-        data = self._file.read(size) if size > 0 else b""
-        self.position += len(data)
-        if data:
-            self._report()
-        if self._lead:
-            data, self._lead = self._lead + data, b""
-        if not data and self._tail:
-            data, self._tail = self._tail, b""
-        return data
-
-    def _report(self, *, done: bool = False) -> None:
-        """Progress through this section: a pass that stops early is done all the same."""
-        if self._progress is not None:
-            size = self._end - self._start
-            self._progress(size if done else self.position - self._start, size, self._label)
-
-    def __enter__(self) -> _JsonSection:
-        return self
-
-    def __exit__(self, error_type, *exc_info) -> None:
-        self._file.close()
-        if error_type is None:
-            self._report(done=True)
-
-
-def _top_level_key_offset(path: Path, key: bytes) -> int | None:
-    """Where `key` (quoted) is the key of a member after the first, by a quick byte scan.
-
-    A guess: a string value or a nested key can look the same, which the parser then notices
-    (the section before it does not close), and the caller reads the whole file instead.
-    """
-    block_size, overlap = 1024 * 1024, 256
-    with open(path, "rb") as file:
-        offset = 0
-        while block := file.read(block_size):
-            start = 0
-            while (found := block.find(key, start)) >= 0:
-                before = block[max(0, found - overlap) : found].rstrip()
-                after = block[found + len(key) : found + len(key) + overlap].lstrip()
-                if before.endswith(b",") and after.startswith(b":"):
-                    return offset + found
-                start = found + 1
-            if len(block) < block_size:
-                return None
-            # Step back a little so that a key across two blocks is seen whole.
-            offset += len(block) - overlap
-            file.seek(offset)
-    return None
-
-
-def _json_events(file: _JsonSection, prefix: str, path: Path) -> Iterator[tuple[str, dict]]:
+def _json_events(file: JsonSection, prefix: str, path: Path) -> Iterator[tuple[str, dict]]:
     """ijson's C parser building only the objects under `prefix`; errors name the byte."""
     try:
         yield from ijson.kvitems(file, prefix, use_float=True, buf_size=READ_BLOCK)
@@ -492,5 +403,8 @@ def describe_index(kind: str) -> str:
             + " (or AmazonECS for Fargate) and import that"
         )
     if kind == "regions":
-        return "this is a region index; download one region's currentVersionUrl and import that"
+        return (
+            "this is a region index; download one region's currentVersionUrl (versionUrl in a "
+            "Savings Plans region index) and import that"
+        )
     return "this is a version index; download one version's offerVersionUrl and import that"

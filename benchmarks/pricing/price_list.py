@@ -1,5 +1,5 @@
-"""Price List API `get_products` responses -> on-demand EC2 prices, EBS volume rates and Fargate
-rates."""
+"""Price List API `get_products` responses -> on-demand and Reserved EC2 prices, EBS volume
+rates and Fargate rates."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from benchmarks.pricing.records import (
     load_json_file,
     response_entries,
 )
+from benchmarks.pricing.reserved import reserved_records
 
 
 def decode_price_list(pages: Iterable[dict]) -> Iterator[dict]:
@@ -35,8 +36,8 @@ def decode_price_list(pages: Iterable[dict]) -> Iterator[dict]:
 def read_price_list(
     pages: Iterable[dict], *, source: str, stats: ReadStats | None = None
 ) -> Iterator[PriceRecord | FargateRateRecord | VolumePriceRecord]:
-    """Linux on-demand EC2 prices and EBS volume rates (AmazonEC2 items) and Fargate rates
-    (AmazonECS items).
+    """Linux on-demand and Reserved EC2 prices and EBS volume rates (AmazonEC2 items) and
+    Fargate rates (AmazonECS items).
 
     `source` says where the pages come from; each record's source adds the item's service,
     offer version and publication date.
@@ -52,15 +53,21 @@ def read_price_list(
         match = match_product(service, attributes, product.get("productFamily") or "")
         if match is None:
             continue
-        terms = (item.get("terms") or {}).get("OnDemand") or {}
-        priced = on_demand_price(terms, where=f"SKU {product.get('sku', '?')}", match=match)
-        if priced is None:
-            continue
+        where = f"SKU {product.get('sku', '?')}"
+        terms = item.get("terms") or {}
+        priced = on_demand_price(terms.get("OnDemand") or {}, where=where, match=match)
         version = (service, item.get("version"), item.get("publicationDate"))
         if version not in sources:
             sources[version] = f"{source} ({describe_version(*version)})"
-        stats.matched += 1
-        yield make_record(match, *priced, sources[version])
+        if priced is not None:
+            stats.matched += 1
+            yield make_record(match, *priced, sources[version])
+        if match[0] == "ec2":
+            for record in reserved_records(
+                terms.get("Reserved") or {}, match=match, source=sources[version], where=where
+            ):
+                stats.matched += 1
+                yield record
 
 
 def describe_version(service: str, version: str | None, published: str | None) -> str:

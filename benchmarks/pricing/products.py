@@ -75,7 +75,8 @@ def ec2_on_demand_match(attributes: dict) -> ProductMatch | None:
         attributes.get("operatingSystem") != "Linux"
         or attributes.get("tenancy") != "Shared"
         or attributes.get("preInstalledSw") != "NA"
-        or attributes.get("capacitystatus") != "Used"
+        # Capacity reservations came in 2018; products from before lack the attribute.
+        or (attributes.get("capacitystatus") or "Used") != "Used"
     ):
         return None
     # Capacity Blocks are sold by the block, not on demand; older products lack the attribute.

@@ -15,6 +15,9 @@ from benchmarks.reference import AWS_REGIONS, REGION_BY_LOCATION
 
 ON_DEMAND = "on_demand"
 SPOT = "spot"
+RESERVED = "reserved"
+SAVINGS_PLAN = "savings_plan"
+FARGATE_SPOT = "fargate_spot"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,17 @@ class PriceRecord:
     observed_at: datetime.datetime | None = None
     # The price list's `networkPerformance` ("Up to 25 Gigabit"), "" when not given.
     network_performance: str = ""
+    os: str = "linux"
+    # A commitment (reserved, savings_plan): its term (1y, 3y), payment (no_upfront,
+    # partial_upfront, all_upfront), Reserved class (standard, convertible) or Savings Plan
+    # (compute, ec2_instance); "" where they do not apply. `usd_per_hour` is then the
+    # effective hourly price, and the two parts it is made of are kept.
+    term: str = ""
+    payment: str = ""
+    offering_class: str = ""
+    plan: str = ""
+    upfront_usd: Decimal | None = None
+    hourly_usd: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +63,11 @@ class FargateRateRecord:
     source: str
     operating_system: str = "linux"
     effective_to: datetime.date | None = None
+    # on_demand, fargate_spot, or savings_plan with its term, payment and plan.
+    purchase_option: str = ON_DEMAND
+    term: str = ""
+    payment: str = ""
+    plan: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from benchmarks.questions.base import (
     param_names,
 )
 from benchmarks.questions.parameters import measured_params
+from benchmarks.questions.purchase import Purchase, PurchaseFields
 
 INCLUDES = ("values", "quartiles")
 # What a burstable type is ranked by: what it sustains once its CPU credits are spent (the
@@ -57,9 +58,27 @@ class PricePerformanceQuery:
     include_quartiles: bool = False
     basis: str = "sustained"
     price_dates: str = "any"
+    # The purchase option's commitment and spot zone (`purchase`).
+    term: str = Purchase.term
+    payment: str = Purchase.payment
+    offering_class: str = Purchase.offering_class
+    plan: str = Purchase.plan
+    spot_zone: str = Purchase.spot_zone
+
+    @property
+    def purchase(self) -> Purchase:
+        """How the prices are paid."""
+        return Purchase(
+            option=self.purchase_option,
+            term=self.term,
+            payment=self.payment,
+            offering_class=self.offering_class,
+            plan=self.plan,
+            spot_zone=self.spot_zone,
+        )
 
 
-class PricePerformanceForm(QueryForm):
+class PricePerformanceForm(QueryForm, PurchaseFields):
     """`benchmark`, `region` and the options of a price-performance question.
 
     Every other query parameter is one of the benchmark's own (`block_size=8192`); whether the
@@ -68,12 +87,6 @@ class PricePerformanceForm(QueryForm):
 
     benchmark = forms.CharField(max_length=120, help_text="Benchmark key, e.g. openssl:sha256")
     region = forms.CharField(max_length=32, help_text="Region whose prices apply, e.g. us-east-1")
-    purchase_option = forms.ChoiceField(
-        choices=PurchaseOption.choices,
-        required=False,
-        help_text="on_demand (default), spot, ...",
-        error_messages={"invalid_choice": "%(value)s is not a valid choice."},
-    )
     at = date_field(
         "Prices in force that day, YYYY-MM-DD (default today)",
         widget=forms.DateInput(attrs={"type": "date"}),
@@ -152,10 +165,16 @@ class PricePerformanceForm(QueryForm):
         """The validated question; `defaults` fill what the caller left optional."""
         # An invalid form still gives the page a question: its valid fields, defaults else.
         data = self.cleaned_data
+        purchase = self.purchase()
         return PricePerformanceQuery(
             benchmark=data.get("benchmark") or defaults.get("benchmark", ""),
             region=data.get("region") or defaults.get("region", ""),
-            purchase_option=data.get("purchase_option") or PurchaseOption.ON_DEMAND,
+            purchase_option=purchase.option,
+            term=purchase.term,
+            payment=purchase.payment,
+            offering_class=purchase.offering_class,
+            plan=purchase.plan,
+            spot_zone=purchase.spot_zone,
             at=data.get("at"),
             params=data.get("params", {}),
             instance_types=comma_list(data.get("instance_types", "")),

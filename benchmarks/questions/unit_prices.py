@@ -10,12 +10,10 @@ from dataclasses import dataclass
 from django import forms
 
 from benchmarks.models import PurchaseOption
-from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm, comma_list, date_field
+from benchmarks.questions.base import QuestionForm, comma_list, date_field
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
+from benchmarks.questions.purchase import Purchase, PurchaseFields
 
-# Spot is the one price besides on-demand that every EC2 type has; commitments are answered
-# by price-performance/.
-PURCHASE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)
 MAX_FAMILIES = 20
 # `c7g`, `t2`, `u-6tb1`, `fargate`: what `family_of` gives an EC2 type or a Fargate task.
 FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
@@ -30,22 +28,23 @@ class UnitPricesQuery:
     purchase_option: str = PurchaseOption.ON_DEMAND
     # None: today.
     at: datetime.date | None = None
+    # How the prices are paid, with the purchase option: its commitment or spot zone.
+    purchase: Purchase | None = None
+
+    def __post_init__(self):
+        if self.purchase is None:
+            object.__setattr__(self, "purchase", Purchase(option=self.purchase_option))
 
 
-class UnitPricesForm(QuestionForm):
-    """`unit-prices/`: a region, the families (default the five), a purchase option, a day."""
+class UnitPricesForm(QuestionForm, PurchaseFields):
+    """`unit-prices/`: a region, the families (default the five), a purchase option (with its
+    commitment or spot zone), a day."""
 
     region = forms.CharField(max_length=32, help_text="Region whose prices apply, e.g. us-east-1")
     families = forms.CharField(
         required=False,
         max_length=2_000,
         help_text=f"Comma-separated families (default {','.join(DEFAULT_FAMILIES)})",
-    )
-    purchase_option = forms.ChoiceField(
-        choices=[(option.value, option.label) for option in PURCHASE_OPTIONS],
-        required=False,
-        help_text="on_demand (default) or spot (the median over the region's zones)",
-        error_messages=CHOICE_ERRORS,
     )
     at = date_field("Prices in force that day, YYYY-MM-DD (default today)")
 
@@ -66,11 +65,13 @@ class UnitPricesForm(QuestionForm):
     def query(self) -> UnitPricesQuery:
         """The validated question."""
         data = self.cleaned_data
+        purchase = self.purchase()
         return UnitPricesQuery(
             region=data["region"],
             families=data["families"],
-            purchase_option=data.get("purchase_option") or PurchaseOption.ON_DEMAND,
+            purchase_option=purchase.option,
             at=data.get("at"),
+            purchase=purchase,
         )
 
     def selector_arguments(self) -> dict:

@@ -29,6 +29,9 @@ def summary(table: PricePerformanceTable) -> str:
     benchmark = table.benchmark
     reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
     option = OPTION_WORDS.get(table.purchase_option, table.purchase_option.replace("_", " "))
+    if table.purchase.is_commitment or table.purchase.option == "spot":
+        # Which commitment, or which zone: "reserved (3y, all_upfront, standard)".
+        option = table.purchase.describe().replace(table.purchase.option, option, 1)
     where = f"{option} prices in {table.region.code}"
     if not table.results:
         return _nothing_priced(table, where)

@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from benchmarks import palette, units
 from benchmarks.models import (
+    COMMITMENT_FIELDS,
     DatabasePrice,
     FargateRate,
     InstanceType,
@@ -141,7 +142,13 @@ def instance_type_page(name: str) -> InstanceTypePage:
 def _ec2_lines(instance_type: InstanceType) -> list[PriceLine]:
     rows = (
         Price.objects.filter(instance_type=instance_type)
-        .order_by("region__code", "purchase_option", "availability_zone", "effective_from")
+        .order_by(
+            "region__code",
+            "purchase_option",
+            *COMMITMENT_FIELDS,
+            "availability_zone",
+            "effective_from",
+        )
         .values_list(
             "region__code",
             "purchase_option",
@@ -150,10 +157,13 @@ def _ec2_lines(instance_type: InstanceType) -> list[PriceLine]:
             "effective_from",
             "effective_to",
             "source",
+            *COMMITMENT_FIELDS,
         )
     )
     lines: dict[tuple, PriceLine] = {}
-    for region, option, zone, usd, start, end, source in rows:
+    for region, option, zone, usd, start, end, source, *commitment in rows:
+        # A commitment's line names it: "reserved 3y all_upfront standard".
+        option = " ".join([option, *(word for word in commitment if word)])
         line = lines.setdefault((region, option, zone), PriceLine(region, option, zone))
         line.periods.append(PricePeriod(float(usd), start, end, source))
     return list(lines.values())
@@ -163,7 +173,9 @@ def _fargate_lines(instance_type: InstanceType) -> tuple[list[PriceLine], str]:
     """A task's price in each region, from the vCPU and GB rates, period by period."""
     architecture = instance_type.architecture or "x86_64"
     rates = (
-        FargateRate.objects.filter(operating_system="linux", architecture=architecture)
+        FargateRate.objects.filter(
+            operating_system="linux", architecture=architecture, purchase_option="on_demand"
+        )
         .order_by("region__code", "effective_from")
         .values_list("region__code", "component", "usd_per_unit_hour", "effective_from", "source")
     )

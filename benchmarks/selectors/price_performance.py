@@ -22,6 +22,7 @@ from benchmarks import per_dollar as arithmetic
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.models import Benchmark, InstanceType, Region
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
+from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
 from benchmarks.selectors.kept_series import (
     EXTRAS,
@@ -90,6 +91,9 @@ class PricePerformanceRow:
     gbit_per_second_per_usd_hour: float | None = None
     # The kept statistics' row, for reading its samples later (`read_samples`).
     statistics_id: int | None = None
+    # A commitment's parts of its effective hourly price (`usd_per_hour`).
+    upfront_usd: float | None = None
+    hourly_usd: float | None = None
 
     @property
     def key(self) -> str:
@@ -132,6 +136,8 @@ class PricePerformanceTable:
     include_quartiles: bool = False
     basis: str = "sustained"
     price_dates: str = "any"
+    # How the prices are paid (the purchase option with its commitment or spot zone).
+    purchase: Purchase = field(default_factory=Purchase)
     results: list[PricePerformanceRow] = field(default_factory=list)
     unpriced: list[Unpriced] = field(default_factory=list)
     # What the page changed in a question it could not answer as asked (lenient mode).
@@ -231,7 +237,7 @@ def price_performance_table(
         instance_types={row.machine for row in rows},
         among=statistics.values("series__instance_type_id"),
         region=region,
-        purchase_option=query.purchase_option,
+        purchase_option=query.purchase,
         day=at,
     )
     table = PricePerformanceTable(
@@ -246,6 +252,7 @@ def price_performance_table(
         include_quartiles=query.include_quartiles,
         basis=query.basis,
         price_dates=query.price_dates,
+        purchase=query.purchase,
         notes=notes,
     )
     for row in rows:
@@ -293,6 +300,8 @@ def price_performance_table(
                 only_flagged=row.only_flagged,
                 flags=row.flags,
                 statistics_id=row.statistics_id,
+                upfront_usd=_float_or_none(quote.upfront_usd),
+                hourly_usd=_float_or_none(quote.hourly_usd),
                 **_on_basis(instance_type, benchmark, row, usd, query.basis),
                 **_bandwidth(instance_type, benchmark, row.median, usd),
             )
@@ -400,3 +409,7 @@ def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: B
         )
         row.relative_cost = arithmetic.relative(row.usd_per_hour, base.usd_per_hour)
         row.relative_per_dollar = arithmetic.relative(row.per_dollar, base.per_dollar)
+
+
+def _float_or_none(value) -> float | None:
+    return None if value is None else float(value)

@@ -1,8 +1,10 @@
 """Reads of prices: the hourly price of instance types on a day, in any region.
 
 Which period is in force on a day is answered in one place, `pick_periods`, in SQL, for EC2
-prices and Fargate rates alike: the cheapest period in force (spot: the cheapest zone), else
-the period nearest to the day, with a note that says which one was used.
+prices and Fargate rates alike: the cheapest period in force, else the period nearest to the
+day, with a note that says which one was used. What a type costs from its zones' periods
+(spot: the median zone or the cheapest) is answered in one place too, `quote_from_zones`,
+for price-performance and unit prices alike.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from django.db.models import (
 )
 from django.db.models.functions import RowNumber
 
+from benchmarks import per_dollar
 from benchmarks.models import (
     FargateRate,
     InstanceType,
@@ -38,6 +41,7 @@ from benchmarks.models import (
     Region,
     in_force_on,
 )
+from benchmarks.questions.purchase import Purchase
 
 
 # Named tuples, not dataclasses: a 1,000-row answer builds a thousand of each, and a frozen
@@ -51,6 +55,9 @@ class PriceQuote(NamedTuple):
     effective_from: datetime.date | None = None
     # False: no price was in force on the day; the nearest known was used (`note` says which).
     in_force: bool = True
+    # A commitment's parts of its effective hourly price (`usd_per_hour`); None otherwise.
+    upfront_usd: Decimal | None = None
+    hourly_usd: Decimal | None = None
 
 
 class PeriodPick(NamedTuple):
@@ -65,6 +72,8 @@ class PeriodPick(NamedTuple):
     in_force: int
     # For a fallback: 'the earliest price known', 'the next price known', ...
     nearest: str | None = None
+    # The values of the fields `pick_periods` was asked to read as well (`more`).
+    more: tuple = ()
 
     def note(self, day: datetime.date) -> str | None:
         """Why this period, when it is not simply the one in force on `day`."""
@@ -85,6 +94,7 @@ def pick_periods(
     amount: str,
     zone: str | None = None,
     all_in_force: bool = False,
+    more: tuple[str, ...] = (),
 ) -> dict[tuple, PeriodPick]:
     """For each partition of `periods`: the cheapest period in force on `day`, else the nearest.
 
@@ -92,7 +102,8 @@ def pick_periods(
     tells equally valid periods apart (spot prices' availability zone). `all_in_force`: the
     caller kept only periods in force on `day`, so the cheapest wins with no distance to rank
     by and no fallback to describe: the same picks from a simpler query that sends neither
-    the periods' ends nor, without zones, their count.
+    the periods' ends nor, without zones, their count. `more` names fields read as well
+    (a commitment's upfront and hourly parts), given in each pick's `more`.
     """
     by = [F(name) for name in partition]
     if all_in_force:
@@ -126,11 +137,15 @@ def pick_periods(
     rows = (
         periods.annotate(**ranking, zone_name=F(zone) if zone else Value(""))
         .filter(rank=1)
-        .values_list(*read, *partition)
+        .values_list(*read, *more, *partition)
         .order_by()
     )
-    width = len(read)
-    return {tuple(row[width:]): _pick(row[:width], day) for row in rows}
+    width, extra = len(read), len(read) + len(more)
+    if not more:
+        return {tuple(row[width:]): _pick(row[:width], day) for row in rows}
+    return {
+        tuple(row[extra:]): _pick(row[:width], day)._replace(more=row[width:extra]) for row in rows
+    }
 
 
 def _pick(row: tuple, day: datetime.date) -> PeriodPick:
@@ -148,10 +163,47 @@ def _pick(row: tuple, day: datetime.date) -> PeriodPick:
     return PeriodPick(amount, start, end, zone, in_force, nearest)
 
 
+def quote_from_zones(zones: list[PeriodPick], purchase: Purchase, day: datetime.date) -> PriceQuote:
+    """A type's price from its zones' periods (one zone, "", for all but spot): the zones in
+    force, else the nearest; spot is their median or the cheapest (`purchase.spot_zone`).
+
+    Each pick's `more` holds its upfront and hourly parts when it is a commitment.
+    """
+    used = [pick for pick in zones if pick.in_force] or list(zones)
+    notes = []
+    if purchase.option == PurchaseOption.SPOT and purchase.spot_zone == "cheapest":
+        chosen = min(used, key=lambda pick: (pick.amount, pick.availability_zone))
+        usd = chosen.amount
+        notes.append(f"cheapest of {len(used)} availability zones: {chosen.availability_zone}")
+    elif purchase.option == PurchaseOption.SPOT:
+        chosen = max(used, key=lambda pick: pick.effective_from)
+        amounts = sorted(pick.amount for pick in used)
+        usd = Decimal(str(per_dollar.median_price([float(amount) for amount in amounts])))
+        if len(used) > 1:
+            notes.append(f"median of {len(used)} availability zones")
+    else:
+        chosen = max(used, key=lambda pick: pick.effective_from)
+        usd = chosen.amount
+    if chosen.nearest:
+        notes.append(chosen.note(day))
+    upfront, hourly = chosen.more if len(chosen.more) == 2 else (None, None)
+    return PriceQuote(
+        usd,
+        "; ".join(notes) or None,
+        chosen.effective_from,
+        chosen.nearest is None,
+        upfront,
+        hourly,
+    )
+
+
+COMMITMENT_PARTS = ("upfront_usd", "hourly_usd")
+
+
 def _ec2_quotes(
     instance_types: list[InstanceType],
     region: Region,
-    purchase_option: str,
+    purchase: Purchase,
     day: datetime.date,
     among: QuerySet | None,
 ) -> dict[int, PriceQuote]:
@@ -159,39 +211,47 @@ def _ec2_quotes(
     ids = [instance_type.pk for instance_type in instance_types]
     if not ids:
         return {}
-    prices = Price.objects.filter(region=region, purchase_option=purchase_option)
-    options = {"day": day, "partition": ["instance_type_id"], "amount": "usd_per_hour"}
-    if purchase_option == PurchaseOption.SPOT:
-        options["zone"] = "availability_zone"
+    prices = Price.objects.filter(region=region, **purchase.price_fields())
+    options = {
+        "day": day,
+        "partition": ["instance_type_id", "availability_zone"],
+        "amount": "usd_per_hour",
+        "more": COMMITMENT_PARTS if purchase.is_commitment else (),
+    }
     # A query of the ids, when the caller has one, is far cheaper to send than a thousand ids.
     wanted = ids if among is None else among
     picks = pick_periods(
         prices.filter(in_force_on(day), instance_type_id__in=wanted), all_in_force=True, **options
     )
-    missing = [pk for pk in ids if (pk,) not in picks]
+    # The zone is a partition, not `zone` (the SQL would read the same column twice).
+    by_type: dict[int, list[PeriodPick]] = {}
+    for (pk, zone), pick in picks.items():
+        by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
+    missing = [pk for pk in ids if pk not in by_type]
     if missing:
-        picks.update(pick_periods(prices.filter(instance_type_id__in=missing), **options))
+        for (pk, zone), pick in pick_periods(
+            prices.filter(instance_type_id__in=missing), **options
+        ).items():
+            by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
     quotes = {}
     for instance_type in instance_types:
-        pick = picks.get((instance_type.pk,))
-        if pick is None:
+        zones = by_type.get(instance_type.pk)
+        if zones is None:
             quotes[instance_type.pk] = PriceQuote(
                 None,
-                f"no {purchase_option} price known for {instance_type.name} in {region.code}",
+                f"no {purchase.describe()} price known for {instance_type.name} in {region.code}",
             )
             continue
-        notes = []
-        if pick.availability_zone:
-            count = max(pick.in_force, 1)
-            notes.append(f"cheapest of {count} availability zones: {pick.availability_zone}")
-        if pick.nearest:
-            notes.append(pick.note(day))
-        quotes[instance_type.pk] = PriceQuote(
-            pick.amount, "; ".join(notes) or None, pick.effective_from, pick.nearest is None
-        )
+        quotes[instance_type.pk] = quote_from_zones(zones, purchase, day)
     return quotes
 
 
+# How Fargate is sold: on demand, on Fargate Spot, or under a Compute Savings Plan.
+FARGATE_OPTIONS = (
+    PurchaseOption.ON_DEMAND,
+    PurchaseOption.FARGATE_SPOT,
+    PurchaseOption.SAVINGS_PLAN,
+)
 FARGATE_COMPONENTS = (
     (FargateRate.Component.VCPU, "vcpus"),
     (FargateRate.Component.MEMORY_GB, "memory_gib"),
@@ -199,16 +259,18 @@ FARGATE_COMPONENTS = (
 
 
 def _fargate_quotes(
-    instance_types: list[InstanceType], region: Region, purchase_option: str, day: datetime.date
+    instance_types: list[InstanceType], region: Region, purchase: Purchase, day: datetime.date
 ) -> dict[int, PriceQuote]:
     """One query: every Fargate rate of the region, the right period picked in SQL."""
     if not instance_types:
         return {}
-    if purchase_option != PurchaseOption.ON_DEMAND:
-        note = f"no Fargate {purchase_option} price known"
+    if purchase.option not in FARGATE_OPTIONS:
+        note = f"no Fargate {purchase.option} price known (Fargate Spot is fargate_spot)"
         return {instance_type.pk: PriceQuote(None, note) for instance_type in instance_types}
     picks = pick_periods(
-        FargateRate.objects.filter(region=region, operating_system="linux"),
+        FargateRate.objects.filter(
+            region=region, operating_system="linux", **purchase.fargate_fields()
+        ),
         day=day,
         partition=["architecture", "component"],
         amount="usd_per_unit_hour",
@@ -220,7 +282,10 @@ def _fargate_quotes(
         for component, size in FARGATE_COMPONENTS:
             pick = picks.get((architecture, component))
             if pick is None:
-                missing = f"no Fargate {architecture} {component} rate known in {region.code}"
+                missing = (
+                    f"no Fargate {purchase.describe()} {architecture} {component} rate known in "
+                    f"{region.code}"
+                )
                 break
             total += pick.amount * getattr(instance_type, size)
             starts.append(pick.effective_from)
@@ -238,22 +303,24 @@ def hourly_prices(
     *,
     instance_types: Iterable[InstanceType],
     region: Region,
-    purchase_option: str,
+    purchase_option: Purchase | str,
     day: datetime.date,
     among: QuerySet | None = None,
 ) -> dict[int, PriceQuote]:
     """Price quotes by instance type id: EC2 from its prices, Fargate from its rates.
 
-    Three queries at most, whatever the number of types. `among` may give the types' ids as
-    a query (a superset is fine).
+    Three queries at most, whatever the number of types. `purchase_option`: a Purchase, or a
+    bare option with its defaults. `among` may give the types' ids as a query (a superset is
+    fine).
     """
+    purchase = Purchase.of(purchase_option)
     ec2, fargate = [], []
     for instance_type in instance_types:
         is_fargate = instance_type.kind == InstanceType.Kind.FARGATE
         (fargate if is_fargate else ec2).append(instance_type)
     return {
-        **_ec2_quotes(ec2, region, purchase_option, day, among),
-        **_fargate_quotes(fargate, region, purchase_option, day),
+        **_ec2_quotes(ec2, region, purchase, day, among),
+        **_fargate_quotes(fargate, region, purchase, day),
     }
 
 
@@ -267,31 +334,30 @@ def priced_regions() -> list[Region]:
     )
 
 
+def _option_flags() -> dict[str, Exists]:
+    """For a region (OuterRef "pk"): per purchase option, whether an EC2 price or a Fargate
+    rate is sold that way there."""
+    return {
+        option: Exists(Price.objects.filter(region=OuterRef("pk"), purchase_option=option))
+        | Exists(FargateRate.objects.filter(region=OuterRef("pk"), purchase_option=option))
+        for option in PurchaseOption.values
+    }
+
+
 def price_menu() -> dict[str, list[str]]:
     """Regions with prices, by code, each with its purchase options that have a price.
 
     One query: the pages' region and purchase-option menus offer only choices with data.
-    On-demand counts where only Fargate rates are known.
     """
-    options = {
-        option: Exists(Price.objects.filter(region=OuterRef("pk"), purchase_option=option))
-        for option in PurchaseOption.values
-    }
     rows = (
-        Region.objects.annotate(
-            **options, fargate=Exists(FargateRate.objects.filter(region=OuterRef("pk")))
-        )
-        .filter(_any_true([*options, "fargate"]))
+        Region.objects.annotate(**_option_flags())
+        .filter(_any_true(PurchaseOption.values))
         .order_by("code")
-        .values("code", *PurchaseOption.values, "fargate")
+        .values("code", *PurchaseOption.values)
     )
-    menu = {}
-    for row in rows:
-        found = [option for option in PurchaseOption.values if row[option]]
-        if row["fargate"] and PurchaseOption.ON_DEMAND not in found:
-            found.insert(0, PurchaseOption.ON_DEMAND)
-        menu[row["code"]] = found
-    return menu
+    return {
+        row["code"]: [option for option in PurchaseOption.values if row[option]] for row in rows
+    }
 
 
 def _any_true(names: list[str]) -> Q:
@@ -305,17 +371,8 @@ def purchase_options_in(region: Region) -> list[str]:
     """The purchase options with at least one price in the region (one query)."""
     flags = (
         Region.objects.filter(pk=region.pk)
-        .annotate(
-            **{
-                option: Exists(Price.objects.filter(region=OuterRef("pk"), purchase_option=option))
-                for option in PurchaseOption.values
-            },
-            fargate=Exists(FargateRate.objects.filter(region=OuterRef("pk"))),
-        )
-        .values(*PurchaseOption.values, "fargate")
+        .annotate(**_option_flags())
+        .values(*PurchaseOption.values)
     )
     found = flags.first() or {}
-    options = [option for option in PurchaseOption.values if found.get(option)]
-    if found.get("fargate") and PurchaseOption.ON_DEMAND not in options:
-        options.insert(0, PurchaseOption.ON_DEMAND)
-    return options
+    return [option for option in PurchaseOption.values if found.get(option)]

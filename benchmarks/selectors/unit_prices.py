@@ -3,7 +3,8 @@ one thing Fargate, t2, c7g, c7a and c7i always share, whatever was measured on t
 
 EC2 types from their price in the region on the day, Fargate task sizes from Fargate's rates
 (per vCPU-hour and per GB-hour, per architecture); both divided through
-`benchmarks.per_dollar.unit_prices`. Spot is the median of the region's zones. The periods
+`benchmarks.per_dollar.unit_prices`. Spot is the median of the region's zones (or the
+cheapest, as asked: `prices.quote_from_zones`, as price-performance prices it). The periods
 in force are picked by `prices.pick_periods`, in SQL: two queries for the prices whatever
 the number of types (one for EC2, one for Fargate), and one for the region.
 """
@@ -23,20 +24,26 @@ from benchmarks.models import (
     FargateRate,
     InstanceType,
     Price,
-    PurchaseOption,
     Region,
     family_of,
     fargate_name,
 )
 from benchmarks.questions import UnitPricesQuery
+from benchmarks.questions.purchase import Purchase
 from benchmarks.reference import fargate_task_sizes
 from benchmarks.selectors import lookups
-from benchmarks.selectors.prices import PeriodPick, pick_periods
+from benchmarks.selectors.prices import (
+    COMMITMENT_PARTS,
+    FARGATE_OPTIONS,
+    PeriodPick,
+    pick_periods,
+    quote_from_zones,
+)
 
 FARGATE = "fargate"
 FARGATE_SPOT_MISSING = (
-    "no Fargate Spot rate is recorded: pricebench does not import Fargate Spot prices yet, "
-    "so Fargate is priced on-demand only"
+    "Fargate has no spot price: Fargate Spot is purchase_option=fargate_spot, so Fargate is "
+    "left out of a spot answer"
 )
 ARCHITECTURE_ORDER = {Architecture.X86_64: 0, Architecture.ARM64: 1}
 
@@ -57,6 +64,9 @@ class UnitPriceRow:
     # The day the price used came into force (for a task: the later of its two rates').
     price_effective_from: datetime.date
     price_note: str | None
+    # A commitment's parts of its effective hourly price (`usd_per_hour`).
+    upfront_usd: float | None = None
+    hourly_usd: float | None = None
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,7 @@ class UnitPrices:
     families: tuple[str, ...]
     purchase_option: str
     at: datetime.date
+    purchase: Purchase = field(default_factory=Purchase)
     results: list[UnitPriceRow] = field(default_factory=list)
     summary: list[FamilySummary] = field(default_factory=list)
     missing: list[Missing] = field(default_factory=list)
@@ -120,29 +131,36 @@ def unit_prices(*, query: UnitPricesQuery) -> UnitPrices:
     """The unit prices of the query's families: three queries whatever the number of types."""
     region = lookups.get_region(query.region)
     day = query.at or timezone.localdate()
-    answers = answers_by_option(region, query.families, (query.purchase_option,), day)
-    return answers[query.purchase_option]
+    answers = answers_by_option(region, query.families, (query.purchase,), day)
+    return answers[query.purchase.option]
 
 
 def answers_by_option(
-    region: Region, families: tuple[str, ...], options: tuple[str, ...], day: datetime.date
+    region: Region,
+    families: tuple[str, ...],
+    options: tuple[Purchase | str, ...],
+    day: datetime.date,
 ) -> dict[str, UnitPrices]:
-    """One answer per purchase option, from one EC2 query (every option together) and one
-    Fargate query."""
+    """One answer per purchase option (by option), from one EC2 query (every option together)
+    and one Fargate query per option Fargate is sold by."""
+    purchases = {purchase.option: purchase for purchase in map(Purchase.of, options)}
     ec2_families = tuple(family for family in families if family != FARGATE)
     answers = {
-        option: UnitPrices(region=region, families=families, purchase_option=option, at=day)
-        for option in options
+        option: UnitPrices(
+            region=region, families=families, purchase_option=option, at=day, purchase=purchase
+        )
+        for option, purchase in purchases.items()
     }
     if ec2_families:
-        for (option, _type_id), zones in _ec2_picks(region, ec2_families, options, day).items():
-            answers[option].results.append(_ec2_row(zones, option, day))
+        picks = _ec2_picks(region, ec2_families, tuple(purchases.values()), day)
+        for (option, _type_id), zones in picks.items():
+            answers[option].results.append(_ec2_row(zones, purchases[option], day))
     if FARGATE in families:
-        rates = _fargate_rates(region, day) if PurchaseOption.ON_DEMAND in options else []
         for option, answer in answers.items():
-            if option != PurchaseOption.ON_DEMAND:
+            if option not in FARGATE_OPTIONS:
                 answer.missing.append(Missing(FARGATE, None, FARGATE_SPOT_MISSING))
                 continue
+            rates = _fargate_rates(region, day, purchases[option])
             answer.fargate_rates = rates
             answer.results.extend(_fargate_rows(rates))
             priced = {rate.architecture for rate in rates}
@@ -170,41 +188,33 @@ EC2_PARTITION = [
 
 
 def _ec2_picks(
-    region: Region, families: tuple[str, ...], options: tuple[str, ...], day: datetime.date
+    region: Region, families: tuple[str, ...], purchases: tuple[Purchase, ...], day: datetime.date
 ) -> dict[tuple[str, int], list[tuple[tuple, PeriodPick]]]:
-    """For each purchase option and type: each zone's period (one for on-demand). One query."""
+    """For each purchase option and type: each zone's period (one but for spot). One query."""
     wanted = Q()
     for family in families:
         wanted |= Q(instance_type__name__startswith=f"{family}.")
+    bought = Q()
+    for purchase in purchases:
+        bought |= Q(**purchase.price_fields())
     periods = Price.objects.filter(
-        wanted,
-        region=region,
-        purchase_option__in=options,
-        instance_type__kind=InstanceType.Kind.EC2,
+        wanted, bought, region=region, instance_type__kind=InstanceType.Kind.EC2
     )
-    picks = pick_periods(periods, day=day, partition=EC2_PARTITION, amount="usd_per_hour")
+    more = COMMITMENT_PARTS if any(purchase.is_commitment for purchase in purchases) else ()
+    picks = pick_periods(
+        periods, day=day, partition=EC2_PARTITION, amount="usd_per_hour", more=more
+    )
     by_type: dict[tuple[str, int], list] = defaultdict(list)
     for key, pick in picks.items():
-        by_type[(key[0], key[1])].append((key, pick))
+        by_type[(key[0], key[1])].append((key, pick._replace(availability_zone=key[2])))
     return by_type
 
 
-def _ec2_row(zones: list[tuple[tuple, PeriodPick]], option: str, day: datetime.date):
-    """A type's row from its zones' periods: spot is the median of the zones in force (of
-    the nearest periods when none is)."""
+def _ec2_row(zones: list[tuple[tuple, PeriodPick]], purchase: Purchase, day: datetime.date):
+    """A type's row from its zones' periods, priced as price-performance prices it."""
     (_option, _id, _zone, name, vcpus, memory_gib, architecture), _pick = zones[0]
-    picks = [pick for _key, pick in zones]
-    used = [pick for pick in picks if pick.in_force] or picks
-    latest = max(used, key=lambda pick: pick.effective_from)
-    notes = []
-    if option == PurchaseOption.SPOT:
-        usd = arithmetic.median_price([float(pick.amount) for pick in used])
-        if len(used) > 1:
-            notes.append(f"median of {len(used)} availability zones")
-    else:
-        usd = float(latest.amount)
-    if latest.nearest:
-        notes.append(latest.note(day))
+    quote = quote_from_zones([pick for _key, pick in zones], purchase, day)
+    usd = float(quote.usd_per_hour)
     vcpus = float(vcpus) if vcpus is not None else None
     memory_gib = float(memory_gib) if memory_gib is not None else None
     per_vcpu, per_gib = arithmetic.unit_prices(usd, vcpus=vcpus, memory_gib=memory_gib)
@@ -218,17 +228,22 @@ def _ec2_row(zones: list[tuple[tuple, PeriodPick]], option: str, day: datetime.d
         usd_per_hour=usd,
         usd_per_vcpu_hour=per_vcpu,
         usd_per_gib_hour=per_gib,
-        price_effective_from=latest.effective_from,
-        price_note="; ".join(notes) or None,
+        price_effective_from=quote.effective_from,
+        price_note=quote.note,
+        upfront_usd=None if quote.upfront_usd is None else float(quote.upfront_usd),
+        hourly_usd=None if quote.hourly_usd is None else float(quote.hourly_usd),
     )
 
 
-def _fargate_rates(region: Region, day: datetime.date) -> list[FargateRates]:
+def _fargate_rates(region: Region, day: datetime.date, purchase: Purchase) -> list[FargateRates]:
     """Fargate's vCPU-hour and GB-hour rates per architecture on the day. One query."""
     components = (FargateRate.Component.VCPU, FargateRate.Component.MEMORY_GB)
     picks = pick_periods(
         FargateRate.objects.filter(
-            region=region, operating_system="linux", component__in=components
+            region=region,
+            operating_system="linux",
+            component__in=components,
+            **purchase.fargate_fields(),
         ),
         day=day,
         partition=["architecture", "component"],
@@ -334,7 +349,7 @@ def _finish(answer: UnitPrices, families: tuple[str, ...]) -> None:
                 Missing(
                     family,
                     None,
-                    f"no {answer.purchase_option} price known for any {family} type in "
+                    f"no {answer.purchase.describe()} price known for any {family} type in "
                     f"{answer.region.code}",
                 )
             )

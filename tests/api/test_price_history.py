@@ -48,8 +48,9 @@ def test_a_changed_price_opens_a_new_period_and_the_old_day_keeps_the_old_price(
     page.write_text(json.dumps({"PriceList": [json.dumps(item)]}))
     call_command("import_prices", "--price-list", str(page))
     call_command("import_prices", "--price-list", str(page))
-    assert Price.objects.filter(instance_type__name="m5.large").count() == 1
-    first = Price.objects.get(instance_type__name="m5.large")
+    on_demand = Price.objects.filter(instance_type__name="m5.large", purchase_option="on_demand")
+    assert on_demand.count() == 1
+    first = on_demand.get()
     assert float(first.usd_per_hour) == pytest.approx(0.096)
 
     # The same SKU a year later at a new price.
@@ -61,7 +62,7 @@ def test_a_changed_price_opens_a_new_period_and_the_old_day_keeps_the_old_price(
     page.write_text(json.dumps({"PriceList": [json.dumps(item)]}))
     call_command("import_prices", "--price-list", str(page))
 
-    periods = list(Price.objects.filter(instance_type__name="m5.large").order_by("effective_from"))
+    periods = list(on_demand.order_by("effective_from"))
     assert [float(p.usd_per_hour) for p in periods] == [0.096, 0.086]
     assert periods[0].effective_to == datetime.date.fromisoformat(later) - datetime.timedelta(
         days=1

@@ -27,7 +27,8 @@ def test_the_landing_shows_all_five_families_with_figures(demo_site, page):
     assert "$0.0362 c7g.large\t$0.0181 c7g.large\t$0.0115 c7g.2xlarge" in c7g
     fargate = page.locator('#five-families-table tr[data-family="fargate"]').first.inner_text()
     assert "$0.0494 fargate-0.25vcpu-0.5gb" in fargate  # 0.04048 + 2 x 0.004445 a vCPU-hour
-    assert "no Fargate Spot rate is recorded" in page.locator("#five-families-missing").inner_text()
+    missing = page.locator("#five-families-missing").inner_text()
+    assert "Fargate Spot is purchase_option=fargate_spot" in missing
     # Drawn by Chart.js: four series (vCPU and GiB, on-demand and spot), one bar per line.
     series = page.evaluate(
         "() => Chart.getChart('five-families-chart').data.datasets.map(d => d.data.length)"

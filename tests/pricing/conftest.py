@@ -23,6 +23,12 @@ def aws_responses(shared_data) -> Path:
 
 
 @pytest.fixture
+def aws_samples(shared_data) -> Path:
+    """Other projects' real AWS pricing samples (their SOURCES.md says where each came from)."""
+    return shared_data / "pricing" / "aws-samples"
+
+
+@pytest.fixture
 def load_response(aws_responses):
     """A real AWS response from the shared data, as a fresh dict each time."""
 

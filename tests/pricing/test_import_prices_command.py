@@ -31,10 +31,11 @@ def test_it_imports_a_saved_price_list_and_says_what_it_read_matched_and_stored(
     assert "read 11, matched 5, stored 0, unchanged 5" in again
 
 
-def test_it_imports_the_m5_large_item_at_its_on_demand_price(aws_responses):
+def test_it_imports_the_m5_large_item_at_its_on_demand_and_reserved_prices(aws_responses):
     output = run("--price-list", str(aws_responses / M5_ITEM))
-    assert "AmazonEC2 items" in output and "stored 1" in output
-    assert str(Price.objects.get(instance_type__name="m5.large").usd_per_hour) == "0.09600000"
+    assert "AmazonEC2 items" in output and "stored 13" in output
+    on_demand = Price.objects.get(instance_type__name="m5.large", purchase_option="on_demand")
+    assert str(on_demand.usd_per_hour) == "0.09600000"
 
 
 def test_it_imports_the_bundled_snapshot():
@@ -47,9 +48,10 @@ def test_it_imports_json_and_csv_offer_files(tmp_path, m5_item):
     items = offer_items(m5_item)
     json_output = run("--offer-file", str(write_json(tmp_path / "index.json", items)))
     assert "AWS bulk offer file AmazonEC2 version 20210205204500" in json_output
-    assert "read 10, matched 2, stored 2, unchanged 0" in json_output
+    # Two types' on-demand prices and their Reserved terms; a decoy repeats the m5.large's.
+    assert "read 10, matched 38, stored 26, unchanged 12" in json_output
     csv_output = run("--offer-file", str(write_csv(tmp_path / "index.csv", items)))
-    assert "matched 2, stored 0, unchanged 2" in csv_output
+    assert "matched 38, stored 0, unchanged 38" in csv_output
 
 
 def test_it_draws_a_progress_bar_on_a_terminal(tmp_path, m5_item, monkeypatch):

@@ -95,6 +95,8 @@ CSV_HEADER = [
     "PricePerUnit",
     "Currency",
     "LeaseContractLength",
+    "PurchaseOption",
+    "OfferingClass",
     "Product Family",
     *CSV_COLUMNS,
 ]
@@ -133,6 +135,8 @@ def write_csv(path, items):
                                 dimension["pricePerUnit"]["USD"],
                                 "USD",
                                 term["termAttributes"].get("LeaseContractLength", ""),
+                                term["termAttributes"].get("PurchaseOption", ""),
+                                term["termAttributes"].get("OfferingClass", ""),
                                 product["productFamily"],
                                 *(
                                     product["attributes"].get(name, "")
@@ -144,7 +148,17 @@ def write_csv(path, items):
 
 
 def prices_of(records) -> dict:
-    return {(r.instance_type, r.region): (r.usd_per_hour, r.effective_from) for r in records}
+    """The on-demand prices among the records (Reserved terms are tested in test_reserved)."""
+    return {
+        (r.instance_type, r.region): (r.usd_per_hour, r.effective_from)
+        for r in records
+        if r.purchase_option == "on_demand"
+    }
+
+
+# Per matching item: its on-demand price and its 12 Reserved terms. The zero-priced decoy is an
+# m5.large too: its on-demand price is left out, its Reserved terms are the m5.large's.
+MATCHED_PER_COPY = 2 + 3 * 12
 
 
 EXPECTED = {
@@ -153,15 +167,19 @@ EXPECTED = {
 }
 
 
-def test_a_json_offer_file_gives_only_the_linux_on_demand_prices(tmp_path, m5_item):
+def test_a_json_offer_file_gives_only_the_linux_on_demand_and_reserved_prices(tmp_path, m5_item):
     offer = OfferFile(write_json(tmp_path / "index.json", offer_items(m5_item)))
     records = list(offer.records())
     assert prices_of(records) == EXPECTED
     assert all(isinstance(record, PriceRecord) for record in records)
+    assert {r.instance_type for r in records if r.purchase_option == "reserved"} == {
+        "m5.large",
+        "c5.large",
+    }
     assert records[0].source == (
         "AWS bulk offer file AmazonEC2 version 20210205204500, published 2021-02-05 (index.json)"
     )
-    assert (offer.stats.read, offer.stats.matched) == (10, 2)
+    assert (offer.stats.read, offer.stats.matched) == (10, MATCHED_PER_COPY)
 
 
 def test_the_csv_form_of_the_same_file_gives_the_same_prices(tmp_path, m5_item):
@@ -172,26 +190,28 @@ def test_the_csv_form_of_the_same_file_gives_the_same_prices(tmp_path, m5_item):
     rows_per_item = 1 + sum(
         len(term["priceDimensions"]) for term in m5_item["terms"]["Reserved"].values()
     )
-    assert (offer.stats.read, offer.stats.matched) == (10 * rows_per_item, 2)
+    assert (offer.stats.read, offer.stats.matched) == (10 * rows_per_item, MATCHED_PER_COPY)
     assert offer.info.version == "20210205204500"
 
 
-def test_it_reads_neither_the_terms_for_products_nor_the_reserved_terms(tmp_path, m5_item):
+def test_each_pass_reads_only_its_own_section(tmp_path, m5_item):
     path = write_json(tmp_path / "index.json", offer_items(m5_item, copies=60))
     text = path.read_text()
     terms_at, reserved_at = text.index('"terms"'), text.index('"Reserved"')
     reports = []
     records = list(OfferFile(path, progress=lambda *report: reports.append(report)).records())
-    assert len(records) == 120
+    assert len(records) == 60 * MATCHED_PER_COPY
     products = [(done, size) for done, size, label in reports if label == "products"]
     terms = [(done, size) for done, size, label in reports if label == "terms"]
-    # The products pass reads up to the terms; the terms pass from there, block by block,
-    # until the reserved terms begin, and then counts as done.
+    reserved = [(done, size) for done, size, label in reports if label == "reserved"]
+    # The products pass reads up to the terms; the on-demand pass from there, block by block,
+    # until the reserved terms begin, and then counts as done; the reserved pass reads on.
     assert products[-1] == (terms_at, terms_at)
     assert terms[0] == (0, len(text) - terms_at)
     assert (
         terms[-2][0] <= reserved_at - terms_at + READ_BLOCK < terms[-1][0] == len(text) - terms_at
     )
+    assert reserved[-1] == (len(text) - terms_at, len(text) - terms_at)
 
 
 def test_a_key_named_terms_among_the_products_does_not_cut_them_short(tmp_path, m5_item):
@@ -230,7 +250,7 @@ def test_it_reads_a_big_file_in_memory_that_does_not_grow_with_it(tmp_path, m5_i
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert count == 400
+    assert count == 200 * MATCHED_PER_COPY
     # json.load would hold several times the file; the reader holds the matching SKUs and
     # a few blocks being read.
     assert peak < 4_000_000, f"peak {peak:,} bytes for a {size:,}-byte file"

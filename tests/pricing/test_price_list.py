@@ -1,4 +1,6 @@
-"""Price List `get_products` items -> on-demand EC2 prices and Fargate rates (no database)."""
+"""Price List `get_products` items -> on-demand EC2 prices and Fargate rates (no database).
+
+Reserved terms of the same items are tested in test_reserved.py."""
 
 import datetime
 import json
@@ -21,9 +23,14 @@ def page_of(*items) -> dict:
     return {"FormatVersion": "aws_v1", "PriceList": [json.dumps(item) for item in items]}
 
 
-def test_the_m5_large_item_gives_its_on_demand_price_and_not_its_reserved_ones(m5_item):
+def on_demand(records) -> list:
+    return [record for record in records if record.purchase_option == "on_demand"]
+
+
+def test_the_m5_large_item_gives_its_on_demand_price_and_its_reserved_ones(m5_item):
     stats = ReadStats()
-    (record,) = read_price_list([page_of(m5_item)], source="test", stats=stats)
+    records = list(read_price_list([page_of(m5_item)], source="test", stats=stats))
+    (record,) = on_demand(records)
     assert record == PriceRecord(
         instance_type="m5.large",
         region="us-east-1",
@@ -33,7 +40,8 @@ def test_the_m5_large_item_gives_its_on_demand_price_and_not_its_reserved_ones(m
         source="test (AmazonEC2 offer version 20210205204500, published 2021-02-05)",
         network_performance="Up to 10 Gigabit",
     )
-    assert (stats.read, stats.matched) == (1, 1)
+    assert (stats.read, stats.matched) == (1, 13)
+    assert {r.purchase_option for r in records[1:]} == {"reserved"}
 
 
 def test_it_maps_the_location_to_a_region_when_the_item_has_no_region_code(m5_item):
@@ -41,13 +49,13 @@ def test_it_maps_the_location_to_a_region_when_the_item_has_no_region_code(m5_it
     tokyo = decoy(m5_item, "TOKYO", location="Asia Pacific (Tokyo)")
     frankfurt = decoy(m5_item, "FRANKFURT", location="EU (Frankfurt)")
     newer_name = decoy(m5_item, "PARIS", location="Europe (Paris)")
-    records = read_price_list([page_of(tokyo, frankfurt, newer_name)], source="test")
+    records = on_demand(read_price_list([page_of(tokyo, frankfurt, newer_name)], source="test"))
     assert [record.region for record in records] == ["ap-northeast-1", "eu-central-1", "eu-west-3"]
 
 
 def test_it_prefers_the_region_code_when_there_is_one(m5_item):
     item = decoy(m5_item, "CODE", regionCode="eu-west-1", location="US East (N. Virginia)")
-    (record,) = read_price_list([page_of(item)], source="test")
+    (record,) = on_demand(read_price_list([page_of(item)], source="test"))
     assert record.region == "eu-west-1"
 
 
@@ -80,7 +88,10 @@ def test_it_ignores_a_zero_price_and_an_item_without_an_on_demand_term(m5_item):
     free = with_usd(decoy(m5_item, "FREE"), "0.0000000000")
     reserved_only = decoy(m5_item, "RESERVEDONLY")
     reserved_only["terms"].pop("OnDemand")
-    assert list(read_price_list([page_of(free, reserved_only)], source="t")) == []
+    records = list(read_price_list([page_of(free, reserved_only)], source="t"))
+    # Their Reserved terms are prices all the same.
+    assert on_demand(records) == []
+    assert len(records) == 24
 
 
 def test_the_amazonecs_response_gives_fargate_rates_for_x86_arm_and_storage(load_response):

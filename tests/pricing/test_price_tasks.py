@@ -53,8 +53,9 @@ def test_the_daily_refresh_stores_ec2_prices_and_fargate_rates_per_region(
     assert tasks.refresh_on_demand_prices.delay().get() == ["us-east-1"]
     refresh = PriceRefresh.objects.get()
     assert (refresh.kind, refresh.region, refresh.status) == ("on_demand", "us-east-1", "ok")
-    assert (refresh.read, refresh.matched, refresh.stored, refresh.attempt) == (12, 6, 6, 1)
-    assert Price.objects.count() == 1 and FargateRate.objects.count() == 5
+    # The m5.large's on-demand price and its 12 Reserved terms, and 5 Fargate rates.
+    assert (refresh.read, refresh.matched, refresh.stored, refresh.attempt) == (12, 18, 18, 1)
+    assert Price.objects.count() == 13 and FargateRate.objects.count() == 5
 
 
 def test_a_throttled_refresh_is_retried_and_both_attempts_are_recorded(
@@ -68,7 +69,7 @@ def test_a_throttled_refresh_is_retried_and_both_attempts_are_recorded(
     first, second = PriceRefresh.objects.order_by("id")
     assert (first.status, first.attempt) == ("failed", 1)
     assert first.error.startswith("AwsThrottled:") and "Rate exceeded" in first.error
-    assert (second.status, second.attempt, second.stored) == ("ok", 2, 6)
+    assert (second.status, second.attempt, second.stored) == ("ok", 2, 18)
 
 
 def test_a_refresh_that_cannot_succeed_is_not_retried_and_changes_nothing(eager, pricing):

@@ -285,7 +285,8 @@ def test_an_offer_file_is_imported_through_the_same_history(tmp_path, aws_respon
     item = json.loads((aws_responses / M5_ITEM).read_text())
     path = write_json(tmp_path / "index.json", offer_items(item))
     summary = price_services.import_offer_file(path=path)
-    assert (summary.read, summary.matched, summary.stored) == (10, 2, 2)
+    # Two on-demand prices and 12 Reserved terms each; a decoy repeats the m5.large's terms.
+    assert (summary.read, summary.matched, summary.stored) == (10, 38, 26)
     assert periods("m5.large") == [("0.096", datetime.date(2021, 2, 1), None)]
     changed = write_json(tmp_path / "changed.json", [with_usd(item, "0.1")])
     text = changed.read_text().replace("2021-02-01T00:00:00Z", "2022-01-01T00:00:00Z")
@@ -323,9 +324,9 @@ def test_a_refresh_asks_aws_then_stores_and_records_how_it_went(
     )
     refresh = price_services.run_refresh(kind="on_demand", region="us-east-1")
     stubber.assert_no_pending_responses()
-    assert (refresh.status, refresh.read, refresh.matched, refresh.stored) == ("ok", 12, 6, 6)
+    assert (refresh.status, refresh.read, refresh.matched, refresh.stored) == ("ok", 12, 18, 18)
     assert refresh.finished_at is not None
-    assert Price.objects.get().source.startswith(
+    assert Price.objects.get(purchase_option="on_demand").source.startswith(
         "AWS Price List API, get_products on us-east-1, fetched "
     )
 

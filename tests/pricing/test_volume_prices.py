@@ -76,7 +76,7 @@ def test_ebs_items_and_instance_prices_share_a_page(m5_item):
     records = list(read_price_list([page_of(m5_item, *us_east_1_items(m5_item))], source="t"))
     assert [r.instance_type for r in records if not isinstance(r, VolumePriceRecord)] == [
         "m5.large"
-    ]
+    ] * 13  # its on-demand price and 12 Reserved terms
     assert len(rates_of(records)) == 12
 
 
@@ -113,7 +113,7 @@ def test_a_json_offer_file_gives_the_same_volume_rates(tmp_path, m5_item):
     offer = OfferFile(write_json(tmp_path / "index.json", items))
     records = list(offer.records())
     assert rates_of(records) == US_EAST_1_RATES
-    assert (offer.stats.read, offer.stats.matched) == (16, 13)
+    assert (offer.stats.read, offer.stats.matched) == (16, 12 + 13)
 
 
 def test_a_csv_offer_file_gives_the_same_volume_rates(tmp_path, m5_item):
@@ -122,7 +122,7 @@ def test_a_csv_offer_file_gives_the_same_volume_rates(tmp_path, m5_item):
     records = list(offer.records())
     assert rates_of(records) == US_EAST_1_RATES
     assert {r.region for r in records} == {"us-east-1"}
-    assert offer.stats.matched == 13
+    assert offer.stats.matched == 12 + 13
 
 
 # ---- writes ----------------------------------------------------------------------------
@@ -160,9 +160,10 @@ def test_a_saved_price_list_is_stored_once_and_a_changed_rate_opens_a_new_period
 def test_json_and_csv_offer_files_are_stored_through_the_same_history(tmp_path, m5_item):
     items = [m5_item, *us_east_1_items(m5_item)]
     first = price_services.import_offer_file(path=write_json(tmp_path / "index.json", items))
-    assert (first.matched, first.stored) == (13, 13)
+    # 12 volume rates, the m5.large's on-demand price and its 12 Reserved terms.
+    assert (first.matched, first.stored) == (25, 25)
     again = price_services.import_offer_file(path=write_csv(tmp_path / "index.csv", items))
-    assert (again.stored, again.unchanged) == (0, 13)
+    assert (again.stored, again.unchanged) == (0, 25)
     assert VolumePrice.objects.count() == 12
 
 

@@ -75,6 +75,11 @@ def answer(benchmark_key, region_code, **options):
         "measured_in",
         "basis",
         "price_dates",
+        "term",
+        "payment",
+        "offering_class",
+        "plan",
+        "spot_zone",
     }
     query = PricePerformanceQuery(
         benchmark=benchmark_key,
@@ -127,7 +132,7 @@ def test_it_never_invents_a_price():
     assert "no on_demand price known for c5.large" in unpriced.reason
 
 
-def test_spot_uses_the_cheapest_zone_in_force_and_names_it():
+def test_spot_uses_the_median_of_the_zones_in_force_or_the_cheapest_named():
     price("c5.large", "0.041", datetime.date(2024, 1, 1), option="spot", zone="use1-az1")
     price("c5.large", "0.035", datetime.date(2024, 1, 1), option="spot", zone="use1-az4")
     price(
@@ -140,9 +145,14 @@ def test_spot_uses_the_cheapest_zone_in_force_and_names_it():
     )
     run_with("c5.large", [5.0])
     row = answer("openssl:sha256", "us-east-1", purchase_option="spot", at=DAY).results[0]
-    assert row.usd_per_hour == pytest.approx(0.035)
+    assert row.usd_per_hour == pytest.approx(0.038)
     # The zone whose period ended long before is not counted.
-    assert row.price_note == "cheapest of 2 availability zones: use1-az4"
+    assert row.price_note == "median of 2 availability zones"
+    cheapest = answer(
+        "openssl:sha256", "us-east-1", purchase_option="spot", spot_zone="cheapest", at=DAY
+    ).results[0]
+    assert cheapest.usd_per_hour == pytest.approx(0.035)
+    assert cheapest.price_note == "cheapest of 2 availability zones: use1-az4"
 
 
 def test_fargate_prices_come_from_the_rates_of_the_day():

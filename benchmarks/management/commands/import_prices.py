@@ -52,9 +52,10 @@ class ProgressBar:
 
 class Command(BaseCommand):
     help = (
-        "Import AWS prices: the bundled snapshot, a bulk offer file (JSON or CSV, streamed), a "
-        "saved get_products, describe_spot_price_history or describe_instance_types response, "
-        "or the live API. Nothing is overwritten: a changed price starts a new period."
+        "Import AWS prices: the bundled snapshot, a bulk offer file (JSON or CSV, streamed; EC2 "
+        "with its Reserved terms, ECS, RDS, or a Savings Plans file), a saved get_products, "
+        "describe_spot_price_history or describe_instance_types response, the Fargate Spot "
+        "feed, or the live API. Nothing is overwritten: a changed price starts a new period."
     )
 
     def add_arguments(self, parser):
@@ -75,6 +76,12 @@ class Command(BaseCommand):
             type=Path,
             metavar="PATH",
             help="saved describe_instance_types response(s): instance specifications",
+        )
+        source.add_argument(
+            "--fargate-spot",
+            type=Path,
+            metavar="PATH",
+            help="the pricing page's Fargate Spot feed, saved: Fargate Spot rates",
         )
         source.add_argument("--api", action="store_true", help="live AWS, through boto3")
         parser.add_argument("--service", choices=price_services.API_SERVICES, help="with --api")
@@ -103,6 +110,8 @@ class Command(BaseCommand):
                 summary = price_services.import_spot_history_file(
                     path=options["spot_history"], region=options["region"]
                 )
+            elif options["fargate_spot"]:
+                summary = price_services.import_fargate_spot_file(path=options["fargate_spot"])
             elif options["instance_types"]:
                 summary = price_services.import_instance_types_file(path=options["instance_types"])
             else:

@@ -6,8 +6,20 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
+from benchmarks import per_dollar
 from benchmarks.errors import DomainError
-from benchmarks.models import InstanceType, Price, PurchaseOption, Region, SpecSource
+from benchmarks.models import (
+    COMMITMENTS,
+    InstanceType,
+    OfferingClass,
+    Payment,
+    Plan,
+    Price,
+    PurchaseOption,
+    Region,
+    SpecSource,
+    Term,
+)
 from benchmarks.pricing.products import INSTANCE_TYPE_NAME
 from benchmarks.pricing.records import PriceRecord
 from benchmarks.services.prices import periods, spec_sources
@@ -20,7 +32,49 @@ def _check_price(record: PriceRecord) -> None:
     periods.check_one_of(what, "purchase option", record.purchase_option, PurchaseOption.values)
     if (record.purchase_option == PurchaseOption.SPOT) != bool(record.availability_zone):
         raise DomainError(f"{what}: spot prices, and only they, name an availability zone")
+    _check_commitment(what, record)
     periods.check_amount_and_days(what, record, record.usd_per_hour, word="price")
+
+
+def _check_commitment(what: str, record: PriceRecord) -> None:
+    """A commitment names its term and payment (and class or plan) and its two parts, whose
+    effective hourly price is its `usd_per_hour`; any other price names none of them."""
+    option = record.purchase_option
+    if option not in COMMITMENTS:
+        named = [
+            name
+            for name in ("term", "payment", "offering_class", "plan", "upfront_usd", "hourly_usd")
+            if getattr(record, name) not in ("", None)
+        ]
+        if named:
+            raise DomainError(f"{what}: {option} prices have no {', '.join(named)}")
+        return
+    what = f"{what} {option}"
+    periods.check_one_of(what, "term", record.term, Term.values)
+    periods.check_one_of(what, "payment", record.payment, Payment.values)
+    if option == PurchaseOption.RESERVED:
+        periods.check_one_of(what, "offering class", record.offering_class, OfferingClass.values)
+        if record.plan:
+            raise DomainError(f"{what}: a Reserved Instance has no plan")
+    else:
+        periods.check_one_of(what, "plan", record.plan, Plan.values)
+        if record.offering_class:
+            raise DomainError(f"{what}: a Savings Plan has no offering class")
+    if record.upfront_usd is None or record.hourly_usd is None:
+        raise DomainError(f"{what}: a commitment keeps its upfront and hourly parts")
+    if record.upfront_usd < 0 or record.hourly_usd < 0:
+        raise DomainError(f"{what}: upfront and hourly parts cannot be negative")
+    expected = per_dollar.effective_hourly(
+        upfront_usd=record.upfront_usd,
+        hourly_usd=record.hourly_usd,
+        hours=per_dollar.term_hours(record.term),
+    ).quantize(periods.PRICE_PLACES)
+    if record.usd_per_hour.quantize(periods.PRICE_PLACES) != expected:
+        raise DomainError(
+            f"{what}: effective hourly {record.usd_per_hour} is not upfront "
+            f"{record.upfront_usd} / {per_dollar.term_hours(record.term)} h + hourly "
+            f"{record.hourly_usd} ({expected})"
+        )
 
 
 def _instance_types(
@@ -62,19 +116,30 @@ def _note_network_performance(
 PRICES = periods.PeriodTable(
     model=Price,
     record_type=PriceRecord,
-    key_fields=("instance_type_id", "purchase_option", "availability_zone"),
+    key_fields=(
+        "instance_type_id",
+        "purchase_option",
+        "availability_zone",
+        "os",
+        "term",
+        "payment",
+        "offering_class",
+        "plan",
+    ),
     value_field="usd_per_hour",
     check=_check_price,
     describe="{instance_type} in {region}",
     narrow_by=("instance_type_id", "purchase_option"),
     instance_type_attribute="instance_type",
     instance_types=_instance_types,
+    extra_fields=("upfront_usd", "hourly_usd"),
 )
 
 
 @transaction.atomic
 def record_prices(*, records: Iterable[PriceRecord]) -> periods.ImportSummary:
-    """Store EC2 prices (on-demand, spot per zone) with their history; idempotent.
+    """Store EC2 prices (on-demand, spot per zone, Reserved and Savings Plans by term,
+    payment and class or plan) with their history; idempotent.
 
     Unknown EC2 instance types are created; prices for regions pricebench does not know (a
     region newer than its reference data) are skipped and named in the summary's notes.

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from benchmarks.errors import DomainError
-from benchmarks.models import Architecture, FargateRate
+from benchmarks.models import Architecture, FargateRate, Payment, Plan, PurchaseOption, Term
 from benchmarks.pricing.records import FargateRateRecord
 from benchmarks.services.prices import periods
 
@@ -20,16 +20,40 @@ def _check_rate(record: FargateRateRecord) -> None:
     periods.check_one_of(what, "architecture", record.architecture, architectures)
     if not record.operating_system:
         raise DomainError(f"{what}: no operating system")
+    periods.check_one_of(what, "purchase option", record.purchase_option, FARGATE_OPTIONS)
+    if record.purchase_option == PurchaseOption.SAVINGS_PLAN:
+        periods.check_one_of(what, "term", record.term, Term.values)
+        periods.check_one_of(what, "payment", record.payment, Payment.values)
+        periods.check_one_of(what, "plan", record.plan, Plan.values)
+    elif record.term or record.payment or record.plan:
+        raise DomainError(f"{what}: a {record.purchase_option} rate has no term, payment or plan")
     periods.check_amount_and_days(what, record, record.usd_per_unit_hour)
+
+
+FARGATE_OPTIONS = (
+    PurchaseOption.ON_DEMAND,
+    PurchaseOption.FARGATE_SPOT,
+    PurchaseOption.SAVINGS_PLAN,
+)
 
 
 FARGATE_RATES = periods.PeriodTable(
     model=FargateRate,
     record_type=FargateRateRecord,
-    key_fields=("architecture", "operating_system", "component"),
+    key_fields=(
+        "architecture",
+        "operating_system",
+        "component",
+        "purchase_option",
+        "term",
+        "payment",
+        "plan",
+    ),
     value_field="usd_per_unit_hour",
     check=_check_rate,
-    describe="Fargate {architecture} {operating_system} {component} rate in {region}",
+    describe=(
+        "Fargate {architecture} {operating_system} {component} {purchase_option} rate in {region}"
+    ),
 )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from django.db import transaction
 
 from benchmarks.errors import DomainError
-from benchmarks.pricing import aws, snapshot
+from benchmarks.pricing import aws, fargate_spot, savings_plans, snapshot
 from benchmarks.pricing.instance_types import read_instance_types
 from benchmarks.pricing.offer_files import OfferFile, Progress
 from benchmarks.pricing.price_list import load_price_list_file, read_price_list
@@ -32,10 +32,34 @@ from benchmarks.services.prices.volumes import VOLUME_PRICES, record_volume_pric
 ALL_TABLES = (DATABASE_PRICES, AURORA_RATES, PRICES, FARGATE_RATES, VOLUME_PRICES)
 
 
+# Records written per call of record_periods: its model instances, not the records, are what
+# a big file's import holds in memory (an EC2 file's Reserved terms are 12 per price).
+WRITE_BATCH = 5_000
+
+
 @transaction.atomic
 def _record_any(records: Iterable) -> ImportSummary:
-    """Read every record first (a file may take minutes), then write them in one transaction."""
-    return periods.record_periods(list(records), *ALL_TABLES)
+    """Read every record first (a file may take minutes), then write them in one transaction,
+    a batch at a time; a batch never splits the records of one instance type in a region."""
+    records = list(records)
+    records.sort(key=_write_group)
+    summary, batch, group = ImportSummary(), [], None
+    for record in records:
+        if len(batch) >= WRITE_BATCH and _write_group(record) != group:
+            summary += periods.record_periods(batch, *ALL_TABLES)
+            batch = []
+        batch.append(record)
+        group = _write_group(record)
+    if batch or not records:
+        summary += periods.record_periods(batch, *ALL_TABLES)
+    summary.notes = list(dict.fromkeys(summary.notes))
+    return summary
+
+
+def _write_group(record) -> tuple[str, str, str]:
+    """What a record's periods are fitted among: its kind, region and instance type."""
+    name = getattr(record, "instance_type", None) or getattr(record, "instance_class", "")
+    return (type(record).__name__, record.region, name)
 
 
 def _with_stats(summary: ImportSummary, stats: ReadStats, source: str) -> ImportSummary:
@@ -64,11 +88,33 @@ def import_snapshot(*, directory: Path = snapshot.DEMO_DIR) -> ImportSummary:
 
 @transaction.atomic
 def import_offer_file(*, path: Path, progress: Progress | None = None) -> ImportSummary:
-    """An AWS bulk offer file (EC2 with its EBS volume rates, or ECS; JSON or CSV, any size),
-    streamed."""
+    """An AWS bulk offer file (EC2 with its Reserved terms and EBS volume rates, ECS, RDS, or a
+    region's Savings Plans file, told apart by its content; JSON or CSV, any size), streamed."""
+    if savings_plans.looks_like(path):
+        plans = savings_plans.SavingsPlanFile(path)
+        summary = _record_any(plans.records())
+        summary.notes.append(plans.stats.describe_skipped())
+        summary.read, summary.matched, summary.source = (
+            plans.stats.read,
+            plans.stats.matched,
+            plans.source,
+        )
+        return summary
     offer = OfferFile(path, progress=progress)
     summary = _record_any(offer.records())
     return _with_stats(summary, offer.stats, offer.info.source)
+
+
+@transaction.atomic
+def import_fargate_spot_file(*, path: Path) -> ImportSummary:
+    """The pricing page's Fargate Spot feed, saved in a file: Fargate Spot rates per vCPU-hour
+    and GB-hour; the regions the feed lacks a rate for are named in the notes."""
+    feed = fargate_spot.load_fargate_spot_file(path)
+    summary = record_fargate_rates(records=feed.records)
+    summary.read, summary.matched, summary.source = feed.read, len(feed.records), feed.source
+    summary.skipped += feed.skipped
+    summary.notes.extend(f"missing: {what}" for what in feed.missing)
+    return summary
 
 
 @transaction.atomic

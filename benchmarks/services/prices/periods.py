@@ -123,6 +123,8 @@ class Observation:
     effective_to: datetime.date | None
     source: str
     observed_at: datetime.datetime | None = None
+    # The values of the table's `extra_fields` (a commitment's upfront and hourly parts).
+    extras: tuple = ()
 
 
 # Finds (or creates) the instance types that a table's records in known regions name.
@@ -144,6 +146,9 @@ class PeriodTable:
     narrow_by: tuple[str, ...] = ()  # key fields by which a region's periods are worth filtering
     instance_type_attribute: str = ""  # the record's attribute naming its instance type
     instance_types: InstanceTypesOf | None = None
+    # Fields stored with a new period as the record gives them, not part of its key or its
+    # price (a commitment's upfront and hourly parts of its effective hourly price).
+    extra_fields: tuple[str, ...] = ()
 
     def observe(self, record: Any, instance_types: dict[str, InstanceType]) -> Observation:
         """The record as a key and a price."""
@@ -160,6 +165,7 @@ class PeriodTable:
             effective_to=getattr(record, "effective_to", None),
             source=record.source,
             observed_at=getattr(record, "observed_at", None),
+            extras=tuple(getattr(record, name) for name in self.extra_fields),
         )
 
     def key_of(self, period: models.Model) -> tuple:
@@ -186,6 +192,7 @@ class PeriodTable:
             region=region,
             **dict(zip(self.key_fields, seen.key, strict=True)),
             **{self.value_field: seen.value},
+            **dict(zip(self.extra_fields, seen.extras, strict=True)),
             effective_from=start,
             effective_to=end,
             source=seen.source,

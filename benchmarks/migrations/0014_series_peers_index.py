@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('benchmarks', '0012_instance_type_specs'),
+        ('benchmarks', '0013_price_commitments'),
     ]
 
     operations = [

@@ -1,0 +1,206 @@
+"""Price-performance with every purchase option: commitments by term, payment, class or plan,
+the spot zone asked, and a missing price stated rather than an error."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from rest_framework.test import APIClient
+
+from benchmarks.models import FargateRate, InstanceType, Price, Region
+from benchmarks.questions.purchase import Purchase
+from benchmarks.selectors.prices import price_menu
+from tests.selectors.test_price_performance import DAY, answer, make_type, price, run_with
+
+pytestmark = pytest.mark.django_db
+
+START = datetime.date(2024, 1, 1)
+
+
+def reserved(name, upfront, hourly, *, term="1y", payment="partial_upfront", cls="standard"):
+    hours = 8760 if term == "1y" else 26280
+    upfront, hourly = Decimal(upfront), Decimal(hourly)
+    return Price.objects.create(
+        instance_type=make_type(name),
+        region=Region.objects.get(code="us-east-1"),
+        purchase_option="reserved",
+        term=term,
+        payment=payment,
+        offering_class=cls,
+        upfront_usd=upfront,
+        hourly_usd=hourly,
+        usd_per_hour=(upfront / hours + hourly).quantize(Decimal("0.00000001")),
+        effective_from=START,
+        source="test",
+    )
+
+
+@pytest.fixture
+def two_types():
+    # On demand, c5 is the cheaper per unit of work; reserved, m5's discount is the deeper.
+    price("c5.large", "0.085", START)
+    price("m5.large", "0.096", START)
+    reserved("c5.large", "300", "0.04")
+    reserved("m5.large", "252", "0.029")
+    run_with("c5.large", [100.0])
+    run_with("m5.large", [100.0])
+
+
+def ranking(**options):
+    return [
+        row.instance_type
+        for row in answer("openssl:sha256", "us-east-1", at=DAY, **options).results
+    ]
+
+
+def test_the_ranking_changes_with_the_purchase_option(two_types):
+    assert ranking() == ["c5.large", "m5.large"]
+    assert ranking(purchase_option="reserved", payment="partial_upfront") == [
+        "m5.large",
+        "c5.large",
+    ]
+
+
+def test_a_reserved_row_says_which_price_it_used(two_types):
+    table = answer(
+        "openssl:sha256", "us-east-1", at=DAY, purchase_option="reserved", payment="partial_upfront"
+    )
+    row = next(row for row in table.results if row.instance_type == "m5.large")
+    assert (row.upfront_usd, row.hourly_usd) == (252.0, 0.029)
+    assert row.usd_per_hour == pytest.approx(252 / 8760 + 0.029)
+    assert row.per_dollar == pytest.approx(100 * 3600 / (252 / 8760 + 0.029), rel=1e-6)
+
+
+def test_a_missing_commitment_is_a_stated_reason(two_types):
+    table = answer("openssl:sha256", "us-east-1", at=DAY, purchase_option="reserved", term="3y")
+    assert table.results == []
+    reasons = {unpriced.instance_type: unpriced.reason for unpriced in table.unpriced}
+    assert reasons["m5.large"] == (
+        "no reserved (3y, no_upfront, standard) price known for m5.large in us-east-1"
+    )
+
+
+def test_the_menu_offers_only_options_that_have_prices(two_types):
+    assert price_menu()["us-east-1"] == ["on_demand", "reserved"]
+
+
+def test_fargate_spot_rates_price_fargate_tasks_only():
+    region = Region.objects.get(code="us-east-1")
+    for component, usd in [("vcpu", "0.01458"), ("memory_gb", "0.0016")]:
+        FargateRate.objects.create(
+            region=region,
+            architecture="x86_64",
+            component=component,
+            usd_per_unit_hour=Decimal(usd),
+            purchase_option="fargate_spot",
+            effective_from=START,
+            source="test",
+        )
+    task = InstanceType.objects.get(name="fargate-1vcpu-2gb")
+    run_with(task.name, [100.0])
+    price("c5.large", "0.085", START)
+    run_with("c5.large", [100.0])
+    table = answer("openssl:sha256", "us-east-1", at=DAY, purchase_option="fargate_spot")
+    assert [(row.instance_type, row.usd_per_hour) for row in table.results] == [
+        ("fargate-1vcpu-2gb", pytest.approx(0.01458 + 2 * 0.0016))
+    ]
+    assert [unpriced.instance_type for unpriced in table.unpriced] == ["c5.large"]
+    assert "fargate_spot" in price_menu()["us-east-1"]
+
+
+def test_a_purchase_describes_itself_and_its_stored_fields():
+    purchase = Purchase(
+        option="savings_plan", term="3y", payment="all_upfront", plan="ec2_instance"
+    )
+    assert purchase.describe() == "savings_plan (ec2_instance, 3y, all_upfront)"
+    assert purchase.price_fields() == {
+        "purchase_option": "savings_plan",
+        "os": "linux",
+        "term": "3y",
+        "payment": "all_upfront",
+        "offering_class": "",
+        "plan": "ec2_instance",
+    }
+    assert Purchase(option="spot").commitment() == {
+        "term": "",
+        "payment": "",
+        "offering_class": "",
+        "plan": "",
+    }
+
+
+def test_the_api_answers_a_reserved_question_with_its_terms_and_parts(two_types):
+    response = APIClient().get(
+        "/api/v1/price-performance/",
+        {
+            "benchmark": "openssl:sha256",
+            "region": "us-east-1",
+            "at": DAY.isoformat(),
+            "purchase_option": "reserved",
+            "payment": "partial_upfront",
+        },
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["term"], body["payment"], body["offering_class"], body["plan"]) == (
+        "1y",
+        "partial_upfront",
+        "standard",
+        None,
+    )
+    first = body["results"][0]
+    assert (first["instance_type"], first["upfront_usd"], first["hourly_usd"]) == (
+        "m5.large",
+        252,
+        0.029,
+    )
+
+
+def test_the_api_names_a_term_it_does_not_know(two_types):
+    response = APIClient().get(
+        "/api/v1/price-performance/",
+        {"benchmark": "openssl:sha256", "region": "us-east-1", "term": "5y"},
+    )
+    assert response.status_code == 400
+    assert "5y is not a valid choice" in str(response.json())
+
+
+def test_the_summary_names_the_commitment(two_types):
+    table = answer(
+        "openssl:sha256", "us-east-1", at=DAY, purchase_option="reserved", payment="partial_upfront"
+    )
+    from benchmarks.selectors.answer_sentence import summary
+
+    assert "reserved (1y, partial_upfront, standard) prices in us-east-1" in summary(table)
+
+
+@pytest.mark.parametrize("count", [10, 1000])
+def test_a_reserved_answer_takes_as_few_queries_whatever_the_number_of_types(count):
+    from tests.api.test_price_performance_at_scale import fleet, queries_of
+
+    names = fleet(count)
+    region = Region.objects.get(code="us-east-1")
+    Price.objects.bulk_create(
+        Price(
+            instance_type=instance_type,
+            region=region,
+            purchase_option="reserved",
+            term="1y",
+            payment="no_upfront",
+            offering_class="standard",
+            upfront_usd=Decimal(0),
+            hourly_usd=Decimal("0.06"),
+            usd_per_hour=Decimal("0.06"),
+            effective_from=START,
+            source="test",
+        )
+        for instance_type in InstanceType.objects.filter(name__in=names)
+    )
+    used, response = queries_of(
+        APIClient(),
+        "/api/v1/price-performance/",
+        {"benchmark": "tool:x", "region": "us-east-1", "purchase_option": "reserved"},
+    )
+    rows = response.json()["results"]
+    assert len(rows) == count and rows[0]["hourly_usd"] == 0.06
+    assert used <= 6, used
