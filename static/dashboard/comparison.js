@@ -20,6 +20,8 @@ window.PricebenchComparison = (function () {
     const tick = (value, scale) => units.format(value, Object.assign({}, scale, { suffix: "" }), data.rules);
     const byKey = Object.fromEntries(data.rows.map((row) => [row.key, row]));
     const bars = data.bars.map((key) => byKey[key]);
+    // The medians and single values rank by the figure they show (best first).
+    const valueBars = (data.value_bars || data.bars).map((key) => byKey[key]);
     const shapes = ["circle", "triangle", "rect", "rectRot", "star", "crossRot", "cross",
                     "rectRounded", "line", "dash"];
     const LINE_SHAPES = ["star", "crossRot", "cross", "line", "dash"];
@@ -114,15 +116,15 @@ window.PricebenchComparison = (function () {
     }
 
     function medianChart() {
-      tools.fitRows("median-chart", bars.length);
+      tools.fitRows("median-chart", valueBars.length);
       charts.median = new Chart(document.getElementById("median-chart"), {
         type: "barWithErrorBars",
         data: {
-          labels: bars.map((row) => row.label + " · " + row.runs + (row.runs === 1 ? " run" : " runs")),
+          labels: valueBars.map((row) => row.label + " · " + row.runs + (row.runs === 1 ? " run" : " runs")),
           datasets: [{
             label: valueName(),
             data: medianPoints(),
-            backgroundColor: bars.map((row) => row.colour),
+            backgroundColor: valueBars.map((row) => row.colour),
             errorBarColor: "#222",
             errorBarWhiskerColor: "#222",
             errorBarLineWidth: 1.5,
@@ -138,7 +140,7 @@ window.PricebenchComparison = (function () {
             tooltip: {
               callbacks: {
                 label: (item) => {
-                  const row = bars[item.dataIndex];
+                  const row = valueBars[item.dataIndex];
                   const point = item.raw;
                   return "median " + format(point.x, reading.value) + " (" + format(point.xMin, reading.value)
                     + " – " + format(point.xMax, reading.value) + "), " + row.runs + " runs";
@@ -160,7 +162,7 @@ window.PricebenchComparison = (function () {
     }
 
     function medianPoints() {
-      return bars.map((row) => ({
+      return valueBars.map((row) => ({
         x: perVcpuOf(row, row.median), xMin: perVcpuOf(row, row.min), xMax: perVcpuOf(row, row.max),
       }));
     }
@@ -233,7 +235,7 @@ window.PricebenchComparison = (function () {
       // that tasks landing on different CPU generations stand apart.
       return data.cpu_models.map((model, modelIndex) => {
         const points = [];
-        bars.forEach((row, index) => {
+        valueBars.forEach((row, index) => {
           const models = Object.keys(row.cpu_models);
           const offset = models.length > 1
             ? (models.indexOf(model) - (models.length - 1) / 2) * (0.6 / models.length) : 0;
@@ -246,8 +248,8 @@ window.PricebenchComparison = (function () {
     }
 
     function spreadChart() {
-      tools.fitRows("spread-chart", bars.length);
-      const labels = bars.map((row) => row.label);
+      tools.fitRows("spread-chart", valueBars.length);
+      const labels = valueBars.map((row) => row.label);
       const points = spreadPoints();
       charts.spread = new Chart(document.getElementById("spread-chart"), {
         type: "scatter",
@@ -349,6 +351,8 @@ window.PricebenchComparison = (function () {
           scales: {
             x: {
               beginAtZero: true,
+              // Beyond the axis's end a bar is cut at the edge; the note under the chart names it.
+              max: (data.baseline_axis && data.baseline_axis.max) || undefined,
               title: { display: true, text: "against " + data.baseline + " (100%)" },
               ticks: { callback: (value) => units.percent(value) },
             },
