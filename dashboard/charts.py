@@ -94,9 +94,11 @@ def comparison_chart(comparison: Comparison) -> dict | None:
     }
 
 
-# The baseline chart's axis ends here (400%) when a bar goes beyond: one type at 14,000% would
-# flatten every other bar to a sliver.
+# The baseline chart's axis ends here (400%) when a few bars go beyond: one type at 14,000%
+# would flatten every other bar to a sliver. When many go beyond (a small baseline), the axis is
+# logarithmic instead, and nothing is cut.
 BASELINE_AXIS_CLIP = 4.0
+BASELINE_CLIPPED_AT_MOST = 6
 RELATIVE_MEASURES = {
     "relative_throughput": "throughput",
     "relative_cost": "cost",
@@ -111,23 +113,19 @@ def _by_value(bars: list[PricePerformanceRow], higher_is_better: bool) -> list:
 
 
 def _baseline_axis(bars: list[PricePerformanceRow]) -> dict:
-    """Where the baseline chart's axis ends (a ratio; None: at the largest bar), and the bars
-    cut there, named with their whole figure for the note under the chart."""
-    values = [
-        getattr(row, field)
-        for row in bars
-        for field in RELATIVE_MEASURES
-        if getattr(row, field) is not None
-    ]
-    if not values or max(values) <= BASELINE_AXIS_CLIP:
-        return {"max": None, "clipped": []}
-    clipped = [
+    """How the baseline chart's axis reads: "linear" up to `max` (a ratio; None: to the largest
+    bar) with the bars cut there named for the note under the chart, or "logarithmic"."""
+    beyond = [
         {"label": _label(row), "measure": measure, "value": getattr(row, field)}
         for row in bars
         for field, measure in RELATIVE_MEASURES.items()
         if (getattr(row, field) or 0) > BASELINE_AXIS_CLIP
     ]
-    return {"max": BASELINE_AXIS_CLIP, "clipped": clipped}
+    if not beyond:
+        return {"type": "linear", "max": None, "clipped": []}
+    if len(beyond) > BASELINE_CLIPPED_AT_MOST:
+        return {"type": "logarithmic", "max": None, "clipped": []}
+    return {"type": "linear", "max": BASELINE_AXIS_CLIP, "clipped": beyond}
 
 
 def _label(row: PricePerformanceRow) -> str:

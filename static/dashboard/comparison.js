@@ -16,8 +16,12 @@ window.PricebenchComparison = (function () {
     const reading = data.reading;
     const format = (value, scale) => units.format(value, scale, data.rules);
     const usdPerHour = (usd) => "$" + Number(usd.toPrecision(6)) + "/h";
-    // Axis ticks leave the "per dollar" to the axis title.
-    const tick = (value, scale) => units.format(value, Object.assign({}, scale, { suffix: "" }), data.rules);
+    // Axis ticks leave the "per dollar" to the axis title; on a log axis only 1, 2 and 5 times
+    // a power of ten are written, so that the labels never overlap.
+    const readableLogTick = (type, value) => type !== "logarithmic"
+      || [1, 2, 5].includes(Math.round(value / Math.pow(10, Math.floor(Math.log10(value)))));
+    const tick = (value, scale) => (readableLogTick(valueAxisType(), value)
+      ? units.format(value, Object.assign({}, scale, { suffix: "" }), data.rules) : "");
     const byKey = Object.fromEntries(data.rows.map((row) => [row.key, row]));
     const bars = data.bars.map((key) => byKey[key]);
     // The medians and single values rank by the figure they show (best first).
@@ -218,7 +222,10 @@ window.PricebenchComparison = (function () {
             x: {
               type: valueAxisType(),
               title: { display: true, text: "USD per hour" },
-              ticks: { callback: (value) => "$" + units.significant(value, data.rules, false, false)[0] },
+              ticks: {
+                callback: (value) => (readableLogTick(valueAxisType(), value)
+                  ? "$" + units.significant(value, data.rules, false, false)[0] : ""),
+              },
             },
             y: {
               type: valueAxisType(),
@@ -352,9 +359,10 @@ window.PricebenchComparison = (function () {
             x: {
               beginAtZero: true,
               // Beyond the axis's end a bar is cut at the edge; the note under the chart names it.
-              max: (data.baseline_axis && data.baseline_axis.max) || undefined,
+              type: data.baseline_axis.type,
+              max: data.baseline_axis.max || undefined,
               title: { display: true, text: "against " + data.baseline + " (100%)" },
-              ticks: { callback: (value) => units.percent(value) },
+              ticks: { callback: (value) => (readableLogTick(data.baseline_axis.type, value) ? units.percent(value) : "") },
             },
             y: { ticks: { autoSkip: false } },
           },

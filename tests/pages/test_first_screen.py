@@ -144,3 +144,25 @@ def test_a_typed_date_is_asked_for_once_on_enter(demo_site, page):
     assert len(requests) == 1
     assert "at=2018-01-15" in page.url
     assert page.console_errors == []
+
+
+def test_a_baseline_far_below_the_others_gets_a_readable_logarithmic_axis(demo_site, page):
+    page.goto(f"{demo_site.url}/")
+    page.wait_for_selector(READY, timeout=15000)
+    # Against the type with the smallest median, dozens of types pass 400% of its throughput.
+    smallest = page.evaluate(
+        "() => { const data = JSON.parse(document.getElementById('chart-data').textContent);"
+        " return data.rows.filter(r => r.median).sort((a, b) => a.median - b.median)[0].key; }"
+    )
+    page.goto(f"{page.url.split('#')[0]}&baseline={smallest}")
+    page.wait_for_selector(READY, timeout=15000)
+    assert "logarithmic axis" in page.locator("#baseline-log").inner_text()
+    assert page.evaluate("Chart.getChart('baseline-chart').scales.x.type") == "logarithmic"
+    labels = page.evaluate(
+        "Chart.getChart('baseline-chart').scales.x.ticks.map(t => t.label).filter(Boolean)"
+    )
+    # 1, 2 and 5 times a power of ten only: labels that do not overlap.
+    assert labels and all(label.rstrip("%").lstrip("0.")[0] in "125" for label in labels), labels
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#baseline-figure").screenshot(path=str(SCREENSHOTS / "baseline-chart.png"))
+    assert page.console_errors == []
