@@ -72,6 +72,7 @@
     if (pending) pending.abort();
     pending = new AbortController();
     document.body.dataset.answerLoading = "true";
+    document.getElementById("comparison-answer").setAttribute("aria-busy", "true");
     fetch(url, { signal: pending.signal, headers: { Accept: "text/html" } })
       .then((response) => response.text())
       .then((html) => show(url, new DOMParser().parseFromString(html, "text/html")))

@@ -166,3 +166,16 @@ def test_a_baseline_far_below_the_others_gets_a_readable_logarithmic_axis(demo_s
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#baseline-figure").screenshot(path=str(SCREENSHOTS / "baseline-chart.png"))
     assert page.console_errors == []
+
+
+def test_on_a_phone_the_family_picker_opens_within_the_screen(demo_site, browser):
+    context, page = open_landing(browser, "phone", url=demo_site.url)
+    try:
+        page.click("#family-picker summary")
+        panel = page.locator(".family-panel").bounding_box()
+        assert panel["x"] >= 0 and panel["x"] + panel["width"] <= SIZES["phone"][0], panel
+        assert page.locator("#family-presets a").count() >= 3
+        page.screenshot(path=str(SCREENSHOTS / "family-picker-375x667.png"))
+        assert page.console_errors == []
+    finally:
+        context.close()
