@@ -4,7 +4,9 @@ Okabe and Ito's palette, then Paul Tol's muted one: colours people with the comm
 colour-vision deficiencies tell apart. The families of the default comparison and of the
 published studies have fixed colours; every other family gets one from its name (so c6g is
 the same colour on every page and in every session). With more families than colours some
-share one: charts name every bar, and the tables carry names.
+share one: charts name every bar, and the tables carry names. `family_colours` keeps the
+families shown together apart: a family whose colour another one on screen already has takes
+the next free colour (the same on every chart of that page), until all seventeen are in use.
 """
 
 from __future__ import annotations
@@ -55,3 +57,23 @@ def family_colour(family: str) -> str:
     if family in FIXED:
         return FIXED[family]
     return _OTHERS[zlib.crc32(family.encode()) % len(_OTHERS)]
+
+
+def family_colours(families: list[str]) -> dict[str, str]:
+    """Colours for families shown together, e.g. on one page's charts: each family's own
+    colour (`family_colour`) unless one shown before it has it, then the first colour no
+    family shown has; the fixed families always keep theirs."""
+    palette = (*OKABE_ITO, *TOL_MUTED)
+    colours: dict[str, str] = {}
+    taken = {FIXED[family] for family in families if family in FIXED}
+    for family in families:
+        if family in colours:
+            continue
+        colour = family_colour(family)
+        if family not in FIXED:
+            if colour in taken:
+                free = [other for other in palette if other not in taken]
+                colour = free[0] if free else colour
+            taken.add(colour)
+        colours[family] = colour
+    return colours

@@ -33,6 +33,7 @@ def comparison_chart(comparison: Comparison) -> dict | None:
         return None
     frontier = {row.key for row in comparison.frontier}
     families = list(dict.fromkeys(row.family for row in table.results))
+    colours = palette.family_colours(families)
     best = _best(table.results, reading)
     # Single values are drawn for the charted bars only, each as [value, index in cpu_models]:
     # the spread chart is the one that reads them, and model names repeated with every value
@@ -50,18 +51,21 @@ def comparison_chart(comparison: Comparison) -> dict | None:
         "higher_is_better": table.benchmark.higher_is_better,
         "rules": units.script_rules(),
         "reading": reading.as_json(),
-        "families": [{"name": name, "colour": palette.family_colour(name)} for name in families],
+        "families": [{"name": name, "colour": colours[name]} for name in families],
         "cpu_models": cpu_models,
         "baseline": table.baseline,
         "basis": table.basis,
         "bars": [row.key for row in bars],
+        # The figure's charts (medians, single values) rank by the figure they show.
+        "value_bars": [row.key for row in _by_value(bars, table.benchmark.higher_is_better)],
+        "baseline_axis": _baseline_axis(bars) if table.baseline else None,
         "rows": [
             {
                 "key": row.key,
                 "label": _label(row),
                 "instance_type": row.instance_type,
                 "family": row.family,
-                "colour": palette.family_colour(row.family),
+                "colour": colours[row.family],
                 "vcpus": row.vcpus,
                 "runs": row.runs,
                 "flagged_runs": row.flagged_runs,
@@ -88,6 +92,40 @@ def comparison_chart(comparison: Comparison) -> dict | None:
             for row in table.results
         ],
     }
+
+
+# The baseline chart's axis ends here (400%) when a few bars go beyond: one type at 14,000%
+# would flatten every other bar to a sliver. When many go beyond (a small baseline), the axis is
+# logarithmic instead, and nothing is cut.
+BASELINE_AXIS_CLIP = 4.0
+BASELINE_CLIPPED_AT_MOST = 6
+RELATIVE_MEASURES = {
+    "relative_throughput": "throughput",
+    "relative_cost": "cost",
+    "relative_per_dollar": "per dollar",
+}
+
+
+def _by_value(bars: list[PricePerformanceRow], higher_is_better: bool) -> list:
+    """The charted rows best first by their median (the lowest first for a latency)."""
+    sign = -1 if higher_is_better else 1
+    return sorted(bars, key=lambda row: (row.median is None, sign * (row.median or 0)))
+
+
+def _baseline_axis(bars: list[PricePerformanceRow]) -> dict:
+    """How the baseline chart's axis reads: "linear" up to `max` (a ratio; None: to the largest
+    bar) with the bars cut there named for the note under the chart, or "logarithmic"."""
+    beyond = [
+        {"label": _label(row), "measure": measure, "value": getattr(row, field)}
+        for row in bars
+        for field, measure in RELATIVE_MEASURES.items()
+        if (getattr(row, field) or 0) > BASELINE_AXIS_CLIP
+    ]
+    if not beyond:
+        return {"type": "linear", "max": None, "clipped": []}
+    if len(beyond) > BASELINE_CLIPPED_AT_MOST:
+        return {"type": "logarithmic", "max": None, "clipped": []}
+    return {"type": "linear", "max": BASELINE_AXIS_CLIP, "clipped": beyond}
 
 
 def _label(row: PricePerformanceRow) -> str:

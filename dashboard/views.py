@@ -1,11 +1,13 @@
 """The chart pages: validate the query, call a selector, render."""
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import redirect, render, resolve_url
 
-from benchmarks import parsers
+from benchmarks import family_presets, parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Region, Run
 from benchmarks.questions import (
@@ -62,9 +64,31 @@ def comparison(request):
         "price_dates_choices": list(PRICE_DATES_LABELS.items()),
         "errors": form.error_dict() if form.errors else {},
         "five_families": _five_families(result),
+        "family_presets": _family_presets(result),
     }
     status = 200 if valid and not result.error else 400
     return render(request, "dashboard/comparison.html", context, status=status)
+
+
+def _family_presets(result) -> list[dict]:
+    """The family picker's presets, each a link to the same question with its families (so
+    that they work without scripts), then "All" (`families=`); the baseline is left out, as it
+    may not be among them."""
+    if not result.resolved or not result.families:
+        return []
+    question = {name: value for name, value in result.resolved.items() if name != "baseline"}
+    return [
+        {
+            "key": preset.key,
+            "label": preset.label,
+            "families": preset.families,
+            "href": "?" + urlencode({**question, "families": ",".join(preset.families)}),
+        }
+        for preset in [
+            *family_presets.presets(result.families),
+            family_presets.Preset("all", "All", ()),
+        ]
+    ]
 
 
 def _five_families(result) -> dict | None:

@@ -5,6 +5,11 @@
   const form = document.getElementById("comparison-form");
   if (!form) return;
 
+  form.classList.add("live");
+  // The rest of the question is open on wide screens; on a phone it would push the answer down.
+  const more = document.getElementById("more-options");
+  if (more && window.matchMedia("(min-width: 641px)").matches) more.open = true;
+
   function submit() {
     // Empty optional choices stay out of the address.
     form.querySelectorAll("[data-optional]").forEach((field) => {
@@ -14,34 +19,57 @@
     else form.submit();
   }
 
+  // A date typed digit by digit is a whole date (and fires "change") from the first digit of
+  // the year on: a typed date is asked for on Enter or when the field is left, a date picked
+  // from the calendar at once.
+  const date = document.getElementById("at");
+  let typing = false;
+  if (date) {
+    date.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        typing = false;
+        if (date.value && date.value !== date.defaultValue) submit();
+      } else if (event.key.length === 1 || ["Backspace", "Delete", "ArrowUp", "ArrowDown"].includes(event.key)) {
+        typing = true;
+      }
+    });
+    date.addEventListener("blur", () => {
+      if (typing && date.value && date.value !== date.defaultValue) submit();
+      typing = false;
+    });
+  }
+
   form.addEventListener("change", (event) => {
     const field = event.target;
+    // The family picker redraws the answer itself (family-picker.js), without a reload.
+    if (field.closest("[data-no-submit]")) return;
     if (field.id === "benchmark") {
       // Another benchmark's parameters and baseline do not apply: the page picks its own.
       form.querySelectorAll("[data-param], [data-baseline]").forEach((other) => {
         other.disabled = true;
       });
     }
-    if (field.type === "date" && !field.value) return; // a date still being typed
+    if (field.type === "date" && (!field.value || typing)) return; // a date still being typed
     submit();
   });
 
+  // The address shows the question with every default the page chose, unless it was refused.
   const copy = document.getElementById("copy-link");
-  if (copy) {
-    const link = () => new URL(copy.dataset.permalink + window.location.hash, window.location.href).href;
-    // The address shows the question with every default the page chose, unless it was refused.
-    if (!document.querySelector(".error")) {
-      window.history.replaceState(null, "", copy.dataset.permalink + window.location.hash);
-    }
-    copy.addEventListener("click", () => {
-      const output = document.getElementById("copied");
-      const text = link();
-      const shown = (message) => { output.textContent = message + text; };
-      if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(text).then(() => shown("Copied: "), () => shown("Link: "));
-      } else {
-        shown("Link: ");
-      }
-    });
+  if (copy && !document.querySelector(".error")) {
+    window.history.replaceState(null, "", copy.dataset.permalink + window.location.hash);
   }
+  // Delegated: family-picker.js puts a new toolbar (and a new permalink) in the page.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("#copy-link");
+    if (!button) return;
+    const output = document.getElementById("copied");
+    const text = new URL(button.dataset.permalink + window.location.hash, window.location.href).href;
+    const shown = (message) => { output.textContent = message + text; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(() => shown("Copied: "), () => shown("Link: "));
+    } else {
+      shown("Link: ");
+    }
+  });
 })();

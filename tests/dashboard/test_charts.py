@@ -11,7 +11,7 @@ from benchmarks.selectors.instance_types import instance_type_page
 from dashboard import charts
 from tests.api.test_unit_prices import fleet
 from tests.selectors.test_comparison import ask, some_results
-from tests.selectors.test_price_performance import price
+from tests.selectors.test_price_performance import price, run_with
 
 pytestmark = pytest.mark.django_db
 
@@ -72,3 +72,48 @@ def test_the_unit_price_chart_draws_four_series_over_the_lines_of_the_five():
         "gib_on_demand": [0.009505, 0.025, None],
         "gib_spot": [None, 0.005, None],
     }
+
+
+def test_the_baseline_axis_ends_at_400_percent_and_names_the_bars_cut_there():
+    some_results()
+    chart = charts.comparison_chart(ask(params={"block_size": "8192"}, baseline="t2.nano"))
+    axis = chart["baseline_axis"]
+    assert axis["type"] == "linear" and axis["max"] == 4.0
+    cut = {(bar["label"], bar["measure"]) for bar in axis["clipped"]}
+    # c7a.large: 300 against 50 (600%), at $0.1027 against $0.0058 an hour (1,771%).
+    assert ("c7a.large", "throughput") in cut and ("c7a.large", "cost") in cut
+    assert ("c7g.large", "throughput") not in cut  # 200 against 50: 400%, on the axis's end
+    assert all(bar["value"] > 4.0 for bar in axis["clipped"])
+
+
+def test_a_baseline_chart_within_400_percent_keeps_its_own_axis():
+    some_results()
+    chart = charts.comparison_chart(ask(params={"block_size": "8192"}, baseline="c7a.large"))
+    assert chart["baseline_axis"] == {"type": "linear", "max": None, "clipped": []}
+    assert charts.comparison_chart(ask(params={"block_size": "8192"}))["baseline_axis"] is None
+
+
+def test_the_medians_charts_rank_by_the_median_they_show():
+    some_results()
+    chart = charts.comparison_chart(ask(params={"block_size": "8192"}))
+    assert chart["bars"] == ["t2.nano", "c7a.large", "c7g.large"]  # per dollar
+    assert chart["value_bars"] == ["c7a.large", "c7g.large", "t2.nano"]  # 300, 200, 50
+
+
+def test_families_shown_together_never_share_a_colour_while_colours_last():
+    many = [f"x{generation}{letter}" for generation in range(1, 5) for letter in "abcd"]
+    colours = palette.family_colours(["c7g", *many])
+    assert len(set(colours.values())) == 17 == len(colours)
+    assert colours["c7g"] == palette.family_colour("c7g")
+    # The first family to want a colour keeps it; the same list gives the same colours.
+    assert colours[many[0]] == palette.family_colour(many[0])
+    assert palette.family_colours(["c7g", *many]) == colours
+
+
+def test_a_baseline_far_below_many_types_gets_a_logarithmic_axis():
+    some_results()
+    for index, usd in enumerate(("0.2", "0.3", "0.4", "0.5")):
+        price(f"c7a.{index + 2}xlarge", usd, JAN)
+        run_with(f"c7a.{index + 2}xlarge", [1000.0 * (index + 1)], params={"block_size": 8192})
+    chart = charts.comparison_chart(ask(params={"block_size": "8192"}, baseline="t2.nano"))
+    assert chart["baseline_axis"] == {"type": "logarithmic", "max": None, "clipped": []}

@@ -1,0 +1,110 @@
+// The comparison page's families: a search over the family checkboxes, presets that tick a
+// named set, and the answer to the new choice fetched from this same page and put in place of
+// the old one (sentence, charts, table), without a reload; the address follows. Without
+// scripts the checkboxes submit with the form and the presets are links.
+(function () {
+  "use strict";
+  const form = document.getElementById("comparison-form");
+  const picker = document.getElementById("family-picker");
+  if (!form || !picker) return;
+  picker.dataset.noSubmit = ""; // controls.js leaves the picker's changes to this script
+  const search = document.getElementById("family-search");
+  const boxes = () => [...picker.querySelectorAll("input[type=checkbox][name=families]")];
+  const missing = () => picker.querySelector("input[type=hidden][name=families]");
+
+  search.addEventListener("input", () => {
+    const words = search.value.trim().toLowerCase();
+    boxes().forEach((box) => {
+      box.closest("label").hidden = Boolean(words) && !box.value.toLowerCase().includes(words);
+    });
+  });
+  // Enter in the search box ticks the only family it leaves, rather than sending the form.
+  search.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    const shown = boxes().filter((box) => !box.closest("label").hidden);
+    if (shown.length === 1 && !shown[0].checked) {
+      shown[0].checked = true;
+      ask();
+    }
+  });
+
+  picker.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-preset]");
+    if (!link) return;
+    event.preventDefault();
+    const wanted = link.dataset.families ? link.dataset.families.split(",") : null;
+    boxes().forEach((box) => { box.checked = !wanted || wanted.includes(box.value); });
+    ask();
+  });
+
+  picker.addEventListener("change", (event) => {
+    if (event.target.name === "families") ask();
+  });
+
+  // The question as the form would send it, empty optional choices left out (as controls.js).
+  function question() {
+    const params = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) {
+      if (name === "families") continue;
+      const field = form.elements[name];
+      if (!value && field && field.hasAttribute && field.hasAttribute("data-optional")) continue;
+      params.append(name, value);
+    }
+    const ticked = boxes().filter((box) => box.checked).map((box) => box.value);
+    // A baseline of a family no longer shown would be refused: the new answer goes without.
+    const baseline = params.get("baseline");
+    if (baseline && ticked.length && !ticked.includes(baseline.split(".")[0])) params.delete("baseline");
+    params.set("families", [missing().value, ...ticked].filter(Boolean).join(","));
+    return window.location.pathname + "?" + params.toString();
+  }
+
+  function chosenText() {
+    const all = boxes();
+    const ticked = all.filter((box) => box.checked).length;
+    return ticked === all.length || ticked === 0 ? "all " + all.length : ticked + " of " + all.length;
+  }
+
+  let pending = null;
+  function ask() {
+    document.getElementById("families-chosen").textContent = chosenText();
+    const url = question();
+    if (pending) pending.abort();
+    pending = new AbortController();
+    document.body.dataset.answerLoading = "true";
+    document.getElementById("comparison-answer").setAttribute("aria-busy", "true");
+    fetch(url, { signal: pending.signal, headers: { Accept: "text/html" } })
+      .then((response) => response.text())
+      .then((html) => show(url, new DOMParser().parseFromString(html, "text/html")))
+      .catch((error) => {
+        if (error.name !== "AbortError") window.location.assign(url);
+      });
+  }
+
+  function show(url, page) {
+    const fresh = page.getElementById("comparison-answer");
+    const drawn = Boolean(window.PricebenchComparison);
+    // A first answer with charts, on a page that had none, needs the chart scripts: load it.
+    if (!fresh || (page.getElementById("chart-data") && !drawn)) {
+      window.location.assign(url);
+      return;
+    }
+    fresh.querySelectorAll("script[src]").forEach((script) => script.remove());
+    document.getElementById("comparison-answer").replaceWith(document.adoptNode(fresh));
+    // The parts of the form that follow the answer: its baseline choices, families kept asked.
+    for (const id of ["baseline"]) {
+      const mine = document.getElementById(id);
+      const theirs = page.getElementById(id);
+      if (mine && theirs) mine.replaceWith(document.adoptNode(theirs));
+    }
+    const theirMissing = page.querySelector("#family-picker input[type=hidden][name=families]");
+    if (theirMissing) missing().value = theirMissing.value;
+    document.title = page.title;
+    const copy = document.getElementById("copy-link");
+    const address = (copy ? copy.dataset.permalink : url) + window.location.hash;
+    window.history.replaceState(null, "", address);
+    if (document.getElementById("chart-data")) window.PricebenchComparison.draw();
+    delete document.body.dataset.answerLoading;
+    pending = null;
+  }
+})();
