@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import namedtuple
 from collections.abc import Hashable, Iterable, Sequence
-from typing import NamedTuple
 
 SECONDS_PER_HOUR = 3600
 HOURS_PER_YEAR = 8760
@@ -197,14 +197,10 @@ def term_hours(term: str) -> int:
         raise ValueError(f"{term!r} is not a term (1y or 3y)") from None
 
 
-class CostOfUse(NamedTuple):
-    """What some hours of use cost, in dollars: the upfront fees, the hourly fees, their sum,
-    and what the terms started bind the buyer to pay whether the hours are used or not."""
-
-    upfront_usd: float
-    hourly_usd: float
-    total_usd: float
-    committed_usd: float
+# What some hours of use cost, in dollars: the upfront fees, the hourly fees, their sum, and
+# what the terms started bind the buyer to pay whether the hours are used or not. (A named
+# tuple from `collections`: this module imports nothing beyond the standard library's basics.)
+CostOfUse = namedtuple("CostOfUse", ["upfront_usd", "hourly_usd", "total_usd", "committed_usd"])
 
 
 def terms_started(hours: float, term_hours: float) -> int:
