@@ -4,7 +4,14 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
-from api import database_views, network_views, storage_views, views, volume_performance_views
+from api import (
+    commitment_cost_views,
+    database_views,
+    network_views,
+    storage_views,
+    views,
+    volume_performance_views,
+)
 from api.unit_price_views import CheapestRegionsView, UnitPricesView
 
 app_name = "api"
@@ -16,6 +23,12 @@ endpoints = [
     # The five side by side: a vCPU-hour and a GiB-hour on each type.
     path("unit-prices/", UnitPricesView.as_view(), name="unit-prices"),
     path("cheapest-regions/", CheapestRegionsView.as_view(), name="cheapest-regions"),
+    # 1 month, 1 year and 3 years of one type, every way it can be paid.
+    path(
+        "commitment-cost/",
+        commitment_cost_views.CommitmentCostView.as_view(),
+        name="commitment-cost",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The page and its start-up script are two requests: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import namedtuple
 from collections.abc import Hashable, Iterable, Sequence
 
 SECONDS_PER_HOUR = 3600
 HOURS_PER_YEAR = 8760
 # A commitment's term in hours: AWS counts 365 days a year (3 years: 26,280 hours).
 TERM_HOURS = {"1y": HOURS_PER_YEAR, "3y": 3 * HOURS_PER_YEAR}
+# A month of use: 730 hours, AWS's convention in its pricing pages and calculator (8,760 / 12),
+# so a term is exactly 12 or 36 months.
+HOURS_PER_MONTH = 730
 BITS_PER_GIGABIT = 1e9
 # A quotient's seventeen digits (14661529.411764706) claim a precision no benchmark has: seven
 # are far finer than any run-to-run spread.
@@ -191,6 +195,60 @@ def term_hours(term: str) -> int:
         return TERM_HOURS[term]
     except KeyError:
         raise ValueError(f"{term!r} is not a term (1y or 3y)") from None
+
+
+# What some hours of use cost, in dollars: the upfront fees, the hourly fees, their sum, and
+# what the terms started bind the buyer to pay whether the hours are used or not. (A named
+# tuple from `collections`: this module imports nothing beyond the standard library's basics.)
+CostOfUse = namedtuple("CostOfUse", ["upfront_usd", "hourly_usd", "total_usd", "committed_usd"])
+
+
+def terms_started(hours: float, term_hours: float) -> int:
+    """How many terms `hours` of use start (one more as soon as one hour runs past a term)."""
+    if term_hours <= 0:
+        raise ValueError("a commitment lasts a positive number of hours")
+    return math.ceil(hours / term_hours) if hours > 0 else 0
+
+
+def cost_of_use(
+    *,
+    hours: float,
+    hourly_usd: float,
+    upfront_usd: float = 0.0,
+    term_hours: float | None = None,
+) -> CostOfUse:
+    """The cost of `hours` of use: the upfront fee at the start of each term started, plus the
+    hourly fee times the hours. Without `term_hours` (on demand, spot) nothing is upfront and
+    nothing is committed beyond the hours used."""
+    if hours < 0:
+        raise ValueError("hours of use are not negative")
+    hourly = hourly_usd * hours
+    if term_hours is None:
+        return CostOfUse(0.0, hourly, hourly, hourly)
+    started = terms_started(hours, term_hours)
+    upfront = upfront_usd * started
+    committed = upfront + hourly_usd * term_hours * started
+    return CostOfUse(upfront, hourly, upfront + hourly, committed)
+
+
+def break_even_month(
+    *,
+    upfront_usd: float,
+    hourly_usd: float,
+    on_demand_usd_per_hour: float,
+    term_hours: float,
+) -> int | None:
+    """The first month (1, 2, ...) whose cumulative cost under the commitment is at or below
+    on demand's for the same hours; None if no month of the term gets there."""
+    for month in range(1, math.floor(term_hours / HOURS_PER_MONTH) + 1):
+        hours = month * HOURS_PER_MONTH
+        commitment = cost_of_use(
+            hours=hours, hourly_usd=hourly_usd, upfront_usd=upfront_usd, term_hours=term_hours
+        ).total_usd
+        # Rounded to a millionth of a cent: a tie in dollars stays a tie in binary floats.
+        if round(commitment, 8) <= round(on_demand_usd_per_hour * hours, 8):
+            return month
+    return None
 
 
 def ratio(value: float) -> float:

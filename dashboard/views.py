@@ -17,9 +17,11 @@ from benchmarks.questions import (
     QuestionForm,
     VolumesForm,
 )
+from benchmarks.questions.commitment_cost import CommitmentCostForm
 from benchmarks.questions.price_performance import BASIS_LABELS, PRICE_DATES_LABELS
 from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
+from benchmarks.selectors import commitment_cost as commitment_cost_selector
 from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import databases, network, similar
 from benchmarks.selectors import five_families as five_families_selector
@@ -159,8 +161,33 @@ def instance_type_detail(request, name: str):
             "page": page,
             "chart_data": charts.price_history_chart(page),
             "similar": similar.similar_types(page.instance_type),
+            **_cost_over_a_period(request, page),
         },
     )
+
+
+def _cost_over_a_period(request, page) -> dict:
+    """The page's "Cost over a period" table: the commitment-cost question for one of the
+    regions the type has prices in (`?region=`, default us-east-1 or the first)."""
+    regions = sorted({line.region for line in page.lines})
+    if not regions or page.instance_type.kind == InstanceType.Kind.FARGATE:
+        return {}
+    default = "us-east-1" if "us-east-1" in regions else regions[0]
+    form = CommitmentCostForm(
+        {
+            "instance_type": page.instance_type.name,
+            "region": request.GET.get("region") or default,
+            "at": request.GET.get("at", ""),
+        }
+    )
+    context = {"cost_regions": regions, "cost_region": form.data["region"]}
+    if not form.is_valid():
+        return {**context, "cost_error": form.error_text()}
+    try:
+        cost = commitment_cost_selector.commitment_cost(**form.selector_arguments())
+    except DomainError as error:
+        return {**context, "cost_error": error.message}
+    return {**context, "cost": cost}
 
 
 def benchmark_detail(request, key: str):
