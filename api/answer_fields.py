@@ -31,3 +31,22 @@ def price_period_fields() -> tuple[serializers.Field, ...]:
         serializers.DateField(allow_null=True),
         serializers.CharField(),
     )
+
+
+def purchase_fields(source: str = "") -> tuple[serializers.Field, ...]:
+    """How an answer's prices are paid: term, payment, offering class, plan and spot zone,
+    null where they do not apply (`Purchase.answer_fields` writes them). `source` is the
+    dotted path to that method's answer on the object serialized, e.g.
+    "purchase.answer_fields"; empty for an answer written as a dict with those keys."""
+
+    def field(name: str, help_text: str) -> serializers.CharField:
+        where = {"source": f"{source}.{name}"} if source else {}
+        return serializers.CharField(allow_null=True, help_text=help_text, **where)
+
+    return (
+        field("term", "With a commitment: 1y or 3y"),
+        field("payment", "With a commitment: no_upfront, partial_upfront, all_upfront"),
+        field("offering_class", "With reserved: standard or convertible"),
+        field("plan", "With savings_plan: compute or ec2_instance"),
+        field("spot_zone", "With spot: median or cheapest"),
+    )

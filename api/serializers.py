@@ -10,6 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
+from api.answer_fields import purchase_fields
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
 from benchmarks.questions.price_performance import BASES, PRICE_DATES
 from benchmarks.selectors import answer_sentence
@@ -494,17 +495,7 @@ class PricePerformanceSerializer(serializers.Serializer):
     higher_is_better = serializers.BooleanField(source="benchmark.higher_is_better")
     region = serializers.CharField(source="region.code", help_text="Where the prices come from")
     purchase_option = serializers.CharField()
-    term = serializers.CharField(allow_null=True, help_text="With a commitment: 1y or 3y")
-    payment = serializers.CharField(
-        allow_null=True, help_text="With a commitment: no_upfront, partial_upfront, all_upfront"
-    )
-    offering_class = serializers.CharField(
-        allow_null=True, help_text="With reserved: standard or convertible"
-    )
-    plan = serializers.CharField(
-        allow_null=True, help_text="With savings_plan: compute or ec2_instance"
-    )
-    spot_zone = serializers.CharField(allow_null=True, help_text="With spot: median or cheapest")
+    term, payment, offering_class, plan, spot_zone = purchase_fields()
     at = serializers.DateField()
     params = serializers.DictField()
     baseline = serializers.CharField(allow_null=True)

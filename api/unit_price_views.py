@@ -3,6 +3,7 @@ of the cheapest regions for one type."""
 
 from rest_framework import serializers
 
+from api.answer_fields import purchase_fields
 from api.question_views import QuestionView
 from benchmarks.questions import UnitPricesForm
 from benchmarks.questions.cheapest_regions import CheapestRegionsForm
@@ -62,13 +63,7 @@ class UnitPricesSerializer(serializers.Serializer):
     region = serializers.CharField(source="region.code")
     families = serializers.ListField(child=serializers.CharField())
     purchase_option = serializers.CharField()
-    term = serializers.CharField(source="purchase.answer_fields.term", allow_null=True)
-    payment = serializers.CharField(source="purchase.answer_fields.payment", allow_null=True)
-    offering_class = serializers.CharField(
-        source="purchase.answer_fields.offering_class", allow_null=True
-    )
-    plan = serializers.CharField(source="purchase.answer_fields.plan", allow_null=True)
-    spot_zone = serializers.CharField(source="purchase.answer_fields.spot_zone", allow_null=True)
+    term, payment, offering_class, plan, spot_zone = purchase_fields("purchase.answer_fields")
     at = serializers.DateField()
     results = UnitPriceRowSerializer(many=True)
     summary = FamilySummarySerializer(many=True)
@@ -98,13 +93,7 @@ class RegionPriceSerializer(serializers.Serializer):
 class CheapestRegionsSerializer(serializers.Serializer):
     instance_type = serializers.CharField()
     purchase_option = serializers.CharField()
-    term = serializers.CharField(source="purchase.answer_fields.term", allow_null=True)
-    payment = serializers.CharField(source="purchase.answer_fields.payment", allow_null=True)
-    offering_class = serializers.CharField(
-        source="purchase.answer_fields.offering_class", allow_null=True
-    )
-    plan = serializers.CharField(source="purchase.answer_fields.plan", allow_null=True)
-    spot_zone = serializers.CharField(source="purchase.answer_fields.spot_zone", allow_null=True)
+    term, payment, offering_class, plan, spot_zone = purchase_fields("purchase.answer_fields")
     at = serializers.DateField()
     results = RegionPriceSerializer(many=True)
 

@@ -27,7 +27,7 @@ from benchmarks.questions.compare import CompareQuery
 from benchmarks.selectors import prices
 from benchmarks.selectors.kept_series import Machine
 from benchmarks.selectors.lookups import by_name, get_instance_type, get_region
-from benchmarks.selectors.price_performance import _on_basis
+from benchmarks.selectors.price_performance import on_basis
 
 # Prices shown beside the chosen one, when the region has them.
 PRICE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)
@@ -140,7 +140,7 @@ class TypeComparison:
         return [o for o in shown if any(c.prices.get(o) is not None for c in self.columns)]
 
 
-# `_on_basis` is the price-performance answer's own rule for a row's figure on a basis
+# `on_basis` is the price-performance answer's own rule for a row's figure on a basis
 # (burstable types): used here too, so that compare and the comparison page never disagree.
 
 
@@ -251,10 +251,8 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
         usd = columns[index].usd_per_hour
         per_dollar, figure = None, median
         if usd is not None:
-            on_basis = _on_basis(
-                _machine(types[index]), benchmark, _Kept(median, params), usd, basis
-            )
-            per_dollar, figure = on_basis["per_dollar"], on_basis["basis_figure"]
+            ranked = on_basis(_machine(types[index]), benchmark, _Kept(median, params), usd, basis)
+            per_dollar, figure = ranked["per_dollar"], ranked["basis_figure"]
         basis_figures[index] = figure
         cells[index] = Cell(median=median, runs=runs, per_dollar=per_dollar)
     base = next(index for index, column in enumerate(columns) if column.is_baseline)

@@ -302,7 +302,7 @@ def price_performance_table(
                 statistics_id=row.statistics_id,
                 upfront_usd=_float_or_none(quote.upfront_usd),
                 hourly_usd=_float_or_none(quote.hourly_usd),
-                **_on_basis(instance_type, benchmark, row, usd, query.basis),
+                **on_basis(instance_type, benchmark, row, usd, query.basis),
                 **_bandwidth(instance_type, benchmark, row.median, usd),
             )
         )
@@ -321,7 +321,7 @@ def price_performance_table(
     return table
 
 
-def _on_basis(
+def on_basis(
     machine: Machine, benchmark: Benchmark, row: KeptSeries, usd: float, basis: str
 ) -> dict[str, Any]:
     """What a dollar buys on the question's basis; for a burstable type, its figures on every

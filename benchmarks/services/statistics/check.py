@@ -21,7 +21,7 @@ from django.db.models import Count, F, Q
 from benchmarks.models import Benchmark, Result, Run, Series, SeriesStatistics
 
 from .compute import ALL_REGIONS, STATISTICS_COLUMNS, compute_statistics
-from .keep import _ordered_params, _summaries_of
+from .keep import ordered_params, summaries_of
 from .rebuild import REBUILD_BATCH
 from .rows import JsonText
 
@@ -208,14 +208,14 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
 
 def _check_summaries(with_results: list, differences: list[Difference]) -> int:
     """Each benchmark's parameter values and families against those of its series."""
-    summaries = _summaries_of(with_results)
+    summaries = summaries_of(with_results)
     benchmarks = Benchmark.objects.order_by("key").values_list("pk", "key", "params", "families")
     count = 0
     for pk, key, params, families in benchmarks:
         count += 1
         values, measured = summaries.get(pk, ({}, set()))
         for name, kept_value, recomputed in (
-            ("params", params, _ordered_params(values)),
+            ("params", params, ordered_params(values)),
             ("families", families, sorted(measured)),
         ):
             if not _same(kept_value, recomputed):

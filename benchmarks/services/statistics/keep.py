@@ -106,7 +106,7 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
 
 
-def _summaries_of(series: Iterable[tuple[int, dict, str, str]]) -> dict[int, tuple[dict, set]]:
+def summaries_of(series: Iterable[tuple[int, dict, str, str]]) -> dict[int, tuple[dict, set]]:
     """(benchmark id, params, instance type kind, name) -> {benchmark id: (values, families)}."""
     summaries: dict[int, tuple[dict[str, set], set[str]]] = defaultdict(
         lambda: (defaultdict(set), set())
@@ -123,7 +123,7 @@ def _hashable(value: Any) -> Any:
     return json.dumps(value, sort_keys=True) if isinstance(value, dict | list) else value
 
 
-def _ordered_params(values: dict[str, set]) -> dict[str, list]:
+def ordered_params(values: dict[str, set]) -> dict[str, list]:
     return {name: sorted(values[name], key=param_order) for name in sorted(values)}
 
 
@@ -135,7 +135,7 @@ def _merge_summaries(series: list[tuple]) -> None:
     (jsonb containment), so that only the others are read and written: most ingests bring
     nothing new, and their summaries are then neither read back nor written.
     """
-    summaries = _summaries_of(rest for _pk, *rest in series)
+    summaries = summaries_of(rest for _pk, *rest in series)
     if not summaries:
         return
     ids = sorted(summaries)
@@ -145,7 +145,7 @@ def _merge_summaries(series: list[tuple]) -> None:
             [
                 {
                     "id": pk,
-                    "params": _ordered_params(summaries[pk][0]),
+                    "params": ordered_params(summaries[pk][0]),
                     "families": sorted(summaries[pk][1]),
                 }
                 for pk in ids
@@ -173,7 +173,7 @@ def _merge_summaries(series: list[tuple]) -> None:
         values, families = summaries[pk]
         for name, known in known_params.items():
             values[name].update(_hashable(value) for value in known)
-        params = _ordered_params(values)
+        params = ordered_params(values)
         families = sorted(families | set(known_families))
         if (params, families) != (known_params, known_families):
             changed[pk] = (params, families)
@@ -215,7 +215,7 @@ def recompute_summaries(benchmark_ids: Collection[int]) -> None:
     benchmarks = list(
         Benchmark.objects.select_for_update().filter(pk__in=benchmark_ids).order_by("pk")
     )
-    summaries = _summaries_of(
+    summaries = summaries_of(
         Series.objects.filter(
             benchmark_id__in=benchmark_ids, statistics__measured_in=ALL_REGIONS
         ).values_list("benchmark_id", "params", "instance_type__kind", "instance_type__name")
@@ -223,7 +223,7 @@ def recompute_summaries(benchmark_ids: Collection[int]) -> None:
     now = timezone.now()
     for benchmark in benchmarks:
         values, families = summaries.get(benchmark.pk, ({}, set()))
-        benchmark.params = _ordered_params(values)
+        benchmark.params = ordered_params(values)
         benchmark.families = sorted(families)
         benchmark.stats_updated_at = now
     Benchmark.objects.bulk_update(benchmarks, ["params", "families", "stats_updated_at"])
