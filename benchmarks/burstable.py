@@ -49,12 +49,6 @@ class BurstableSpec:
         """The most credits the type can hold: 24 hours of earning (t2.nano: 72)."""
         return self.cpu_credits_per_hour * 24
 
-    @property
-    def minutes_at_full_load(self) -> Decimal:
-        """Minutes a full credit balance lasts with every vCPU at 100%: each minute spends
-        one credit a vCPU and earns back the baseline's share."""
-        return self.max_earned_credits / (self.vcpus * (1 - self.baseline_share))
-
 
 def _family(family: str, rows: list[tuple[str, int, str, str]]) -> dict[str, BurstableSpec]:
     return {
