@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class UploadToken(models.Model):
@@ -18,6 +19,8 @@ class UploadToken(models.Model):
     prefix = models.CharField(max_length=8, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Null: never expires (`create_upload_token --expires-in DAYS`, PRICEBENCH_UPLOAD_TOKEN_DAYS).
+    expires_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -26,7 +29,15 @@ class UploadToken(models.Model):
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
 
+    def refusal(self, now) -> str | None:
+        """Why this token no longer authenticates at `now` (revoked, expired), or None."""
+        if self.revoked_at is not None:
+            return f"Token revoked on {self.revoked_at:%Y-%m-%d %H:%M} UTC: ask for a new one."
+        if self.expires_at is not None and self.expires_at <= now:
+            return f"Token expired on {self.expires_at:%Y-%m-%d %H:%M} UTC: ask for a new one."
+        return None
+
     @property
     def is_active(self) -> bool:
         """Whether the token still authenticates."""
-        return self.revoked_at is None
+        return self.refusal(timezone.now()) is None
