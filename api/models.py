@@ -29,13 +29,21 @@ class UploadToken(models.Model):
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
 
+    def state(self, now) -> str:
+        """ "active", "revoked" or "expired" at `now`."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is not None and self.expires_at <= now:
+            return "expired"
+        return "active"
+
     def refusal(self, now) -> str | None:
         """Why this token no longer authenticates at `now` (revoked, expired), or None."""
-        if self.revoked_at is not None:
-            return f"Token revoked on {self.revoked_at:%Y-%m-%d %H:%M} UTC: ask for a new one."
-        if self.expires_at is not None and self.expires_at <= now:
-            return f"Token expired on {self.expires_at:%Y-%m-%d %H:%M} UTC: ask for a new one."
-        return None
+        state = self.state(now)
+        if state == "active":
+            return None
+        since = self.revoked_at if state == "revoked" else self.expires_at
+        return f"Token {state} on {since:%Y-%m-%d %H:%M} UTC: ask for a new one."
 
     @property
     def is_active(self) -> bool:
