@@ -214,6 +214,23 @@ def test_withdrawing_again_answers_the_same_and_changes_nothing(tokens, uploaded
     assert nano_runs_in_answer() == 2
 
 
+def test_the_same_upload_again_answers_with_the_withdrawn_run(tokens, uploaded):
+    key = tokens["laptop"][1]
+    run_id = uploaded["laptop"][0]
+    withdraw(key, run_id)
+    content = io.BytesIO(NANO_FILE.read_bytes())
+    content.name = "speed.txt"
+    response = client_with(key).post(
+        "/api/v1/runs/",
+        {"file": content, "instance_type": "t2.nano", "region": "us-east-1"},
+        format="multipart",
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["id"], body["status"], body["created"]) == (run_id, "withdrawn", False)
+    assert nano_runs_in_answer() == 2
+
+
 def test_another_token_gets_403_even_of_the_same_user(tokens, uploaded):
     run_id = uploaded["laptop"][0]
     for other in ("ci", "stranger"):
