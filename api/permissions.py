@@ -2,6 +2,8 @@
 
 from rest_framework import permissions
 
+from api.models import UploadToken
+
 
 class IsUploaderOrStaffOrReadOnly(permissions.BasePermission):
     """Reads for everyone; a run is deleted only by the user who uploaded it, or staff."""
@@ -23,8 +25,6 @@ class HasUploadToken(permissions.BasePermission):
     message = "This needs an upload token: send Authorization: Token <key>."
 
     def has_permission(self, request, view):
-        from api.models import UploadToken
-
         return isinstance(request.auth, UploadToken)
 
 

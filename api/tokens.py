@@ -8,7 +8,7 @@ import secrets
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from api.models import UploadToken
@@ -86,8 +86,6 @@ def revoke_upload_tokens(tokens: QuerySet) -> int:
 
 def tokens_matching(text: str) -> QuerySet:
     """Tokens named by `text`: a key prefix (4 characters or more), a token name or a user."""
-    from django.db.models import Q
-
     match = Q(name=text) | Q(user__username=text)
     if len(text) >= 4:
         match |= Q(prefix__startswith=text.lower())
