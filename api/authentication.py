@@ -4,18 +4,18 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
-from api.tokens import active_token
+from api.tokens import TokenRefused, authenticated_token
 
 
 class UploadTokenAuthentication(TokenAuthentication):
-    """DRF token authentication whose keys are looked up by their SHA-256 digest."""
+    """DRF token authentication whose keys are looked up by their SHA-256 digest; a revoked
+    or expired key is refused (401) with a message that says so."""
 
     def authenticate_credentials(self, key):
-        token = active_token(key)
-        if token is None:
-            # DRF's own words, which the agent and scripts already know; a revoked key is
-            # told apart from a wrong one nowhere.
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        try:
+            token = authenticated_token(key)
+        except TokenRefused as refused:
+            raise exceptions.AuthenticationFailed(str(refused)) from None
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return (token.user, token)

@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class UploadToken(models.Model):
@@ -18,6 +19,8 @@ class UploadToken(models.Model):
     prefix = models.CharField(max_length=8, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Null: never expires (`create_upload_token --expires-in DAYS`, PRICEBENCH_UPLOAD_TOKEN_DAYS).
+    expires_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -26,7 +29,23 @@ class UploadToken(models.Model):
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.user})"
 
+    def state(self, now) -> str:
+        """ "active", "revoked" or "expired" at `now`."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is not None and self.expires_at <= now:
+            return "expired"
+        return "active"
+
+    def refusal(self, now) -> str | None:
+        """Why this token no longer authenticates at `now` (revoked, expired), or None."""
+        state = self.state(now)
+        if state == "active":
+            return None
+        since = self.revoked_at if state == "revoked" else self.expires_at
+        return f"Token {state} on {since:%Y-%m-%d %H:%M} UTC: ask for a new one."
+
     @property
     def is_active(self) -> bool:
         """Whether the token still authenticates."""
-        return self.revoked_at is None
+        return self.refusal(timezone.now()) is None

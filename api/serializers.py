@@ -198,6 +198,7 @@ class RunSerializer(serializers.ModelSerializer):
             "parent",
             "created_at",
             "finished_at",
+            "withdrawn_at",
         ]
 
     def get_variant(self, run: Run) -> str | None:

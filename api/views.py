@@ -3,6 +3,7 @@
 from django.http import JsonResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
@@ -10,13 +11,14 @@ from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from api import conditional, filters, serializers
-from api.permissions import IsUploaderOrStaffOrReadOnly
+from api.permissions import HasUploadToken, IsRunsUploadToken, IsUploaderOrStaffOrReadOnly
 from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
 from benchmarks.questions import PricePerformanceForm
 from benchmarks.selectors import lookups, price_performance
 from benchmarks.services import runs as run_services
+from benchmarks.services.withdraw import withdraw_run
 
 
 class RegionViewSet(viewsets.ReadOnlyModelViewSet):
@@ -62,7 +64,9 @@ class BenchmarkViewSet(viewsets.ReadOnlyModelViewSet):
 
 class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
     """Runs; `POST` uploads a raw output or a table of results (token auth); `DELETE` by
-    the uploader or staff removes a run, its results and their share of the statistics."""
+    the uploader or staff removes a run, its results and their share of the statistics;
+    `GET mine/` lists the runs the request's token uploaded, `POST ID/withdraw/` withdraws
+    one of them (docs/api.md, "Your runs")."""
 
     queryset = Run.objects.select_related("instance_type", "region")
     filterset_class = filters.RunFilter
@@ -84,6 +88,8 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
 
     def get_queryset(self):
         queryset = super().get_queryset()
+        if self.action == "mine":
+            return queryset.filter(upload_token=self.request.auth)
         if self.action == "retrieve":
             return queryset.prefetch_related(
                 "results__benchmark", "children__instance_type", "children__region"
@@ -107,6 +113,7 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
             more_files=files[1:],
             fields=upload.validated_data,
             uploaded_by=request.user,
+            upload_token=request.auth,
         )
         body = serializers.RunSerializer(run, context={"request": request}).data
         body["status_url"] = reverse("api:run-detail", args=[run.pk], request=request)
@@ -123,6 +130,32 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
 
     def perform_destroy(self, instance):
         run_services.delete_run(run=instance)
+
+    @extend_schema(
+        responses={200: serializers.RunSerializer(many=True),
+                   401: OpenApiResponse(description="no, a bad, an expired or a revoked token"),
+                   403: OpenApiResponse(description="not authenticated by an upload token")}
+    )  # fmt: skip
+    @action(detail=False, methods=["get"], permission_classes=[HasUploadToken])
+    def mine(self, request, *args, **kwargs):
+        """The runs the request's upload token uploaded, withdrawn ones too; filters as `runs/`."""
+        return self.list(request, *args, **kwargs)
+
+    @extend_schema(
+        request=None,
+        responses={200: serializers.RunSerializer,
+                   401: OpenApiResponse(description="no, a bad, an expired or a revoked token"),
+                   403: OpenApiResponse(description="not the token that uploaded the run"),
+                   404: OpenApiResponse(description="no such run")}
+    )  # fmt: skip
+    @action(detail=True, methods=["post"], permission_classes=[HasUploadToken, IsRunsUploadToken])
+    def withdraw(self, request, *args, **kwargs):
+        """Withdraw a run the request's token uploaded: kept, shown as withdrawn, its results
+        counted nowhere. Withdrawing it again answers the same."""
+        run, _ = withdraw_run(
+            run_id=self.get_object().pk, by_user=request.user, by_token=request.auth
+        )
+        return Response(serializers.RunSerializer(run, context={"request": request}).data)
 
 
 class PricePerformanceView(APIView):

@@ -5,6 +5,7 @@ from django.contrib import admin
 from benchmarks import models
 from benchmarks.errors import DomainError
 from benchmarks.services import runs as run_services
+from benchmarks.services.withdraw import withdraw_run
 
 
 @admin.register(models.Region)
@@ -88,13 +89,49 @@ class ResultInline(admin.TabularInline):
 
 @admin.register(models.Run)
 class RunAdmin(admin.ModelAdmin):
-    list_display = ["id", "instance_type", "region", "variant", "status", "format", "created_at"]
+    list_display = [
+        "id",
+        "instance_type",
+        "region",
+        "variant",
+        "status",
+        "format",
+        "uploader",
+        "created_at",
+        "withdrawn_at",
+    ]
     list_filter = ["status", "format", "region"]
-    search_fields = ["instance_type__name", "cpu_model", "filename", "content_hash"]
-    list_select_related = ["instance_type", "region"]
-    readonly_fields = ["content_hash", "upload_key", "created_at", "finished_at"]
+    search_fields = [
+        "instance_type__name",
+        "cpu_model",
+        "filename",
+        "content_hash",
+        "uploaded_by__username",
+        "upload_token__name",
+        "upload_token__prefix",
+    ]
+    list_select_related = ["instance_type", "region", "uploaded_by", "upload_token"]
+    readonly_fields = [
+        "content_hash",
+        "upload_key",
+        "created_at",
+        "finished_at",
+        "uploaded_by",
+        "upload_token",
+        "withdrawn_at",
+        "withdrawn_by",
+        "withdrawn_by_token",
+    ]
     inlines = [ResultInline]
-    actions = ["parse_again"]
+    actions = ["parse_again", "withdraw"]
+
+    @admin.display(description="uploaded by", ordering="uploaded_by__username")
+    def uploader(self, run: models.Run) -> str:
+        """The user, and the token's name (or key prefix) when a token uploaded it."""
+        user = run.uploaded_by.username if run.uploaded_by_id else "-"
+        if run.upload_token_id is None:
+            return user
+        return f"{user} (token {run.upload_token.name or run.upload_token.prefix + '…'})"
 
     # Deleting goes through the service, so that the kept statistics follow.
     def delete_model(self, request, obj):
@@ -111,6 +148,13 @@ class RunAdmin(admin.ModelAdmin):
                 run_services.reparse_run(run_id=run.pk)
             except DomainError as error:
                 self.message_user(request, error.message, level="warning")
+
+    @admin.action(description="Withdraw the selected runs (kept, counted nowhere)")
+    def withdraw(self, request, queryset):
+        withdrawn = sum(
+            withdraw_run(run_id=run.pk, by_user=request.user)[1] for run in queryset.order_by("pk")
+        )
+        self.message_user(request, f"{withdrawn} run(s) withdrawn.")
 
 
 @admin.register(models.SeriesStatistics)

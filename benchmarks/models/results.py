@@ -49,6 +49,8 @@ class Run(models.Model):
         PENDING = "pending", "Pending"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+        # Taken back by its uploader (services/withdraw.py): kept, its results counted nowhere.
+        WITHDRAWN = "withdrawn", "Withdrawn"
 
     parent = models.ForeignKey(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
@@ -78,6 +80,23 @@ class Run(models.Model):
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
+    # The token that uploaded it (null for pages, commands and the demo): only it may list
+    # and withdraw the run through the API.
+    upload_token = models.ForeignKey(
+        "api.UploadToken", on_delete=models.SET_NULL, null=True, blank=True, related_name="runs"
+    )
+    # Who withdrew it, and when (a token through the API, or a staff user in the admin).
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    withdrawn_by_token = models.ForeignKey(
+        "api.UploadToken", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # When the run was last handed to the broker, and how many times: the sweep hands a run
@@ -95,7 +114,8 @@ class Run(models.Model):
         ]
         constraints = [
             models.CheckConstraint(
-                condition=Q(status__in=["pending", "done", "failed"]), name="run_status_known"
+                condition=Q(status__in=["pending", "done", "failed", "withdrawn"]),
+                name="run_status_known",
             ),
         ]
 

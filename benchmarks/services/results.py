@@ -156,6 +156,7 @@ def tabular_rows(
             source=source,
             licence=licence,
             uploaded_by=run.uploaded_by,
+            upload_token_id=run.upload_token_id,
             finished_at=now,
         )
         for type_name, region_code, variant, measured_at, cpu_model, source, licence in groups

@@ -49,6 +49,7 @@ def _submit(
     source: str = "",
     licence: str = "",
     uploaded_by=None,
+    upload_token=None,
 ) -> tuple[Run, bool, ParsedOutput | None]:
     """`submit_run`, which it runs in a transaction; also returns the table it read, if any
     (the run's raw output parsed in its format, checked)."""
@@ -109,6 +110,7 @@ def _submit(
                 source=source,
                 licence=licence,
                 uploaded_by=uploaded_by,
+                upload_token=upload_token,
             )
     except IntegrityError:
         return Run.objects.get(upload_key=key), False, None
@@ -187,6 +189,8 @@ def why_not_reparsed(run: Run) -> str | None:
         return f"a row of the table uploaded as run {run.parent_id}: parse that run again"
     if run.status == Run.Status.PENDING:
         return "still pending: a worker parses it"
+    if run.status == Run.Status.WITHDRAWN:
+        return "withdrawn by its uploader"
     if not run.raw_output:
         return "its raw output was not kept"
     if run.source == SPARECORES_SOURCE:
@@ -252,7 +256,12 @@ def combine_processes(*, outputs: list[tuple[str, bytes]]) -> bytes:
 
 
 def upload_run(
-    *, file, fields: Mapping[str, Any], more_files: list | tuple = (), uploaded_by=None
+    *,
+    file,
+    fields: Mapping[str, Any],
+    more_files: list | tuple = (),
+    uploaded_by=None,
+    upload_token=None,
 ) -> tuple[Run, bool]:
     """An uploaded file (API or page): checked, stored as pending, parsed by a Celery worker.
 
@@ -281,6 +290,7 @@ def upload_run(
         source=fields.get("source") or "",
         licence=fields.get("licence") or "",
         uploaded_by=uploaded_by,
+        upload_token=upload_token,
     )
     if run.status == Run.Status.PENDING:
         transaction.on_commit(lambda: queue_ingest(run_id=run.pk))
