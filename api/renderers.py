@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from datetime import date
 from typing import Any
 
 import orjson
@@ -65,6 +67,26 @@ def question_context(data: Any) -> dict:
     return {name: data[name] for name in CONTEXT if isinstance(data.get(name), str)}
 
 
+# Parts of the question that name a CSV download, in this order, from the answer or the query.
+FILENAME_PARTS = ("benchmark", "profile", "instance_type", "region", "purchase_option", "at")
+
+
+def csv_filename(request, data: Any) -> str:
+    """pricebench_<endpoint>_<question>_<date>.csv: a download that says what it holds."""
+    endpoint = [part for part in request.path.split("/") if part][-1]
+    answer = data if isinstance(data, dict) else {}
+    parts = ["pricebench", endpoint]
+    for name in FILENAME_PARTS:
+        value = answer.get(name) if isinstance(answer.get(name), str) else None
+        value = value or request.query_params.get(name)
+        if value:
+            parts.append(value[:10] if name == "at" else value)
+    if not (answer.get("at") or request.query_params.get("at")):
+        parts.append(date.today().isoformat())
+    name = "_".join(re.sub(r"[^A-Za-z0-9.-]+", "-", part).strip("-") for part in parts)
+    return f"{name[:180]}.csv"
+
+
 class CSVRenderer(BaseRenderer):
     """`?format=csv`: the answer's rows with a header of every column met, in order."""
 
@@ -83,6 +105,11 @@ class CSVRenderer(BaseRenderer):
         if context:
             rows = [{**row, **context} for row in rows]
             columns.update(dict.fromkeys(context))
+        request = (renderer_context or {}).get("request")
+        response = (renderer_context or {}).get("response")
+        if request is not None and response is not None:
+            filename = csv_filename(request, data)
+            response["Content-Disposition"] = f'attachment; filename="{filename}"'
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(list(columns))

@@ -1,4 +1,4 @@
-// What every chart page shares: a white background (for PNG export), the PNG buttons, sizes
+// What every chart page shares: a white background, the PNG and CSV downloads, sizes
 // that follow the number of rows, and formatting through PricebenchUnits.
 window.PricebenchCharts = (function () {
   "use strict";
@@ -19,20 +19,144 @@ window.PricebenchCharts = (function () {
   };
   Chart.register(whiteBackground);
 
-  function savePng(canvasId) {
-    const chart = Chart.getChart(canvasId);
-    if (!chart) return;
+  // A download's name says what it holds and when: pricebench_<question>_<chart>_<date>.
+  function fileName(canvasId, extension) {
+    const question = document.body.dataset.exportName || document.title.split(" ·")[0];
+    const today = new Date().toISOString().slice(0, 10);
+    const part = (text) => text.replace(/[^a-z0-9.:-]+/gi, "_").replace(/:/g, "-");
+    return ["pricebench", part(question), part(canvasId), today].join("_") + "." + extension;
+  }
+
+  function download(href, name) {
     const link = document.createElement("a");
-    link.href = chart.toBase64Image("image/png", 1);
-    link.download = (document.body.dataset.exportName || "pricebench") + "-" + canvasId + ".png";
+    link.href = href;
+    link.download = name;
     document.body.appendChild(link);
     link.click();
     link.remove();
   }
 
+  // The figure's caption above the chart and the page's credit and address below it, so that
+  // a saved image says what it shows and where its figures come from.
+  function savePng(canvasId) {
+    const chart = Chart.getChart(canvasId);
+    if (!chart) return;
+    const figure = chart.canvas.closest("figure");
+    const caption = figure && figure.querySelector("figcaption");
+    const title = caption ? caption.textContent.replace(/\s+/g, " ").trim() : "";
+    const credit = document.querySelector(".credit");
+    const source = ["pricebench: " + window.location.href,
+                    credit ? credit.textContent.replace(/\s+/g, " ").trim() : ""];
+    const ratio = chart.currentDevicePixelRatio || 1;
+    const width = chart.canvas.width;
+    const line = 18 * ratio;
+    const image = document.createElement("canvas");
+    const context = image.getContext("2d");
+    context.font = (13 * ratio) + "px system-ui, sans-serif";
+    const wrap = (text) => {
+      const lines = [];
+      let current = "";
+      text.split(" ").forEach((word) => {
+        const next = current ? current + " " + word : word;
+        if (current && context.measureText(next).width > width - 16 * ratio) {
+          lines.push(current);
+          current = word;
+        } else {
+          current = next;
+        }
+      });
+      if (current) lines.push(current);
+      return lines;
+    };
+    const head = title ? wrap(title) : [];
+    const foot = source.filter(Boolean).flatMap(wrap);
+    image.width = width;
+    image.height = chart.canvas.height + (head.length + foot.length + 1) * line;
+    context.fillStyle = "#fff";
+    context.fillRect(0, 0, image.width, image.height);
+    context.fillStyle = "#111";
+    context.font = "bold " + (13 * ratio) + "px system-ui, sans-serif";
+    head.forEach((text, index) => context.fillText(text, 8 * ratio, (index + 1) * line));
+    const top = (head.length + 0.5) * line;
+    context.drawImage(chart.canvas, 0, top);
+    context.fillStyle = "#444";
+    context.font = (11 * ratio) + "px system-ui, sans-serif";
+    foot.forEach((text, index) =>
+      context.fillText(text, 8 * ratio, top + chart.canvas.height + (index + 1) * line));
+    download(image.toDataURL("image/png"), fileName(canvasId, "png"));
+  }
+
+  // The chart's own figures as CSV: one row per label (bar and category charts, a floating
+  // bar's two ends in two columns), or one row per point (scatter and line charts).
+  function chartCsv(chart) {
+    const quote = (value) => {
+      const text = value === null || value === undefined ? "" : String(value);
+      return /[",\n]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+    };
+    const titleOf = (axis) => {
+      const scale = chart.options.scales && chart.options.scales[axis];
+      return (scale && scale.title && scale.title.text) || axis;
+    };
+    const datasets = chart.data.datasets.filter((dataset) => !dataset.hidden);
+    const pointShaped = datasets.some((dataset) =>
+      dataset.data.some((value) => value !== null && typeof value === "object"
+                        && !Array.isArray(value)));
+    let rows;
+    if (!pointShaped && chart.data.labels && chart.data.labels.length) {
+      const ranged = datasets.map((dataset) => dataset.data.some(Array.isArray));
+      const category = chart.options.indexAxis === "y" ? "y" : "x";
+      const header = [titleOf(category) === category ? "label" : titleOf(category)];
+      datasets.forEach((dataset, index) => {
+        const name = dataset.label || "value";
+        if (ranged[index]) header.push(name + " (from)", name + " (to)");
+        else header.push(name);
+      });
+      rows = [header].concat(chart.data.labels.map((label, row) => {
+        const cells = [Array.isArray(label) ? label.join(" ") : label];
+        datasets.forEach((dataset, index) => {
+          const value = dataset.data[row];
+          if (ranged[index]) cells.push(...(Array.isArray(value) ? value : [value, value]));
+          else cells.push(value);
+        });
+        return cells;
+      }));
+    } else {
+      const extra = [];
+      datasets.forEach((dataset) => dataset.data.forEach((point) => {
+        if (point && typeof point === "object") {
+          Object.keys(point).forEach((key) => {
+            if (!["x", "y"].includes(key) && !extra.includes(key)
+                && typeof point[key] !== "object") extra.push(key);
+          });
+        }
+      }));
+      rows = [["series", titleOf("x"), titleOf("y")].concat(extra)];
+      datasets.forEach((dataset) => dataset.data.forEach((point, index) => {
+        if (point === null || point === undefined) return;
+        if (typeof point === "object") {
+          rows.push([dataset.label, point.x, point.y].concat(extra.map((key) => point[key])));
+        } else {
+          rows.push([dataset.label, (chart.data.labels || [])[index], point]);
+        }
+      }));
+    }
+    return rows.map((cells) => cells.map(quote).join(",")).join("\r\n") + "\r\n";
+  }
+
+  function saveCsv(canvasId) {
+    const chart = Chart.getChart(canvasId);
+    if (!chart) return;
+    const blob = new Blob([chartCsv(chart)], { type: "text/csv" });
+    const href = URL.createObjectURL(blob);
+    download(href, fileName(canvasId, "csv"));
+    setTimeout(() => URL.revokeObjectURL(href), 1000);
+  }
+
   document.addEventListener("click", (event) => {
-    const button = event.target.closest("[data-png]");
-    if (button) savePng(button.dataset.png);
+    const png = event.target.closest("[data-png]");
+    if (png) savePng(png.dataset.png);
+    const csv = event.target.closest("[data-csv]");
+    if (csv) saveCsv(csv.dataset.csv);
   });
 
   // Bar charts get a row of height per bar; the width is the container's, at any width.
@@ -57,5 +181,5 @@ window.PricebenchCharts = (function () {
     return context.createPattern(tile, "repeat");
   }
 
-  return { savePng: savePng, fitRows: fitRows, stripes: stripes };
+  return { savePng: savePng, saveCsv: saveCsv, chartCsv: chartCsv, fitRows: fitRows, stripes: stripes };
 })();

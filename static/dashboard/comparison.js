@@ -32,7 +32,7 @@ window.PricebenchComparison = (function () {
     // One colour per point, as arrays: Chart.js resolves a function per point, thousands of times.
     const colours = (points) => points.map((point) => byKey[point.key].colour);
     const shapeOf = (model) => shapes[data.cpu_models.indexOf(model) % shapes.length];
-    document.body.dataset.exportName = data.benchmark.replace(/[^a-z0-9.-]+/gi, "_");
+    document.body.dataset.exportName = data.benchmark;
 
     // View state lives in the address's fragment, so that a copied link keeps it.
     const view = new URLSearchParams(window.location.hash.slice(1));
@@ -328,9 +328,31 @@ window.PricebenchComparison = (function () {
       });
     }
 
+    // The baseline chart shows the best types per dollar and the baseline (three bars each);
+    // "Show all" draws every charted type, so that forty types are not 2,000 px of bars.
+    const BASELINE_FIRST = 12;
+    let baselineAll = false;
+    function baselineRows() {
+      if (baselineAll || bars.length <= BASELINE_FIRST) return bars;
+      const shown = bars.slice(0, BASELINE_FIRST);
+      const base = bars.find((row) => row.key === data.baseline || row.instance_type === data.baseline);
+      if (base && !shown.includes(base)) shown[shown.length - 1] = base;
+      return shown;
+    }
+
     function baselineChart() {
       if (!data.baseline || !document.getElementById("baseline-chart")) return;
-      tools.fitRows("baseline-chart", bars.length * 2);
+      if (charts.baseline) charts.baseline.destroy();
+      const rows = baselineRows();
+      const toggle = document.getElementById("baseline-show-all");
+      if (toggle) {
+        toggle.hidden = bars.length <= BASELINE_FIRST;
+        toggle.textContent = baselineAll
+          ? "Show the best " + BASELINE_FIRST + " and the baseline"
+          : "Show all " + bars.length + " types";
+        toggle.onclick = () => { baselineAll = !baselineAll; baselineChart(); };
+      }
+      tools.fitRows("baseline-chart", rows.length * 2);
       const measures = [
         ["relative_throughput", "throughput", "#1d2330"],
         ["relative_cost", "cost", "#8a94a6"],
@@ -339,10 +361,10 @@ window.PricebenchComparison = (function () {
       charts.baseline = new Chart(document.getElementById("baseline-chart"), {
         type: "bar",
         data: {
-          labels: bars.map((row) => row.label),
+          labels: rows.map((row) => row.label),
           datasets: measures.map(([field, label, colour]) => ({
             label: label,
-            data: bars.map((row) => row[field]),
+            data: rows.map((row) => row[field]),
             backgroundColor: colour,
             borderColor: "#1d2330",
             borderWidth: 1,

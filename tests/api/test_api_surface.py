@@ -72,6 +72,27 @@ def test_lists_answer_csv_too(client):
     lines = response.content.decode().splitlines()
     assert lines[0].startswith("instance_type,region,purchase_option")
     assert len(lines) == 6
+    assert response["Content-Disposition"].startswith(
+        'attachment; filename="pricebench_prices_us-east-1_'
+    )
+
+
+def test_a_csv_download_is_named_after_its_question(client):
+    response = client.get(
+        "/api/v1/price-performance/",
+        {
+            "benchmark": "openssl:aes-128-gcm",
+            "block_size": "16384",
+            "region": "us-east-1",
+            "at": "2017-12-13",
+            "format": "csv",
+        },
+    )
+    assert response.status_code == 200, response.content
+    assert response["Content-Disposition"] == (
+        'attachment; filename="pricebench_price-performance_openssl-aes-128-gcm_us-east-1_'
+        'on-demand_2017-12-13.csv"'
+    )
 
 
 def test_csv_cells_never_start_a_formula():

@@ -1,0 +1,55 @@
+"""Every chart downloads as PNG (with its caption and credit) and as CSV of its own figures."""
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db]
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def download(page, selector):
+    with page.expect_download() as started:
+        page.click(selector)
+    value = started.value
+    return value.suggested_filename, Path(value.path()).read_bytes()
+
+
+def test_the_per_dollar_chart_downloads_its_own_bars(demo_site, page):
+    page.goto(f"{demo_site.url}/?benchmark=openssl:aes-128-gcm&region=us-east-1")
+    page.wait_for_selector("body[data-charts-ready=true]")
+    name, body = download(page, "[data-csv=per-dollar-chart]")
+    assert name.startswith("pricebench_openssl-aes-128-gcm_per-dollar-chart_")
+    assert name.endswith(".csv")
+    rows = list(csv.reader(io.StringIO(body.decode())))
+    shown = page.evaluate(
+        "() => { const c = Chart.getChart('per-dollar-chart');"
+        " return c.data.labels.map((label, i) => [label, c.data.datasets[0].data[i]]); }"
+    )
+    assert rows[0][0] == "label" and len(rows) == len(shown) + 1
+    assert [[row[0], float(row[1])] for row in rows[1:]] == [[a, float(b)] for a, b in shown]
+    name, body = download(page, "[data-png=per-dollar-chart]")
+    assert name.endswith(".png") and body[:8] == PNG_SIGNATURE
+    # The saved image is the chart with its caption above and the credit below: taller.
+    height = int.from_bytes(body[20:24], "big")
+    canvas_height = page.evaluate("() => Chart.getChart('per-dollar-chart').canvas.height")
+    assert height > canvas_height
+    assert page.console_errors == []
+
+
+def test_a_line_chart_downloads_one_row_per_point(demo_site, page):
+    page.goto(f"{demo_site.url}/volumes/?region=ap-northeast-1&at=2014-06-15")
+    page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
+    name, body = download(page, "[data-csv=burst-chart]")
+    assert name.startswith("pricebench_EBS_volumes_burst-chart_")
+    rows = list(csv.reader(io.StringIO(body.decode())))
+    points = page.evaluate(
+        "() => Chart.getChart('burst-chart').data.datasets.reduce((n, d) => n + d.data.length, 0)"
+    )
+    assert rows[0][0] == "series" and len(rows) == points + 1
+    name, body = download(page, "[data-png=cost-chart]")
+    assert name.startswith("pricebench_EBS_volumes_cost-chart_") and body[:8] == PNG_SIGNATURE
+    assert page.console_errors == []
