@@ -17,7 +17,7 @@ from benchmarks.questions.compare import CompareForm
 from benchmarks.questions.finder import BURSTABLE_CHOICES, COLUMNS, FinderForm, FinderQuery
 from benchmarks.questions.price_performance import BASIS_LABELS
 from benchmarks.questions.runs import RunListForm
-from benchmarks.selectors import catalogue, prices
+from benchmarks.selectors import catalogue, prices, raw_samples
 from benchmarks.selectors import compare as compare_selector
 from benchmarks.selectors import finder as finder_selector
 
@@ -126,7 +126,11 @@ def compare(request):
 
 def benchmarks_index(request):
     """`/benchmarks/`: every benchmark by kind: what it measures, its unit, its coverage."""
-    return render(request, "dashboard/benchmarks.html", {"groups": catalogue.benchmark_index()})
+    groups = catalogue.benchmark_index()
+    samples = raw_samples.samples_by_group(
+        (group.label, [summary.benchmark for summary in group.benchmarks]) for group in groups
+    )
+    return render(request, "dashboard/benchmarks.html", {"groups": groups, "samples": samples})
 
 
 def runs_index(request):

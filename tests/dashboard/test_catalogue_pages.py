@@ -26,6 +26,20 @@ class TestOnTheDemo:
         assert "relative throughput" in row
         assert '<tr data-benchmark="openssl:aes-256-cbc">' in text
 
+    def test_each_kind_shows_a_sample_of_the_raw_output_it_was_read_from(self, client):
+        response = client.get("/benchmarks/")
+        samples = [sample for kind in response.context["samples"].values() for sample, _ in kind]
+        openssl = next(sample for sample in samples if sample.format == "openssl")
+        run = Run.objects.get(pk=openssl.run_id)
+        assert run.status == Run.Status.DONE
+        assert run.results.filter(benchmark__key__startswith="openssl:").exists()
+        # The sample is the head of that run's own output, line for line.
+        assert list(openssl.lines) == run.raw_output.splitlines()[: len(openssl.lines)]
+        assert len(openssl.lines) > 3
+        text = response.content.decode()
+        assert f'data-sample-run="{openssl.run_id}"' in text
+        assert f'href="/runs/{openssl.run_id}/"' in text
+
     def test_the_runs_page_lists_runs_newest_first_and_pages_them(self, client):
         response = client.get("/runs/")
         assert response.status_code == 200
@@ -91,7 +105,7 @@ def test_an_anonymous_upload_is_sent_to_log_in():
 def test_the_benchmarks_and_runs_pages_read_in_fixed_queries(client, count):
     fleet(count)
     for url, params, most in (
-        ("/benchmarks/", {}, 2),
+        ("/benchmarks/", {}, 4),
         ("/runs/", {}, 3),
         ("/runs/", {"benchmark": "tool:x", "instance_type": "zz0.n1"}, 5),
     ):

@@ -1,0 +1,99 @@
+"""A sample of the raw output behind each kind of benchmark, for `/benchmarks/`.
+
+Two queries whatever the number of results: the newest done run with raw output of each
+benchmark (one indexed lookup per benchmark on results' (benchmark, run) index, in one query),
+then the first characters of those runs' outputs (the outputs themselves stay in the database).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Substr
+from django.urls import reverse
+
+from benchmarks.models import Benchmark, Result, Run
+
+# What a sample shows: the first lines of the output, at most this many characters.
+SAMPLE_LINES = 14
+SAMPLE_CHARACTERS = 1600
+
+
+@dataclass(frozen=True)
+class RawSample:
+    """The head of one run's raw output."""
+
+    run_id: int
+    format: str
+    instance_type: str
+    lines: tuple[str, ...]
+    cut: bool
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def run_url(self) -> str:
+        return reverse("run", args=[self.run_id])
+
+
+def newest_sample_runs(benchmark_ids: list[int]) -> dict[int, int]:
+    """Benchmark id -> the newest done run with raw output that has a result of it."""
+    newest = (
+        Result.objects.filter(
+            benchmark=OuterRef("pk"), series__isnull=False, run__status=Run.Status.DONE
+        )
+        .exclude(run__raw_output="")
+        .order_by("-run_id")
+        .values("run_id")[:1]
+    )
+    return {
+        row["pk"]: row["sample_run"]
+        for row in Benchmark.objects.filter(pk__in=benchmark_ids)
+        .annotate(sample_run=Subquery(newest))
+        .values("pk", "sample_run")
+        if row["sample_run"] is not None
+    }
+
+
+def samples_by_benchmark(benchmarks: list[Benchmark]) -> dict[str, RawSample]:
+    """Benchmark key -> the sample of its raw output (benchmarks of one run share it)."""
+    run_of = newest_sample_runs([benchmark.pk for benchmark in benchmarks])
+    samples = {
+        row["pk"]: RawSample(
+            run_id=row["pk"],
+            format=row["format"],
+            instance_type=row["instance_type__name"] or "",
+            lines=tuple(row["head"][:SAMPLE_CHARACTERS].splitlines()[:SAMPLE_LINES]),
+            cut=len(row["head"]) > SAMPLE_CHARACTERS
+            or len(row["head"].splitlines()) > SAMPLE_LINES,
+        )
+        for row in Run.objects.filter(pk__in=set(run_of.values()))
+        .annotate(head=Substr("raw_output", 1, SAMPLE_CHARACTERS + 1))
+        .values("pk", "format", "instance_type__name", "head")
+    }
+    return {
+        benchmark.key: samples[run_of[benchmark.pk]]
+        for benchmark in benchmarks
+        if run_of.get(benchmark.pk) in samples
+    }
+
+
+def samples_by_group(
+    groups: Iterable[tuple[str, list[Benchmark]]],
+) -> dict[str, list[tuple[RawSample, list[str]]]]:
+    """Group label -> each distinct sample of the group's benchmarks, with the benchmarks of
+    the group it feeds (one sample per tool's output rather than one per benchmark)."""
+    groups = [(label, list(benchmarks)) for label, benchmarks in groups]
+    by_key = samples_by_benchmark([benchmark for _, members in groups for benchmark in members])
+    answer: dict[str, list[tuple[RawSample, list[str]]]] = {}
+    for label, members in groups:
+        fed: dict[RawSample, list[str]] = {}
+        for benchmark in members:
+            if benchmark.key in by_key:
+                fed.setdefault(by_key[benchmark.key], []).append(benchmark.key)
+        answer[label] = list(fed.items())
+    return answer
