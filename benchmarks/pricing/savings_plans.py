@@ -32,6 +32,7 @@ import ijson
 
 from benchmarks import per_dollar
 from benchmarks.errors import DomainError
+from benchmarks.pricing import cut_short
 from benchmarks.pricing.products import INSTANCE_TYPE_NAME
 from benchmarks.pricing.records import (
     SAVINGS_PLAN,
@@ -141,6 +142,9 @@ class SavingsPlanFile:
         if not self.path.is_file():
             raise DomainError(f"{self.path}: no such file")
         self.header = self._header()
+        # Rates are read as they come: a download cut short is refused before any is.
+        if (cut_at := cut_short.json_cut_at(self.path)) is not None:
+            raise DomainError(cut_short.json_cut_message(self.path.name, cut_at))
         version = self.header.get("version", "?")
         published = self.header.get("publicationDate", "?")[:10]
         self.source = (
@@ -158,6 +162,9 @@ class SavingsPlanFile:
                     if prefix and "." not in prefix:
                         header[prefix] = str(value)
             except ijson.JSONError as error:
+                if "premature EOF" in str(error):
+                    size = self.path.stat().st_size
+                    raise DomainError(cut_short.json_cut_message(self.path.name, size)) from None
                 raise DomainError(f"{self.path.name}: not valid JSON: {error}") from None
         return header
 

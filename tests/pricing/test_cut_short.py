@@ -87,3 +87,33 @@ def test_a_small_compact_file_is_parsed_whole_to_tell(tmp_path, m5_item):
     assert whole[:at].endswith(b"}")
     assert cut_short.json_cut_at(path) == at
     json.loads(whole)  # the whole one is JSON indeed
+
+
+SAVINGS_PLANS = "aws_savingsplan_offer_eu-west-1_ligoj_fixture.json"
+
+
+def test_a_savings_plans_file_cut_at_any_byte_is_refused_naming_that_byte(tmp_path, shared_data):
+    from benchmarks.pricing.savings_plans import SavingsPlanFile
+
+    whole = (shared_data / "pricing" / "aws-samples" / SAVINGS_PLANS).read_bytes()
+    assert list(SavingsPlanFile(cut(tmp_path, whole, len(whole), "whole.json")).records())
+    offsets = sorted({*range(1, len(whole) - 200, 37), *range(len(whole) - 200, len(whole) - 2)})
+    for at in offsets:
+        if not whole[:at].rstrip():
+            continue
+        path = cut(tmp_path, whole, at, "plans.json")
+        with pytest.raises(DomainError) as refused:
+            list(SavingsPlanFile(path).records())
+        assert f"plans.json: cut short at byte {at:,}" in refused.value.message, at
+
+
+def test_a_cut_savings_plans_file_stores_nothing_and_the_command_names_the_byte(
+    tmp_path, shared_data, db
+):
+    whole = (shared_data / "pricing" / "aws-samples" / SAVINGS_PLANS).read_bytes()
+    # Cut in the middle of the rates, after a closing brace.
+    at = whole.rindex(b"}", 0, len(whole) * 2 // 3) + 1
+    path = cut(tmp_path, whole, at, "plans.json")
+    with pytest.raises(CommandError, match=rf"plans.json: cut short at byte {at:,}"):
+        call_command("import_prices", "--offer-file", str(path), stdout=io.StringIO())
+    assert not Price.objects.exists()
