@@ -16,6 +16,10 @@ from pathlib import Path
 
 from django.db import connection
 
+# The lock Spare Cores imports take in turn (`import_sparecores`, `loaddemo`'s rest part): two
+# at once would both create the same new instance types and runs.
+SPARECORES_IMPORT = "pricebench-sparecores-import"
+
 
 def lock_key(name: str) -> int:
     """A stable signed 64-bit advisory lock key for a name (the same in every process)."""

@@ -19,8 +19,11 @@ from django.db import connection
 
 from benchmarks import inspector
 from benchmarks.management.progress import ProgressBars
-from benchmarks.services import sparecores, statistics
+from benchmarks.services import locks, sparecores, statistics
 from benchmarks.tasks import import_sparecores_machine
+
+# Spare Cores imports (this command and the demo's rest part) take turns on one database.
+LOCK = locks.SPARECORES_IMPORT
 
 
 class Command(BaseCommand):
@@ -61,6 +64,17 @@ class Command(BaseCommand):
         progress = ProgressBars(self.stderr, dict(sorted(totals.items())))
         report = sparecores.ImportReport()
 
+        def waiting():
+            self.stdout.write(
+                "another Spare Cores import is writing to this database: waiting for it to end"
+            )
+            self.stdout.flush()
+
+        # Two imports take turns: the second, once the first is done, finds its types finished.
+        with locks.exclusive(LOCK, waiting=waiting):
+            self._import(path, options, machines, plans, kinds, progress, report)
+
+    def _import(self, path, options, machines, plans, kinds, progress, report) -> None:
         finished = sparecores.finished_machines(plans.values())
         for name in sorted(finished):
             progress.advance(report.add_finished(plans[name]))

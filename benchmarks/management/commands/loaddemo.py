@@ -41,7 +41,15 @@ class Command(BaseCommand):
             self.stdout.write("another loaddemo is loading this database: waiting for it to end")
             self.stdout.flush()
 
-        with locks.exclusive(LOCK, waiting=waiting):
+        def importing():
+            self.stdout.write("a Spare Cores import is writing to this database: waiting for it")
+            self.stdout.flush()
+
+        # Always in this order (an import_sparecores takes only the second): no deadlock.
+        with (
+            locks.exclusive(LOCK, waiting=waiting),
+            locks.exclusive(locks.SPARECORES_IMPORT, waiting=importing),
+        ):
             self._load(part, families)
 
     def _load(self, part: str, families: set[str]) -> None:
