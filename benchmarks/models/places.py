@@ -59,7 +59,12 @@ class SpecSource(models.TextChoices):
     @classmethod
     def rank(cls, key: str | None) -> int:
         """0 for the best source; a value of no known source ranks below every source."""
-        return cls.values.index(key) if key in cls.values else len(cls.values)
+        return _SOURCE_RANK.get(key, len(_SOURCE_RANK))
+
+
+# Each source's rank, 0 the best: `rank` is called for every field of every type an import
+# writes, and TextChoices.values builds its list anew each time it is read.
+_SOURCE_RANK = {value: index for index, value in enumerate(SpecSource.values)}
 
 
 class InstanceType(models.Model):

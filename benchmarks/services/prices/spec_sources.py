@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from benchmarks import freshness
@@ -197,12 +197,35 @@ def record_specs(
             summary.unchanged += 1
     InstanceType.objects.bulk_create(created, batch_size=500)
     if updated:
-        InstanceType.objects.bulk_update(updated, sorted(fields), batch_size=500)
+        _update_fields(updated, sorted(fields))
     if created or updated:
         specifications_changed()
     summary.instance_types_created = len(created)
     summary.specs_updated = len(updated)
     return summary
+
+
+def _update_fields(instance_types: list[InstanceType], fields: list[str]) -> None:
+    """Write these fields of saved types with one UPDATE per type, sent as one executemany:
+    Django's bulk_update builds a CASE per field and type, which took seconds for the
+    thousand types of a snapshot."""
+    model_fields = [InstanceType._meta.get_field(name) for name in fields]
+    table = connection.ops.quote_name(InstanceType._meta.db_table)
+    assignments = ", ".join(
+        f"{connection.ops.quote_name(field.column)} = %s" for field in model_fields
+    )
+    rows = [
+        [
+            *(
+                field.get_db_prep_save(getattr(instance_type, field.attname), connection)
+                for field in model_fields
+            ),
+            instance_type.pk,
+        ]
+        for instance_type in instance_types
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(f"UPDATE {table} SET {assignments} WHERE id = %s", rows)
 
 
 def specifications_changed() -> None:
