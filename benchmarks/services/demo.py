@@ -102,6 +102,9 @@ def load_demo() -> DemoSummary:
 # ---- Spare Cores' figures ---------------------------------------------------------------
 
 SPARECORES_FILE = DEMO_DIR / "sparecores_inspector.csv.xz"
+# Machines loaded per transaction: one pass through the ingest pipeline and one refresh of the
+# benchmarks' summaries for all of them, rather than one per machine.
+MACHINES_PER_TRANSACTION = 40
 
 
 class SparecoresDemoSummary(sparecores.ImportReport):
@@ -141,13 +144,13 @@ def load_sparecores_demo(
     exclude_families: Collection[str] = (),
     progress: Callable[[int, int, SparecoresDemoSummary], None] | None = None,
 ) -> SparecoresDemoSummary:
-    """Load the bundled Spare Cores figures (scripts/build_demo_sparecores.py), one
-    transaction per instance type, through the batch ingest path.
+    """Load the bundled Spare Cores figures (scripts/build_demo_sparecores.py), in
+    transactions of MACHINES_PER_TRANSACTION instance types, through the batch ingest path.
 
     Each run keeps the natural key of the Spare Cores file its figures come from, so that
     `import_sparecores` later finds it stored. Types whose runs are all stored are skipped
     after one query. `progress(done, total, summary)` is called before the first type and
-    after each.
+    after each transaction (and each type found stored).
     """
     if families is not None:
         machines = list(_machines_of(frozenset(families) - frozenset(exclude_families)))
@@ -163,7 +166,20 @@ def load_sparecores_demo(
     if progress:
         # At once, so that the page's note shows from the first request on.
         progress(0, len(machines), summary)
-    for done, machine in enumerate(machines, start=1):
+    batch: list[_DemoMachine] = []
+    done = 0
+
+    def load(batch: list[_DemoMachine]) -> None:
+        nonlocal done
+        if not batch:
+            return
+        for machine_summary in _load_demo_machines(batch):
+            summary.add(machine_summary)
+            done += 1
+        if progress:
+            progress(done, len(machines), summary)
+
+    for machine in machines:
         keys = {
             upload_checks.upload_key(rows[0]["sha256"], machine.name, "", "")
             for rows in machine.runs.values()
@@ -175,10 +191,15 @@ def load_sparecores_demo(
                     instance_type=machine.name, present=_runs_by_kind(machine.runs)
                 )
             )
-        else:
-            summary.add(_load_demo_machine(machine))
-        if progress:
-            progress(done, len(machines), summary)
+            done += 1
+            if progress:
+                progress(done, len(machines), summary)
+            continue
+        batch.append(machine)
+        if len(batch) == MACHINES_PER_TRANSACTION:
+            load(batch)
+            batch = []
+    load(batch)
     return summary
 
 
@@ -188,10 +209,39 @@ def _runs_by_kind(paths: Iterable[str]) -> dict[str, int]:
 
 
 @transaction.atomic
-def _load_demo_machine(machine: _DemoMachine) -> sparecores.MachineSummary:
-    created = sparecores.ensure_instance_type(
-        machine.name, machine.cpu, source=sparecores.TYPE_SOURCE
+def _load_demo_machines(batch: list[_DemoMachine]) -> list[sparecores.MachineSummary]:
+    """Some machines' figures in one transaction, through the batch ingest path."""
+    created = {
+        machine.name: sparecores.ensure_instance_type(
+            machine.name, machine.cpu, source=sparecores.TYPE_SOURCE
+        )
+        for machine in batch
+    }
+    outcomes = machine_runs.record_many_machines(
+        [
+            machine_runs.MachineOutputs(machine.name, _demo_outputs(machine), region_code=None)
+            for machine in batch
+        ]
     )
+    summaries = []
+    for machine, outcome in zip(batch, outcomes, strict=True):
+        if outcome.failed or outcome.refused:
+            # The bundled figures are known good: a failure is a regression, not bad input.
+            raise RuntimeError(f"bundled Spare Cores figures of {machine.name} failed: {outcome}")
+        summaries.append(
+            sparecores.MachineSummary(
+                instance_type=machine.name,
+                created=created[machine.name],
+                stored=_runs_by_kind(outcome.stored),
+                present=_runs_by_kind(outcome.present),
+                results=outcome.results,
+            )
+        )
+    return summaries
+
+
+def _demo_outputs(machine: _DemoMachine) -> list[machine_runs.MachineOutput]:
+    """The machine's bundled figures as outputs already parsed, one per Spare Cores file."""
     outputs = []
     for path, rows in machine.runs.items():
         first = rows[0]
@@ -228,19 +278,7 @@ def _load_demo_machine(machine: _DemoMachine) -> sparecores.MachineSummary:
                 content_sha256=first["sha256"],
             )
         )
-    outcome = machine_runs.record_machine_runs(
-        instance_type_name=machine.name, region_code=None, outputs=outputs
-    )
-    if outcome.failed or outcome.refused:
-        # The bundled figures are known good: a failure is a regression, not bad input.
-        raise RuntimeError(f"bundled Spare Cores figures of {machine.name} failed: {outcome}")
-    return sparecores.MachineSummary(
-        instance_type=machine.name,
-        created=created,
-        stored=_runs_by_kind(outcome.stored),
-        present=_runs_by_kind(outcome.present),
-        results=outcome.results,
-    )
+    return outputs
 
 
 @functools.lru_cache(maxsize=4)

@@ -55,6 +55,16 @@ class MachineRunsOutcome:
         return sum(self.stored.values())
 
 
+@dataclass(frozen=True)
+class MachineOutputs:
+    """The outputs of one machine, for `record_many_machines`."""
+
+    instance_type_name: str
+    outputs: Sequence[MachineOutput]
+    region_code: str | None = None
+    variant: str = ""
+
+
 @transaction.atomic
 def record_machine_runs(
     *,
@@ -72,11 +82,53 @@ def record_machine_runs(
     measuring region is not recorded: such runs count in every region. The API and
     import_results go through submit_run, which keeps requiring a region.
     """
-    instance_type = get_instance_type(instance_type_name)
-    region = get_region(region_code) if region_code else None
-    outcome = MachineRunsOutcome()
+    machine = MachineOutputs(instance_type_name, outputs, region_code, variant)
+    return record_many_machines([machine])[0]
+
+
+@transaction.atomic
+def record_many_machines(machines: Sequence[MachineOutputs]) -> list[MachineRunsOutcome]:
+    """`record_machine_runs` for several machines in one transaction: one pass through the
+    ingest pipeline and one refresh of the statistics for all of them (the bundled demo loads
+    its hundreds of machines in batches). One outcome per machine, in order."""
+    outcomes: list[MachineRunsOutcome] = []
+    new: list[tuple[MachineOutput, Run, MachineRunsOutcome]] = []
+    for machine in machines:
+        outcome = MachineRunsOutcome()
+        outcomes.append(outcome)
+        new.extend((output, run, outcome) for output, run in _new_runs(machine, outcome))
+    rows = ingest.store_outputs(
+        outputs=[
+            ingest.OutputToStore(
+                run=run,
+                parsed=output.parsed,
+                parse_options=output.parse_options,
+                tool_version=output.tool_version[:200],
+                cpu_model=output.cpu_model[:200],
+            )
+            for output, run, _ in new
+        ]
+    )
+    # A table's rows belong to child runs of its run.
+    stored = Counter(row.run.parent_id or row.run.pk for row in rows)
+    for output, run, outcome in new:
+        if run.status == Run.Status.DONE:
+            outcome.stored[output.filename] = stored[run.pk]
+        else:
+            outcome.failed[output.filename] = run.error
+    return outcomes
+
+
+def _new_runs(
+    machine: MachineOutputs, outcome: MachineRunsOutcome
+) -> list[tuple[MachineOutput, Run]]:
+    """The machine's outputs not stored before, each with its unsaved run; the others (and
+    those refused) are counted in `outcome`."""
+    instance_type = get_instance_type(machine.instance_type_name)
+    region = get_region(machine.region_code) if machine.region_code else None
+    variant = machine.variant
     accepted: dict[str, tuple[MachineOutput, str, str, str]] = {}
-    for output in outputs:
+    for output in machine.outputs:
         try:
             text = upload_checks.checked_content(output.content, output.format)
             if output.parsed is not None:
@@ -118,23 +170,4 @@ def record_machine_runs(
             licence=output.licence,
         )
         new.append((output, run))
-    rows = ingest.store_outputs(
-        outputs=[
-            ingest.OutputToStore(
-                run=run,
-                parsed=output.parsed,
-                parse_options=output.parse_options,
-                tool_version=output.tool_version[:200],
-                cpu_model=output.cpu_model[:200],
-            )
-            for output, run in new
-        ]
-    )
-    # A table's rows belong to child runs of its run.
-    stored = Counter(row.run.parent_id or row.run.pk for row in rows)
-    for output, run in new:
-        if run.status == Run.Status.DONE:
-            outcome.stored[output.filename] = stored[run.pk]
-        else:
-            outcome.failed[output.filename] = run.error
-    return outcome
+    return new

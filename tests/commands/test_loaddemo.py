@@ -100,7 +100,9 @@ def test_the_rest_loads_other_families_with_progress_and_stops_at_stored_types()
         len(paths),
         figures,
     )
-    assert seen == [(done, len(types)) for done in range(len(types) + 1)]
+    # Before the first type, then after each transaction (of up to MACHINES_PER_TRANSACTION).
+    assert seen[0] == (0, len(types)) and seen[-1] == (len(types), len(types))
+    assert [done for done, _ in seen] == sorted({done for done, _ in seen})
     # Loading again finds every type stored without writing.
     again = demo.load_sparecores_demo(families=families)
     assert (again.instance_types, again.instance_types_present) == (0, len(types))
