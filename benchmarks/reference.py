@@ -111,14 +111,18 @@ def fargate_task_sizes() -> list[FargateSize]:
 
 
 def load_reference_data(region_model, instance_type_model) -> None:
-    """Create or update every region and Fargate task size (used by migration 0002)."""
+    """Create or update every region and Fargate task size (used by migrations 0002 and
+    0012, and by tests after a flush): a few bulk queries, whatever is there already."""
     from benchmarks.models import fargate_name
 
-    for region in AWS_REGIONS:
-        region_model.objects.update_or_create(
-            code=region.code,
-            defaults={"name": region.name, "pricing_location": region.pricing_location},
-        )
+    _create_or_update(
+        region_model,
+        "code",
+        {
+            region.code: {"name": region.name, "pricing_location": region.pricing_location}
+            for region in AWS_REGIONS
+        },
+    )
     # A task has its vCPUs to itself (AWS: it "does not share the underlying kernel, CPU
     # resources, memory resources, or elastic network interface with another task"); the
     # fields exist from migration 0012 on.
@@ -133,10 +137,11 @@ def load_reference_data(region_model, instance_type_model) -> None:
         if "spec_sources" in fields
         else {}
     )
-    for size in fargate_task_sizes():
-        instance_type_model.objects.update_or_create(
-            name=fargate_name(size.vcpus, size.memory_gib, size.architecture),
-            defaults={
+    _create_or_update(
+        instance_type_model,
+        "name",
+        {
+            fargate_name(size.vcpus, size.memory_gib, size.architecture): {
                 "kind": "fargate",
                 "vcpus": size.vcpus,
                 "memory_gib": size.memory_gib,
@@ -144,5 +149,29 @@ def load_reference_data(region_model, instance_type_model) -> None:
                 "cpu_family": "AWS Graviton" if size.architecture == "arm64" else "",
                 "source": "AWS ECS documentation: valid Fargate task CPU and memory sizes",
                 **allocation,
-            },
-        )
+            }
+            for size in fargate_task_sizes()
+        },
+    )
+
+
+def _create_or_update(model, key: str, wanted: dict[str, dict]) -> None:
+    """update_or_create for many rows: the missing ones created, the others given `wanted`'s
+    values (those that differ), in one query each."""
+    existing = {getattr(row, key): row for row in model.objects.filter(**{f"{key}__in": wanted})}
+    changed, fields = [], set()
+    for name, values in wanted.items():
+        row = existing.get(name)
+        if row is None:
+            continue
+        differs = {field for field, value in values.items() if getattr(row, field) != value}
+        for field in differs:
+            setattr(row, field, values[field])
+        if differs:
+            changed.append(row)
+            fields |= differs
+    model.objects.bulk_create(
+        [model(**{key: name}, **values) for name, values in wanted.items() if name not in existing]
+    )
+    if changed:
+        model.objects.bulk_update(changed, sorted(fields))

@@ -290,20 +290,25 @@ def _machines_of(families: frozenset[str]) -> tuple[_DemoMachine, ...]:
 
 def _demo_machines(wanted: Callable[[str], bool]) -> Iterator[_DemoMachine]:
     """The bundled file's instance types of the families `wanted` accepts, in order, read as
-    a stream; the other rows are skipped before they are made into dicts."""
+    a stream. The other rows are skipped by the name their line starts with, before the CSV
+    reader sees them: the file has one row per line (its build script checks no cell holds a
+    line break) and the instance type first."""
     machine: _DemoMachine | None = None
     families: dict[str, bool] = {}
+
+    def kept(line: str) -> bool:
+        name = line.partition(",")[0]
+        keep = families.get(name)
+        if keep is None:
+            keep = families[name] = wanted(family_of(InstanceType.Kind.EC2, name))
+        return keep
+
     with lzma.open(SPARECORES_FILE, "rt", encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
-        header = next(reader)
-        name_at = header.index("instance_type")
-        for cells in reader:
-            name = cells[name_at]
-            keep = families.get(name)
-            if keep is None:
-                keep = families[name] = wanted(family_of(InstanceType.Kind.EC2, name))
-            if not keep:
-                continue
+        header = next(csv.reader([handle.readline()]))
+        if header[0] != "instance_type":
+            raise ValueError(f"{SPARECORES_FILE.name}: its first column is not instance_type")
+        for cells in csv.reader(line for line in handle if kept(line)):
+            name = cells[0]
             row = dict(zip(header, cells, strict=True))
             if machine is None or machine.name != name:
                 if machine is not None:
