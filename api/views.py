@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from api import conditional, filters, serializers
+from api import conditional, filters, price_performance_serializers, serializers
 from api.permissions import HasUploadToken, IsRunsUploadToken, IsUploaderOrStaffOrReadOnly
 from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
@@ -172,7 +172,7 @@ class PricePerformanceView(APIView):
         parameters=[
             benchmark_parameters("e.g. block_size=8192&processes=1"),
         ],
-        responses=serializers.PricePerformanceSerializer,
+        responses=price_performance_serializers.PricePerformanceSerializer,
     )
     def get(self, request):
         params = request.query_params
@@ -193,7 +193,7 @@ class PricePerformanceView(APIView):
 
         def compute():
             table = price_performance.price_performance_table(query, subject=scope)
-            return Response(serializers.price_performance_answer(table))
+            return Response(price_performance_serializers.price_performance_answer(table))
 
         return conditional.answer(request, changed_at=scope.changed_at, compute=compute)
 

@@ -181,7 +181,7 @@ def test_single_values_only_on_request_and_capped_with_a_flag():
 
 
 def test_every_key_of_a_row_is_described_in_the_schema():
-    from api.serializers import PricePerformanceRowSerializer
+    from api.price_performance_serializers import PricePerformanceRowSerializer
 
     fleet(1)
     [row] = APIClient().get(
