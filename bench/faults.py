@@ -22,8 +22,8 @@ failed or still pending, how long after the fault the last one ended, and whethe
 run holds its results exactly once; at the end, what `rebuild_stats --check` says of the kept
 statistics. For the prices, the prices stored after the broken import (all or none) and after
 the second one. Settings: the web and the worker use the defaults (sweep every 5 s, runs the
-broker no longer holds queued again at once, PRICEBENCH_REQUEUE_AFTER_SECONDS=120) except
-Celery's visibility timeout, 30 s here (a killed worker's deliveries come back after it).
+broker no longer holds queued again at once, deliveries of a lost worker put back in the
+queue once 5 s old, PRICEBENCH_REQUEUE_AFTER_SECONDS=120, Celery's visibility timeout an hour).
 """
 
 from __future__ import annotations
@@ -419,7 +419,6 @@ def main() -> None:
             **os.environ,
             "DATABASE_URL": cluster.url,
             "CELERY_BROKER_URL": redis.url,
-            "CELERY_VISIBILITY_TIMEOUT": "30",
             "SECRET_KEY": "bench-" + "x" * 50,
             "PYTHONPATH": str(common.ROOT),
         }

@@ -8,6 +8,11 @@ order a message moves (queue first, then the unacknowledged), so that a message 
 worker between the two reads is still seen. A message missed all the same (restored from the
 unacknowledged to its queue between the reads) only costs a second delivery, which the ingest
 ignores (`ingest_run` does nothing once a run is no longer pending).
+
+A worker killed (SIGKILL, out of memory) leaves its deliveries unacknowledged, held until
+Redis's visibility timeout: `stale_deliveries` lists them, and the sweep puts back in their
+queue (`restore_delivery`) those whose run no worker is ingesting (an ingest holds its run's
+row locked from start to end, and a dead worker's lock goes with its connection).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import time
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +46,62 @@ def held_run_ids() -> set[int] | None:
     except Exception as error:  # noqa: BLE001 (redis and kombu raise many kinds)
         logger.warning("could not read the broker's queues (%s)", error)
         return None
+
+
+def stale_deliveries(older_than: float) -> dict[int, bytes]:
+    """Run id -> delivery tag of the ingest tasks a worker took more than `older_than`
+    seconds ago and has not acknowledged: still at work, or lost with its worker (a SIGKILL
+    leaves them unacknowledged until Redis's visibility timeout, an hour). Empty when it
+    cannot tell."""
+    from dashboard.celery import app
+
+    if app.conf.task_always_eager or not app.conf.broker_url:
+        return {}
+    try:
+        with app.connection_for_read() as connection:
+            if connection.transport_cls not in ("redis", "rediss"):
+                return {}
+            connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+            channel = connection.default_channel
+            client = channel.client
+            ceiling = time.time() - older_than
+            tags = client.zrangebyscore(channel.unacked_index_key, "-inf", ceiling)
+            stale: dict[int, bytes] = {}
+            for tag, raw in zip(tags, client.hmget(channel.unacked_key, tags) if tags else [],
+                                strict=True):  # fmt: skip
+                entry = _loads(raw) if raw else None
+                found: set[int] = set()
+                _add_run_id(found, entry[0] if isinstance(entry, list) and entry else None)
+                stale.update(dict.fromkeys(found, tag))
+            return stale
+    except Exception as error:  # noqa: BLE001 (redis and kombu raise many kinds)
+        logger.warning("could not read the broker's deliveries (%s)", error)
+        return {}
+
+
+def restore_delivery(tag: bytes) -> bool:
+    """Put an unacknowledged delivery back in its queue, as kombu does once the visibility
+    timeout has passed; False when it was acknowledged or restored meanwhile."""
+    from kombu.transport.redis import loads
+    from kombu.utils.encoding import bytes_to_str
+
+    from dashboard.celery import app
+
+    with app.connection_for_write() as connection:
+        channel = connection.default_channel
+        restored = []
+
+        def move(pipe) -> None:
+            raw = pipe.hget(channel.unacked_key, tag)
+            pipe.multi()
+            pipe.zrem(channel.unacked_index_key, tag).hdel(channel.unacked_key, tag)
+            if raw:
+                message, exchange, routing_key = loads(bytes_to_str(raw))
+                channel._do_restore_message(message, exchange, routing_key, pipe, False)
+                restored.append(tag)
+
+        channel.client.transaction(move, channel.unacked_key)
+        return bool(restored)
 
 
 def _queue_names(app) -> list[str]:

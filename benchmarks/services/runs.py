@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -361,13 +361,14 @@ def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> 
         .values_list("pk", "queued_at")
         .order_by("queued_at")[:1000]
     )
-    lost = 0
+    lost = orphaned = 0
     if waiting:
         held = broker.held_run_ids()
         if held is not None:
             lost_runs = [(run_id, at) for run_id, at in waiting if run_id not in held]
             lost = len(lost_runs)
             due += lost_runs
+        orphaned = _restore_orphaned_deliveries({run_id for run_id, _ in waiting})
     queued = 0
     for run_id, queued_at in due:
         claimed = Run.objects.filter(
@@ -377,7 +378,36 @@ def requeue_stale_runs(*, older_than: datetime.timedelta, max_attempts: int) -> 
             queued += 1
     if lost:
         logger.warning("%s pending runs the broker no longer held were queued again", lost)
-    return {"queued": queued, "failed": failed, "lost": lost}
+    if orphaned:
+        logger.warning("%s deliveries of a lost worker were put back in the queue", orphaned)
+    return {"queued": queued, "failed": failed, "lost": lost, "orphaned": orphaned}
+
+
+def _restore_orphaned_deliveries(run_ids: set[int]) -> int:
+    """Put back in the queue the deliveries of pending runs that a worker took LOST_AFTER ago
+    and no worker is ingesting: their worker died (a SIGKILL leaves them unacknowledged until
+    Redis's visibility timeout, an hour). An ingest holds its run's row locked from start to
+    end, and a dead worker's lock goes with its connection: a run whose row is free is not
+    being ingested. Restored by mistake (taken but not started yet), it is only delivered
+    twice, which `ingest_run` ignores."""
+    from dashboard import broker
+
+    if not connection.features.has_select_for_update_skip_locked:
+        return 0
+    deliveries = {
+        run_id: tag
+        for run_id, tag in broker.stale_deliveries(LOST_AFTER.total_seconds()).items()
+        if run_id in run_ids
+    }
+    if not deliveries:
+        return 0
+    with transaction.atomic():
+        free = set(
+            Run.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=deliveries, status=Run.Status.PENDING)
+            .values_list("pk", flat=True)
+        )
+    return sum(broker.restore_delivery(deliveries[run_id]) for run_id in free)
 
 
 def record_run(**submission: Any) -> tuple[Run, bool]:

@@ -148,7 +148,7 @@ def test_the_sweep_gives_up_on_a_run_after_its_attempts(django_capture_on_commit
     outcome = run_services.requeue_stale_runs(
         older_than=datetime.timedelta(seconds=60), max_attempts=3
     )
-    assert outcome == {"queued": 0, "failed": 1, "lost": 0}
+    assert outcome == {"queued": 0, "failed": 1, "lost": 0, "orphaned": 0}
     run.refresh_from_db()
     assert run.status == Run.Status.FAILED and "3 attempts" in run.error
 
