@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import http.client
 import json
 import os
 import subprocess
@@ -160,7 +161,7 @@ def post(url: str, token: str, content: bytes) -> tuple[int, int | None]:
             return response.status, json.loads(response.read())["id"]
     except urllib.error.HTTPError as error:
         return error.code, None
-    except OSError:
+    except (OSError, http.client.HTTPException):  # refused, reset, or cut mid-answer
         return 0, None
 
 
