@@ -8,6 +8,7 @@ from api import (
     commitment_cost_views,
     database_views,
     network_views,
+    profile_views,
     storage_views,
     views,
     volume_performance_views,
@@ -20,6 +21,8 @@ app_name = "api"
 # (tests/api/test_api_root.py checks that no route is left out).
 endpoints = [
     path("price-performance/", views.PricePerformanceView.as_view(), name="price-performance"),
+    # Workload profiles, ranked by price-performance/?profile=KEY.
+    path("profiles/", profile_views.ProfilesView.as_view(), name="profiles"),
     # The five side by side: a vCPU-hour and a GiB-hour on each type.
     path("unit-prices/", UnitPricesView.as_view(), name="unit-prices"),
     path("cheapest-regions/", CheapestRegionsView.as_view(), name="cheapest-regions"),

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from api import conditional, filters, price_performance_serializers, serializers
+from api import conditional, filters, price_performance_serializers, profile_views, serializers
 from api.permissions import HasUploadToken, IsRunsUploadToken, IsUploaderOrStaffOrReadOnly
 from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
@@ -176,6 +176,9 @@ class PricePerformanceView(APIView):
     )
     def get(self, request):
         params = request.query_params
+        if "profile" in params:
+            # A workload profile instead of one benchmark (api/profile_views.py).
+            return profile_views.profile_answer(request)
         # Asked again while its benchmark and region are cached: a kept answer goes out
         # before the question is validated again (conditional.answer says why that is safe).
         scope = lookups.cached_benchmark_in_region(

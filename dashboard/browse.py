@@ -13,6 +13,7 @@ from django.shortcuts import render
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Architecture, Benchmark, PurchaseOption, Run
+from benchmarks.profiles import PROFILES
 from benchmarks.questions.compare import CompareForm
 from benchmarks.questions.finder import BURSTABLE_CHOICES, COLUMNS, FinderForm, FinderQuery
 from benchmarks.questions.price_performance import BASIS_LABELS
@@ -44,7 +45,7 @@ def finder(request):
         "query": query,
         "table": table,
         "errors": form.error_dict() if form.errors else {},
-        "profile": form.profile_asked,
+        "profiles": PROFILES,
         "columns": _columns(request, table, query, form.hidden_columns()),
         "csv_url": _url(request, format="csv"),
         "benchmarks": Benchmark.objects.exclude(families=[]).order_by("key").only("key", "unit"),
@@ -74,7 +75,9 @@ def _columns(request, table, query: FinderQuery, hidden: tuple[str, ...]) -> lis
     order = query.order
     columns = []
     for column in COLUMNS:
-        if column.needs_benchmark and (table is None or table.benchmark is None):
+        if column.needs_benchmark and (
+            table is None or (table.benchmark is None and table.profile is None)
+        ):
             continue
         sorted_by = order.lstrip("-") == column.key
         columns.append(

@@ -17,8 +17,11 @@ from typing import NamedTuple
 from django import forms
 
 from benchmarks.models import Architecture, PurchaseOption
+from benchmarks.profiles import BY_KEY as PROFILES_BY_KEY
 from benchmarks.questions.base import CHOICE_ERRORS, QueryForm, comma_list, date_field
 from benchmarks.questions.price_performance import BASES, DEFAULT_REGION
+
+PROFILE_KEYS = tuple(PROFILES_BY_KEY)
 
 MAX_FAMILIES = 50
 FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
@@ -74,6 +77,8 @@ class FinderQuery:
     purchase_option: str = PurchaseOption.ON_DEMAND
     at: datetime.date | None = None
     benchmark: str = ""
+    # Or a workload profile's key (benchmarks/profiles.py) to rank by.
+    profile: str = ""
     # The benchmark's own parameters, as the comparison page takes them (`block_size=8192`).
     params: dict[str, str] = field(default_factory=dict)
     basis: str = BASES[0]
@@ -99,7 +104,7 @@ class FinderQuery:
         """The sort in force."""
         if self.sort:
             return self.sort
-        return "-per_dollar" if self.benchmark else "usd_per_hour"
+        return "-per_dollar" if self.benchmark or self.profile else "usd_per_hour"
 
 
 def _number(help_text: str) -> forms.DecimalField:
@@ -127,8 +132,13 @@ class FinderForm(QueryForm):
     benchmark = forms.CharField(
         required=False, max_length=120, help_text="Rank by what a dollar buys of this benchmark"
     )
-    profile = forms.CharField(
-        required=False, max_length=120, help_text="A workload profile (not available yet)"
+    profile = forms.ChoiceField(
+        choices=[("", "none"), *((key, key) for key in PROFILE_KEYS)],
+        required=False,
+        help_text="Rank by what a dollar buys of a workload profile (GET profiles/)",
+        error_messages={
+            "invalid_choice": f"%(value)s is not a profile; choose from {', '.join(PROFILE_KEYS)}"
+        },
     )
     basis = forms.ChoiceField(
         choices=[(basis, basis) for basis in BASES], required=False, error_messages=CHOICE_ERRORS
@@ -194,18 +204,9 @@ class FinderForm(QueryForm):
             if cleaned.get(low) is not None and cleaned.get(high) is not None:
                 if cleaned[low] > cleaned[high]:
                     self.add_error(high, f"{high} is below {low} ({cleaned[low]})")
-        if cleaned.get("profile") and cleaned.get("format") == "csv":
-            self.add_error(
-                "profile",
-                "workload profiles are not available in the finder yet; "
-                "rank by one benchmark with benchmark=KEY",
-            )
+        if cleaned.get("profile") and cleaned.get("benchmark"):
+            self.add_error("profile", "rank by a benchmark or a profile, not both")
         return cleaned
-
-    @property
-    def profile_asked(self) -> str:
-        """The profile the query named, which the finder does not answer yet."""
-        return (self.cleaned_data.get("profile") or "") if self.is_valid() else ""
 
     @property
     def wants_csv(self) -> bool:
@@ -220,6 +221,7 @@ class FinderForm(QueryForm):
             purchase_option=data.get("purchase_option") or PurchaseOption.ON_DEMAND,
             at=data.get("at"),
             benchmark=data.get("benchmark") or "",
+            profile=data.get("profile") or "",
             params=dict(self.params),
             basis=data.get("basis") or BASES[0],
             architecture=data.get("architecture") or "",

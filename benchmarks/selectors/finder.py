@@ -21,11 +21,15 @@ from django.utils.text import slugify
 from benchmarks import units
 from benchmarks.models import Benchmark, InstanceType, Region, family_of, in_family
 from benchmarks.per_dollar import HOURS_PER_YEAR
+from benchmarks.profiles import Profile
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.questions.finder import CSV_COLUMNS, FinderQuery
+from benchmarks.questions.profiles import ProfileQuery
+from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
 from benchmarks.selectors.lookups import benchmark_in_region, get_region
 from benchmarks.selectors.price_performance import PricePerformanceRow, price_performance_table
+from benchmarks.selectors.profiles import ProfileRow, profile_table
 
 # AWS's own convention for monthly estimates (the instance type page's too).
 HOURS_PER_MONTH = HOURS_PER_YEAR / 12
@@ -102,6 +106,8 @@ class FinderTable:
     at: datetime.date
     rows: list[FinderRow] = field(default_factory=list)
     benchmark: Benchmark | None = None
+    # Or the workload profile ranked by (its rows' `median` is the profile's score).
+    profile: Profile | None = None
     reading: units.Reading | None = None
     # The benchmark's parameters in force (the best-covered values where left open).
     params: dict[str, Any] = field(default_factory=dict)
@@ -129,6 +135,8 @@ class FinderTable:
                 parts.append(f"{name}-{_plain(low) or 0}-{_plain(high) or 'any'}")
         if self.benchmark is not None:
             parts.append(self.benchmark.key)
+        if self.profile is not None:
+            parts.append(f"profile-{self.profile.key}")
         if query.at:
             parts.append(self.at.isoformat())
         text = "-".join(parts).replace(":", "-").replace(".", "_")
@@ -184,7 +192,7 @@ def _types(query: FinderQuery):
     return rows
 
 
-def _results_by_type(rows: list[PricePerformanceRow]) -> dict[str, PricePerformanceRow]:
+def _results_by_type(rows: list) -> dict[str, PricePerformanceRow | ProfileRow]:
     """Each type's row: the plain one (no variant), else its best variant per dollar."""
     chosen: dict[str, PricePerformanceRow] = {}
     for row in rows:
@@ -203,8 +211,8 @@ def finder_table(query: FinderQuery) -> FinderTable:
     unknown benchmark or region (with the closest names)."""
     at = query.at or timezone.localdate()
     notes: list[str] = []
-    results: dict[str, PricePerformanceRow] = {}
-    benchmark, params = None, {}
+    results: dict[str, PricePerformanceRow | ProfileRow] = {}
+    benchmark, profile, params = None, None, {}
     if query.benchmark:
         question = PricePerformanceQuery(
             benchmark=query.benchmark,
@@ -219,6 +227,18 @@ def finder_table(query: FinderQuery) -> FinderTable:
         region, benchmark, params = subject.region, answer.benchmark, answer.params
         notes.extend(f"{note}." for note in answer.notes)
         results = _results_by_type(answer.results)
+    elif query.profile:
+        answer = profile_table(
+            ProfileQuery(
+                profile=query.profile,
+                region=query.region,
+                purchase=Purchase.of(query.purchase_option),
+                at=at,
+                basis=query.basis,
+            )
+        )
+        region, profile = get_region(answer.region), answer.profile
+        results = _results_by_type(answer.results)
     else:
         region = get_region(query.region)
         if query.params:
@@ -226,7 +246,7 @@ def finder_table(query: FinderQuery) -> FinderTable:
             notes.append(f"{dropped}: a benchmark's parameters, dropped without a benchmark.")
     matching = _types(query)
     types = [FinderType(*row) for row in matching.order_by("name").values_list(*_FIELDS)]
-    if query.measured and benchmark is not None:
+    if query.measured and (benchmark is not None or profile is not None):
         types = [machine for machine in types if machine.name in results]
     quotes = prices.hourly_prices(
         instance_types=types,
@@ -243,11 +263,13 @@ def finder_table(query: FinderQuery) -> FinderTable:
         at=at,
         rows=sort_rows(rows, query.order),
         benchmark=benchmark,
+        profile=profile,
         params=params,
         notes=notes,
     )
     if benchmark is not None:
         table.reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
+    if benchmark is not None or profile is not None:
         table.measured = sum(1 for row in rows if row.result is not None)
     return table
 

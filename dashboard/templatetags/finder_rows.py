@@ -48,7 +48,17 @@ def finder_rows(table, compare: bool = True) -> str:
                 f'<td data-column="usd_per_year">{usd(row.usd_per_year)}</td>'
             )
         figures = ""
-        if table.benchmark is not None:
+        if table.profile is not None:
+            score = per_dollar = ""
+            if row.result is not None:
+                score = _number(row.median, 3)
+                if row.per_dollar is not None:
+                    per_dollar = _number(row.per_dollar, 2)
+            figures = (
+                f'<td data-column="median">{score}</td>'
+                f'<td data-column="per_dollar">{per_dollar}</td>'
+            )
+        elif table.benchmark is not None:
             median = per_dollar = ""
             if row.result is not None:
                 median = escape(reading.value.format(row.median))

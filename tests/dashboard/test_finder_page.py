@@ -89,13 +89,15 @@ class TestOnTheDemo:
         default = client.get(URL, {"family": "c7g"}).content.decode()
         assert "hide-family" in default.split('id="finder-table"')[0].rsplit("<table", 1)[1]
 
-    def test_a_profile_is_named_on_the_page_and_refused_in_the_csv(self, client):
-        page = client.get(URL, {"profile": "web-serving"})
+    def test_a_profile_ranks_the_finder_and_its_csv(self, client):
+        page = client.get(URL, {"profile": "web-serving", "measured": "on"})
         assert page.status_code == 200
         assert b'id="profile-note"' in page.content and b"profile=web-serving" in page.content
-        export = client.get(URL, {"profile": "web-serving", "format": "csv"})
-        assert export.status_code == 400
-        assert "not available in the finder yet" in export.json()["profile"][0]
+        export = client.get(URL, {"profile": "web-serving", "measured": "on", "format": "csv"})
+        assert export.status_code == 200
+        rows = list(csv.reader(io.StringIO(export.content.decode())))[1:]
+        per_dollar = [float(row[-1]) for row in rows if row[-1]]
+        assert rows and per_dollar == sorted(per_dollar, reverse=True)
 
     def test_wrong_filters_are_refused_naming_the_field(self, client):
         response = client.get(URL, {"vcpus_min": "8", "vcpus_max": "2", "format": "csv"})

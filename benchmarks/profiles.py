@@ -1,0 +1,117 @@
+"""Workload profiles: one score for a kind of work, the weighted geometric mean of a few
+benchmarks, each normalised to its median across the instance types measured with it.
+
+The one place profiles are defined (docs/benchmarks.md explains each choice). A member is a
+benchmark with every parameter fixed, so that it names one series per machine; the members
+are chosen among the benchmarks Spare Cores ran on (nearly) every type, whole-machine figures
+where there are (PassMark, Geekbench's multi-core), so that a profile ranks hundreds of types.
+A type lacking one member is left out of the profile's ranking and listed with what it lacks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmarks.errors import DomainError
+
+
+@dataclass(frozen=True)
+class Member:
+    """One benchmark of a profile, its parameters all fixed, and its weight."""
+
+    benchmark: str
+    weight: float
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        shown = ", ".join(f"{name}={value}" for name, value in sorted(self.params.items()))
+        return f"{self.benchmark} ({shown})" if shown else self.benchmark
+
+
+@dataclass(frozen=True)
+class Profile:
+    key: str
+    name: str
+    description: str
+    members: tuple[Member, ...]
+
+    @property
+    def total_weight(self) -> float:
+        return sum(member.weight for member in self.members)
+
+
+PROFILES = (
+    Profile(
+        "cpu-integer",
+        "CPU integer",
+        "Integer work on every core: PassMark's integer maths and sorting, and compiling "
+        "code (Geekbench's Clang, all cores).",
+        (
+            Member("passmark:cpu-integer-math", 0.5),
+            Member("geekbench:clang", 0.3, {"cores": "multi"}),
+            Member("passmark:cpu-sorting", 0.2),
+        ),
+    ),
+    Profile(
+        "crypto",
+        "Crypto",
+        "Encryption and hashing on every core: PassMark's AES, SHA and ECDSA tests.",
+        (
+            Member("passmark:cpu-enc-aes", 0.4),
+            Member("passmark:cpu-enc-sha", 0.3),
+            Member("passmark:cpu-enc-ecdsa", 0.3),
+        ),
+    ),
+    Profile(
+        "compression",
+        "Compression",
+        "Compressing data on every core: PassMark's compression test and Geekbench's file "
+        "compression (all cores).",
+        (
+            Member("passmark:cpu-compression", 0.5),
+            Member("geekbench:file-compression", 0.5, {"cores": "multi"}),
+        ),
+    ),
+    Profile(
+        "memory-bandwidth",
+        "Memory bandwidth",
+        "Moving data through memory: PassMark's memory mark, large reads and threaded bandwidth.",
+        (
+            Member("passmark:memory-mark", 0.4),
+            Member("passmark:me-read-l", 0.3),
+            Member("passmark:me-threaded", 0.3),
+        ),
+    ),
+    Profile(
+        "web-serving",
+        "Web serving",
+        "Serving static files over HTTP with 8 threads and 16 connections (Spare Cores' "
+        "static_web test): small and medium responses.",
+        (
+            Member("static_web:http", 0.7, {"connections": 16, "size": 1024, "threads": 8}),
+            Member("static_web:http", 0.3, {"connections": 16, "size": 16384, "threads": 8}),
+        ),
+    ),
+    Profile(
+        "key-value",
+        "Key-value store",
+        "Redis SET from one client thread, without and with pipelining.",
+        (
+            Member("redis:set", 0.5, {"pipeline": 1, "threads": 1}),
+            Member("redis:set", 0.5, {"pipeline": 16, "threads": 1}),
+        ),
+    ),
+)
+BY_KEY = {profile.key: profile for profile in PROFILES}
+
+
+def get_profile(key: str) -> Profile:
+    """The profile named `key`; a DomainError naming the valid keys otherwise."""
+    try:
+        return BY_KEY[key]
+    except KeyError:
+        raise DomainError(
+            f"unknown profile {key[:60]!r}; choose from {', '.join(BY_KEY)}", field="profile"
+        ) from None

@@ -1,0 +1,207 @@
+"""A workload profile's ranking: each type's score, the weighted geometric mean of its kept
+medians of the profile's members, each divided by that member's median across the types
+measured with it, then what a dollar buys of it in the region asked: hours of the median
+type's work (a score of 2 at $0.10 an hour: 20 hours of the median type's work per dollar).
+
+Scores are normalised over every type measured, whichever the question shows. From the kept
+statistics only, in a fixed number of queries whatever the number of results:
+the benchmarks (one), each member's kept series (one per member, at most three), the region
+(one) and the prices (at most three). The per-dollar and burstable arithmetic is the
+benchmarks' own (`price_performance.on_basis`); a score is a whole-machine figure, so a
+burstable type sustains its baseline share of it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import statistics
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from django.utils import timezone
+
+from benchmarks import profiles as definitions
+from benchmarks.models import Benchmark, SeriesStatistics
+from benchmarks.per_dollar import SECONDS_PER_HOUR
+from benchmarks.questions.profiles import ProfileQuery
+from benchmarks.selectors import prices
+from benchmarks.selectors.kept_series import Machine, read_kept_series
+from benchmarks.selectors.lookups import get_region
+from benchmarks.selectors.price_performance import on_basis
+from benchmarks.services.statistics import params_key
+
+
+class _Score(NamedTuple):
+    """A score as `on_basis` reads a series: its figure, and no process count (all cores)."""
+
+    median: float
+    params: dict
+
+
+class _HigherIsBetter(NamedTuple):
+    higher_is_better: bool = True
+
+
+@dataclass
+class ProfileRow:
+    instance_type: str
+    variant: str | None
+    family: str
+    vcpus: float | None
+    score: float
+    # Each member's kept median divided by the member's median across types, by label.
+    components: dict[str, float]
+    usd_per_hour: float
+    per_dollar: float | None
+    price_effective_from: datetime.date | None
+    cpu_allocation: str
+    baseline_share: float | None = None
+    burst_per_dollar: float | None = None
+    sustained_per_dollar: float | None = None
+
+    @property
+    def burstable(self) -> bool:
+        return self.baseline_share is not None
+
+    @property
+    def median(self) -> float:
+        """The score, where a benchmark's row has its median (the finder's figure column)."""
+        return self.score
+
+
+@dataclass(frozen=True)
+class Lacking:
+    """A type measured with some of the profile's members only: left out, with what it lacks."""
+
+    instance_type: str
+    variant: str | None
+    lacks: list[str]
+
+
+@dataclass(frozen=True)
+class UnpricedScore:
+    instance_type: str
+    variant: str | None
+    reason: str
+    score: float
+
+
+@dataclass
+class ProfileTable:
+    profile: definitions.Profile
+    region: str
+    purchase: Any
+    at: datetime.date
+    basis: str
+    # Each member's median across the types measured with it, by label.
+    medians: dict[str, float] = field(default_factory=dict)
+    results: list[ProfileRow] = field(default_factory=list)
+    lacking: list[Lacking] = field(default_factory=list)
+    unpriced: list[UnpricedScore] = field(default_factory=list)
+
+
+def profile_table(query: ProfileQuery) -> ProfileTable:
+    """The profile's score and what a dollar buys of it on each type (module docstring)."""
+    profile = definitions.get_profile(query.profile)
+    region = get_region(query.region)
+    at = query.at or timezone.localdate()
+    table = ProfileTable(
+        profile=profile, region=region.code, purchase=query.purchase, at=at, basis=query.basis
+    )
+    benchmarks = {
+        benchmark.key: benchmark
+        for benchmark in Benchmark.objects.filter(
+            key__in={member.benchmark for member in profile.members}
+        )
+    }
+    # (type id, variant) -> {member label: kept median}; the machines by id.
+    medians: dict[tuple[int, str], dict[str, float]] = {}
+    machines: dict[int, Machine] = {}
+    for member in profile.members:
+        benchmark = benchmarks.get(member.benchmark)
+        if benchmark is None:
+            continue
+        for row in read_kept_series(_member_statistics(benchmark, member), ()):
+            machines[row.machine.pk] = row.machine
+            value = row.median if benchmark.higher_is_better else 1 / row.median
+            if value > 0:
+                medians.setdefault((row.machine.pk, row.variant), {})[member.label] = value
+    for member in profile.members:
+        values = [found[member.label] for found in medians.values() if member.label in found]
+        if values:
+            table.medians[member.label] = statistics.median(values)
+    scores: dict[tuple[int, str], tuple[float, dict[str, float]]] = {}
+    for key, found in sorted(medians.items(), key=lambda item: machines[item[0][0]].name):
+        if not _asked(machines[key[0]], query):
+            continue
+        lacks = [member.label for member in profile.members if member.label not in found]
+        if lacks:
+            table.lacking.append(Lacking(machines[key[0]].name, key[1] or None, lacks))
+            continue
+        components = {
+            member.label: found[member.label] / table.medians[member.label]
+            for member in profile.members
+        }
+        logs = sum(member.weight * math.log(components[member.label]) for member in profile.members)
+        scores[key] = (math.exp(logs / profile.total_weight), components)
+    quotes = prices.hourly_prices(
+        instance_types={machines[type_id] for type_id, _ in scores},
+        region=region,
+        purchase_option=query.purchase,
+        day=at,
+    )
+    for (type_id, variant), (score, components) in scores.items():
+        machine, quote = machines[type_id], quotes[type_id]
+        if quote.usd_per_hour is None:
+            table.unpriced.append(
+                UnpricedScore(machine.name, variant or None, quote.note or "no price known", score)
+            )
+            continue
+        usd = float(quote.usd_per_hour)
+        # on_basis counts a throughput's seconds in a dollar's hours; a score is relative, so
+        # per dollar it reads in hours of the median type's work.
+        basis = {
+            name: value / SECONDS_PER_HOUR if name.endswith("per_dollar") and value else value
+            for name, value in on_basis(
+                machine, _HigherIsBetter(), _Score(score, {}), usd, query.basis
+            ).items()
+        }
+        table.results.append(
+            ProfileRow(
+                instance_type=machine.name,
+                variant=variant or None,
+                family=machine.family,
+                vcpus=float(machine.vcpus) if machine.vcpus is not None else None,
+                score=score,
+                components=components,
+                usd_per_hour=usd,
+                per_dollar=basis["per_dollar"],
+                price_effective_from=quote.effective_from,
+                cpu_allocation=machine.allocation,
+                baseline_share=basis.get("baseline_share"),
+                burst_per_dollar=basis.get("burst_per_dollar"),
+                sustained_per_dollar=basis.get("sustained_per_dollar"),
+            )
+        )
+    table.results.sort(
+        key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type)
+    )
+    return table
+
+
+def _member_statistics(benchmark: Benchmark, member: definitions.Member):
+    """The kept statistics (measured anywhere) of the member's series on every type."""
+    return SeriesStatistics.objects.filter(
+        measured_in=SeriesStatistics.ALL_REGIONS,
+        series__benchmark=benchmark,
+        series__params_key=params_key(member.params),
+    )
+
+
+def _asked(machine: Machine, query: ProfileQuery) -> bool:
+    """Whether the question's types or families take in this machine (scores are normalised
+    over every type measured, whichever are shown)."""
+    if query.instance_types and machine.name not in query.instance_types:
+        return False
+    return not query.families or machine.family in query.families
