@@ -72,11 +72,12 @@ def _memory_bounds(vcpus: Decimal, memory: Decimal) -> tuple[Decimal | None, Dec
 
 
 def _benchmark_for(instance_type: InstanceType) -> Benchmark | None:
-    measured = list(
-        Benchmark.objects.filter(families__contains=[instance_type.family]).only(
-            "key", "unit", "higher_is_better", "families"
-        )
-    )
+    # The families are read and matched here: SQLite (`make run`) has no JSON containment.
+    measured = [
+        benchmark
+        for benchmark in Benchmark.objects.only("key", "unit", "higher_is_better", "families")
+        if instance_type.family in (benchmark.families or [])
+    ]
     for key in PREFERRED:
         for benchmark in measured:
             if benchmark.key == key:
