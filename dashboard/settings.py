@@ -236,6 +236,8 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = envint("CELERY_WORKER_MAX_MEMORY_PER_CHILD"
 # Uploads: how long a parse may take, when a run left pending is queued again, and after how
 # many such attempts it fails.
 PRICEBENCH_INGEST_SECONDS = envint("PRICEBENCH_INGEST_SECONDS", 300)
+# Where `import_prices --offer-file --as-of` finds past price list versions: AWS, or a mirror.
+PRICEBENCH_OFFERS_URL = envstr("PRICEBENCH_OFFERS_URL", "https://pricing.us-east-1.amazonaws.com")
 PRICEBENCH_MAX_RESULTS_PER_UPLOAD = envint("PRICEBENCH_MAX_RESULTS_PER_UPLOAD", 100_000)
 PRICEBENCH_REQUEUE_AFTER_SECONDS = envint("PRICEBENCH_REQUEUE_AFTER_SECONDS", 120)
 PRICEBENCH_MAX_QUEUE_ATTEMPTS = envint("PRICEBENCH_MAX_QUEUE_ATTEMPTS", 5)

@@ -1,5 +1,6 @@
 """`python manage.py import_prices SOURCE`: AWS prices from a file, the snapshot or the API."""
 
+import datetime
 import time
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from benchmarks.pricing.aws import AwsThrottled
 from benchmarks.services import prices as price_services
 
 MB = 1024 * 1024
+# `--offer-file` given without a PATH (with --as-of): the version index comes from the mirror.
+FROM_THE_MIRROR = Path("-")
 
 
 class ProgressBar:
@@ -61,7 +64,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         source = parser.add_mutually_exclusive_group(required=True)
         source.add_argument("--snapshot", action="store_true", help="the bundled price snapshot")
-        source.add_argument("--offer-file", type=Path, metavar="PATH", help="AWS bulk offer file")
+        source.add_argument(
+            "--offer-file",
+            type=Path,
+            metavar="PATH",
+            nargs="?",
+            const=FROM_THE_MIRROR,
+            help="AWS bulk offer file; with --as-of, AWS's version index (PATH, or none: "
+            "downloaded from PRICEBENCH_OFFERS_URL)",
+        )
         source.add_argument(
             "--price-list", type=Path, metavar="PATH", help="saved get_products response(s)"
         )
@@ -85,7 +96,17 @@ class Command(BaseCommand):
         )
         source.add_argument("--api", action="store_true", help="live AWS, through boto3")
         parser.add_argument("--service", choices=price_services.API_SERVICES, help="with --api")
-        parser.add_argument("--region", help="with --api; with --spot-history, for zone IDs")
+        parser.add_argument(
+            "--region",
+            help="with --api; with --spot-history, for zone IDs; with --as-of, the region "
+            "whose offer file is read (default: the whole offer)",
+        )
+        parser.add_argument(
+            "--as-of",
+            type=datetime.date.fromisoformat,
+            metavar="YYYY-MM-DD",
+            help="with --offer-file: the price list version in force that day",
+        )
 
     def handle(self, *args, **options):
         if options["api"] and not (options["service"] and options["region"]):
@@ -94,10 +115,21 @@ class Command(BaseCommand):
             )
         if options["service"] and not options["api"]:
             raise CommandError("--service goes with --api")
+        if options["as_of"] and not options["offer_file"]:
+            raise CommandError("--as-of goes with --offer-file (a version index, or none)")
+        if options["offer_file"] == FROM_THE_MIRROR and not options["as_of"]:
+            raise CommandError("--offer-file needs a PATH, unless --as-of names a day")
         progress = None
         try:
             if options["snapshot"]:
                 summary = price_services.import_snapshot()
+            elif options["as_of"]:
+                index = options["offer_file"]
+                summary = price_services.import_offer_version(
+                    as_of=options["as_of"],
+                    region=options["region"],
+                    index=None if index == FROM_THE_MIRROR else index,
+                )
             elif options["offer_file"]:
                 if self.stderr.isatty():
                     progress = ProgressBar(self.stderr._out)

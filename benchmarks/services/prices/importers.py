@@ -4,13 +4,16 @@ file may take minutes), then writes in one transaction."""
 
 from __future__ import annotations
 
+import datetime
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 
 from benchmarks.errors import DomainError
-from benchmarks.pricing import aws, fargate_spot, savings_plans, snapshot
+from benchmarks.pricing import aws, fargate_spot, savings_plans, snapshot, versions
 from benchmarks.pricing.instance_types import read_instance_types
 from benchmarks.pricing.offer_files import OfferFile, Progress
 from benchmarks.pricing.price_list import load_price_list_file, read_price_list
@@ -103,6 +106,36 @@ def import_offer_file(*, path: Path, progress: Progress | None = None) -> Import
     offer = OfferFile(path, progress=progress)
     summary = _record_any(offer.records())
     return _with_stats(summary, offer.stats, offer.info.source)
+
+
+def import_offer_version(
+    *,
+    as_of: datetime.date,
+    region: str | None = None,
+    index: Path | None = None,
+    base_url: str | None = None,
+    progress: Progress | None = None,
+) -> ImportSummary:
+    """The EC2 price list version in force on `as_of`: its version index (`index`, else
+    downloaded from `base_url`, AWS's or a mirror's), the version it names for that day, and
+    that version's offer file (one `region`'s, else the whole offer), downloaded and
+    imported as any offer file (its prices keep their own effective dates; a price that
+    changed closes the period before it)."""
+    base_url = (base_url or settings.PRICEBENCH_OFFERS_URL).rstrip("/")
+    with tempfile.TemporaryDirectory(prefix="pricebench-offer-version-") as folder:
+        if index is None:
+            index = Path(folder) / "version-index.json"
+            versions.download(base_url + versions.VERSION_INDEX_PATH, index)
+        version = versions.version_in_force(versions.read_version_index(index), as_of)
+        offer = Path(folder) / "index.json"
+        versions.download(base_url + version.url_for(region), offer)
+        summary = import_offer_file(path=offer, progress=progress)
+    ends = version.ends.isoformat() if version.ends else "now"
+    summary.notes.append(
+        f"price list version {version.code}, in force from {version.begins.isoformat()} to "
+        f"{ends} (asked for {as_of.isoformat()})"
+    )
+    return summary
 
 
 @transaction.atomic

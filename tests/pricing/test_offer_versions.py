@@ -1,0 +1,101 @@
+"""`import_prices --offer-file --as-of DAY`: AWS's real version index picks the price list
+version in force that day, whose offer file comes from a mirror (a loopback HTTP server
+serving the real files in its layout: the fake at the HTTP edge)."""
+
+import datetime
+import functools
+import io
+import shutil
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from benchmarks.models import Price
+from benchmarks.pricing import versions
+
+pytestmark = pytest.mark.django_db
+
+INDEX = "offers_AmazonEC2_version_index_2025-09.json"
+DECEMBER_2016 = "20161213014831"
+SAMPLE = "aws_ec2_offer_c4large_us-east-1_201612_lyft.json"
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def mirror(tmp_path, aws_responses, aws_samples, settings):
+    """The price list's layout on loopback: the version index, and December 2016's us-east-1
+    file (the real sample of that version)."""
+    root = tmp_path / "mirror"
+    offers = root / "offers" / "v1.0" / "aws" / "AmazonEC2"
+    (offers / DECEMBER_2016 / "us-east-1").mkdir(parents=True)
+    shutil.copy(aws_responses / INDEX, offers / "index.json")
+    shutil.copy(aws_samples / SAMPLE, offers / DECEMBER_2016 / "us-east-1" / "index.json")
+    handler = functools.partial(QuietHandler, directory=str(root))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    settings.PRICEBENCH_OFFERS_URL = f"http://127.0.0.1:{server.server_port}"
+    yield server
+    server.shutdown()
+
+
+def run(*arguments: str) -> str:
+    out = io.StringIO()
+    call_command("import_prices", *arguments, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def test_the_real_index_names_the_version_in_force_on_a_day(aws_responses):
+    listed = versions.read_version_index(aws_responses / INDEX)
+    assert len(listed) == 110 and listed[0].begins == datetime.date(2015, 12, 1)
+    december = versions.version_in_force(listed, datetime.date(2016, 12, 15))
+    assert (december.code, december.begins, december.ends) == (
+        DECEMBER_2016,
+        datetime.date(2016, 12, 1),
+        datetime.date(2017, 1, 1),
+    )
+    assert december.url_for("us-east-1") == (
+        f"/offers/v1.0/aws/AmazonEC2/{DECEMBER_2016}/us-east-1/index.json"
+    )
+    with pytest.raises(Exception, match="no price list version was in force on 2014-01-01"):
+        versions.version_in_force(listed, datetime.date(2014, 1, 1))
+
+
+def test_a_past_version_is_read_from_the_mirror_and_imported_once(mirror):
+    out = run("--offer-file", "--as-of", "2016-12-15", "--region", "us-east-1")
+    assert f"price list version {DECEMBER_2016}, in force from 2016-12-01 to 2017-01-01" in out
+    prices = Price.objects.filter(instance_type__name="c4.large", purchase_option="on_demand")
+    assert prices.count() == 1
+    price = prices.get()
+    assert float(price.usd_per_hour) == pytest.approx(0.1) and price.effective_from.year == 2016
+    stored = Price.objects.count()
+    # Again: nothing new (the same periods).
+    run("--offer-file", "--as-of", "2016-12-20", "--region", "us-east-1")
+    assert Price.objects.count() == stored
+
+
+def test_a_local_index_works_the_same(mirror, aws_responses):
+    run(
+        "--offer-file", str(aws_responses / INDEX), "--as-of", "2016-12-15", "--region", "us-east-1"
+    )
+    assert Price.objects.filter(instance_type__name="c4.large").exists()
+
+
+def test_what_the_mirror_lacks_or_the_index_cannot_say_is_refused_and_stores_nothing(
+    mirror, aws_samples
+):
+    with pytest.raises(CommandError, match=r"/20161026205455/us-east-1/index.json: HTTP 404"):
+        run("--offer-file", "--as-of", "2016-11-15", "--region", "us-east-1")
+    with pytest.raises(CommandError, match="no price list version was in force on 2010-01-01"):
+        run("--offer-file", "--as-of", "2010-01-01", "--region", "us-east-1")
+    with pytest.raises(CommandError, match="not a price list version index"):
+        run("--offer-file", str(aws_samples / SAMPLE), "--as-of", "2016-12-15")
+    with pytest.raises(CommandError, match="needs a PATH, unless --as-of"):
+        run("--offer-file")
+    assert not Price.objects.exists()
