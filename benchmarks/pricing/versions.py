@@ -21,6 +21,8 @@ from pathlib import Path
 from benchmarks.errors import DomainError
 
 VERSION_INDEX_PATH = "/offers/v1.0/aws/AmazonEC2/index.json"
+# The version in force now, in AWS's layout (`current/us-east-1/index.json`).
+CURRENT = "/offers/v1.0/aws/AmazonEC2/current/index.json"
 # Seconds a download may wait for the server before it fails.
 TIMEOUT = 60
 

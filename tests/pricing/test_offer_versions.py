@@ -99,3 +99,27 @@ def test_what_the_mirror_lacks_or_the_index_cannot_say_is_refused_and_stores_not
     with pytest.raises(CommandError, match="needs a PATH, unless --as-of"):
         run("--offer-file")
     assert not Price.objects.exists()
+
+
+def test_several_regions_are_imported_in_turn_and_a_failed_run_resumes(mirror, tmp_path, settings):
+    settings.VAR_DIR = tmp_path / "var"
+    current = tmp_path / "mirror" / "offers" / "v1.0" / "aws" / "AmazonEC2" / "current"
+    (current / "us-east-1").mkdir(parents=True)
+    december = current.parent / DECEMBER_2016 / "us-east-1" / "index.json"
+    shutil.copy(december, current / "us-east-1" / "index.json")
+    with pytest.raises(CommandError, match=r"1 region\(s\) failed \(ap-northeast-1\)"):
+        run("--offer-file", "--regions", "us-east-1,ap-northeast-1")
+    stored = Price.objects.count()
+    assert stored > 0
+    state = settings.VAR_DIR / "import-regions-current.json"
+    assert state.read_text() == '["us-east-1"]'
+    # The missing file arrives (the same sample stands in for it): the run resumes there.
+    (current / "ap-northeast-1").mkdir()
+    shutil.copy(december, current / "ap-northeast-1" / "index.json")
+    out = run("--offer-file", "--regions", "us-east-1,ap-northeast-1")
+    assert "us-east-1: done by a run before" in out and "ap-northeast-1: read" in out
+    assert Price.objects.count() == stored and not state.exists()
+    with pytest.raises(CommandError, match="unknown region"):
+        run("--offer-file", "--regions", "mars-north-1")
+    with pytest.raises(CommandError, match="go with --offer-file without a PATH"):
+        run("--snapshot", "--all-regions")

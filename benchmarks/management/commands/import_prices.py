@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
 from benchmarks.errors import DomainError
+from benchmarks.models import Region
 from benchmarks.pricing.aws import AwsThrottled
 from benchmarks.services import prices as price_services
 
@@ -102,6 +103,15 @@ class Command(BaseCommand):
             "whose offer file is read (default: the whole offer)",
         )
         parser.add_argument(
+            "--all-regions",
+            action="store_true",
+            help="with --offer-file (no PATH): every region's offer file, one after the other "
+            "(resumable: a run stopped part-way starts again where it stopped)",
+        )
+        parser.add_argument(
+            "--regions", metavar="R,R", help="with --offer-file (no PATH): these regions' files"
+        )
+        parser.add_argument(
             "--as-of",
             type=datetime.date.fromisoformat,
             metavar="YYYY-MM-DD",
@@ -117,6 +127,16 @@ class Command(BaseCommand):
             raise CommandError("--service goes with --api")
         if options["as_of"] and not options["offer_file"]:
             raise CommandError("--as-of goes with --offer-file (a version index, or none)")
+        many = options["all_regions"] or options["regions"]
+        if many:
+            if options["offer_file"] is None or (
+                options["offer_file"] != FROM_THE_MIRROR and not options["as_of"]
+            ):
+                raise CommandError(
+                    "--all-regions and --regions go with --offer-file without a PATH (the "
+                    "files come from PRICEBENCH_OFFERS_URL)"
+                )
+            return self._regions(options)
         if options["offer_file"] == FROM_THE_MIRROR and not options["as_of"]:
             raise CommandError("--offer-file needs a PATH, unless --as-of names a day")
         progress = None
@@ -172,3 +192,34 @@ class Command(BaseCommand):
         self.stdout.write(str(summary))
         for note in summary.notes:
             self.stdout.write(f"note: {note}")
+
+    def _regions(self, options) -> None:
+        """Each region's offer file in turn; a summary per region, exit 1 naming failures."""
+        if options["all_regions"]:
+            regions = list(Region.objects.order_by("code").values_list("code", flat=True))
+        else:
+            regions = [code.strip() for code in options["regions"].split(",") if code.strip()]
+            unknown = sorted(set(regions) - set(Region.objects.values_list("code", flat=True)))
+            if unknown:
+                raise CommandError(f"unknown region(s): {', '.join(unknown)}")
+        index = options["offer_file"]
+        try:
+            outcome = price_services.import_offer_regions(
+                regions=regions,
+                as_of=options["as_of"],
+                index=None if index == FROM_THE_MIRROR else index,
+            )
+        except DomainError as error:
+            raise CommandError(error.message) from None
+        self.stdout.write(f"{outcome.label}: {len(regions)} regions")
+        for region in outcome.done_before:
+            self.stdout.write(f"  {region}: done by a run before")
+        for region, summary in outcome.done.items():
+            self.stdout.write(f"  {region}: {summary}")
+        for region, reason in outcome.failed.items():
+            self.stdout.write(f"  {region}: FAILED: {reason}")
+        if outcome.failed:
+            raise CommandError(
+                f"{len(outcome.failed)} region(s) failed ({', '.join(outcome.failed)}); run "
+                "the same command again to retry them (the others are kept as done)"
+            )

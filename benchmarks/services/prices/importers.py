@@ -5,8 +5,10 @@ file may take minutes), then writes in one transaction."""
 from __future__ import annotations
 
 import datetime
+import json
 import tempfile
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
@@ -136,6 +138,64 @@ def import_offer_version(
         f"{ends} (asked for {as_of.isoformat()})"
     )
     return summary
+
+
+@dataclass
+class RegionsImport:
+    """What `import_offer_regions` did: each region's summary, the regions a run before had
+    done, and the regions that failed with why."""
+
+    label: str
+    done: dict[str, ImportSummary] = field(default_factory=dict)
+    done_before: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+def import_offer_regions(
+    *,
+    regions: list[str],
+    as_of: datetime.date | None = None,
+    index: Path | None = None,
+    base_url: str | None = None,
+    state_dir: Path | None = None,
+) -> RegionsImport:
+    """Each region's EC2 offer file of the version in force on `as_of` (else the current
+    one), one after the other, each in its own transaction. Resumable: the regions done are
+    kept in a file under `state_dir` (settings.VAR_DIR) until every region is, so that a run
+    stopped or failing part-way starts again where it stopped; idempotent either way (a
+    region imported again stores nothing new)."""
+    base_url = (base_url or settings.PRICEBENCH_OFFERS_URL).rstrip("/")
+    with tempfile.TemporaryDirectory(prefix="pricebench-offer-regions-") as folder:
+        if as_of is None:
+            version = versions.OfferVersion("current", as_of or datetime.date.min, None,
+                                            versions.CURRENT)  # fmt: skip
+        else:
+            if index is None:
+                index = Path(folder) / "version-index.json"
+                versions.download(base_url + versions.VERSION_INDEX_PATH, index)
+            version = versions.version_in_force(versions.read_version_index(index), as_of)
+        state = (state_dir or settings.VAR_DIR) / f"import-regions-{version.code}.json"
+        before = set(json.loads(state.read_text())) if state.is_file() else set()
+        outcome = RegionsImport(label=f"price list version {version.code}")
+        for region in regions:
+            if region in before:
+                outcome.done_before.append(region)
+                continue
+            offer = Path(folder) / f"{region}.json"
+            try:
+                versions.download(base_url + version.url_for(region), offer)
+                outcome.done[region] = import_offer_file(path=offer)
+            except DomainError as error:
+                outcome.failed[region] = error.message
+                continue
+            finally:
+                offer.unlink(missing_ok=True)
+            before.add(region)
+            state.parent.mkdir(parents=True, exist_ok=True)
+            state.write_text(json.dumps(sorted(before)))
+        if not outcome.failed:
+            state.unlink(missing_ok=True)
+    return outcome
 
 
 @transaction.atomic
