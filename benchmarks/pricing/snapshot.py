@@ -52,6 +52,12 @@ INSTANCE_TYPE_COLUMNS = (
     "baseline_share,network_performance,source"
 ).split(",")
 
+# Commitments (Reserved terms, Savings Plans): the effective hourly price and its two parts.
+COMMITMENT_COLUMNS = (
+    "instance_type,region,purchase_option,term,payment,offering_class,plan,usd_per_hour,"
+    "upfront_usd,hourly_usd,effective_from,effective_to,source"
+).split(",")
+
 # Spare Cores' figures (AWS's guide for three types Spare Cores lacks): `cpu_allocation`
 # is dedicated, shared or burstable; `spec_source` the source's key (models.SpecSource).
 INSTANCE_SPEC_COLUMNS = (
@@ -73,6 +79,11 @@ class InstanceSpecsRow:
 def read_prices(path: Path) -> Iterator[PriceRecord]:
     """prices.csv -> price records."""
     return _records(path, PRICE_COLUMNS, PriceRecord)
+
+
+def read_commitment_prices(path: Path) -> Iterator[PriceRecord]:
+    """commitment_prices.csv -> price records of Reserved terms and Savings Plans."""
+    return _records(path, COMMITMENT_COLUMNS, PriceRecord)
 
 
 def read_fargate_rates(path: Path) -> Iterator[FargateRateRecord]:
@@ -144,6 +155,8 @@ _CELLS: dict[str, Callable[[str, str], object]] = {
     "usd_per_hour": _usd,
     "usd_per_unit_hour": _usd,
     "usd_per_unit_month": _usd,
+    "upfront_usd": _optional(_usd),
+    "hourly_usd": _optional(_usd),
     "effective_from": _day,
     "effective_to": _optional(_day),
     "tier": _number(int),

@@ -80,6 +80,10 @@ def import_snapshot(*, directory: Path = snapshot.DEMO_DIR) -> ImportSummary:
         specs=snapshot.read_instance_types(directory / "instance_types.csv")
     )
     summary += record_prices(records=snapshot.read_prices(directory / "prices.csv"))
+    # Reserved terms (scripts/build_demo_commitments.py): the few the shared data holds.
+    commitments = directory / "commitment_prices.csv"
+    if commitments.is_file():
+        summary += record_prices(records=snapshot.read_commitment_prices(commitments))
     summary += record_fargate_rates(
         records=snapshot.read_fargate_rates(directory / "fargate_rates.csv")
     )
