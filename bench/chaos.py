@@ -273,16 +273,7 @@ def run_chaos(*, minutes: float, fault_every: float, seed: int, out=sys.stdout) 
         token = faults.upload_token()
         redis = faults.Redis(persistent=True)
         redis.start()
-        env = {
-            **os.environ,
-            "DATABASE_URL": cluster.url,
-            "CELERY_BROKER_URL": redis.url,
-            "SECRET_KEY": "bench-" + "x" * 50,
-            "PYTHONPATH": str(common.ROOT),
-        }
-        worker = faults.Celery(env, "worker", "--concurrency=2", "--without-gossip",
-                               "--without-mingle")  # fmt: skip
-        beat = faults.Celery(env, "beat", "--schedule", str(folder / "beat-schedule"))
+        env, worker, beat = faults.celery_processes(cluster.url, redis.url)
         stop = threading.Event()
         try:
             worker.start()

@@ -115,6 +115,21 @@ class Celery:
                 self.kill()
 
 
+def celery_processes(database_url: str, broker_url: str) -> tuple[dict, Celery, Celery]:
+    """The environment of the web and Celery processes, and a worker (prefork, 2 processes)
+    and beat on it, not started."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": broker_url,
+        "SECRET_KEY": "bench-" + "x" * 50,
+        "PYTHONPATH": str(common.ROOT),
+    }
+    worker = Celery(env, "worker", "--concurrency=2", "--without-gossip", "--without-mingle")
+    beat_schedule = Path(tempfile.mkdtemp(prefix="pricebench-beat-")) / "schedule"
+    return env, worker, Celery(env, "beat", "--schedule", str(beat_schedule))
+
+
 def upload_token() -> str:
     """A user with an upload token, made in the bench database."""
     from django.contrib.auth import get_user_model
@@ -416,16 +431,7 @@ def main() -> None:
         token = upload_token()
         redis = Redis(persistent=not args.redis_without_persistence)
         redis.start()
-        env = {
-            **os.environ,
-            "DATABASE_URL": cluster.url,
-            "CELERY_BROKER_URL": redis.url,
-            "SECRET_KEY": "bench-" + "x" * 50,
-            "PYTHONPATH": str(common.ROOT),
-        }
-        worker = Celery(env, "worker", "--concurrency=2", "--without-gossip", "--without-mingle")
-        beat_schedule = Path(tempfile.mkdtemp(prefix="pricebench-beat-")) / "schedule"
-        beat = Celery(env, "beat", "--schedule", str(beat_schedule))
+        env, worker, beat = celery_processes(cluster.url, redis.url)
         try:
             worker.start()
             beat.start()

@@ -7,29 +7,15 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from api.models import UploadToken
 from api.tokens import create_upload_token
 from benchmarks.models import InstanceType, Run
-from tests.conftest import SHARED_DATA
+from tests.api.test_upload_tokens import upload
 
 pytestmark = pytest.mark.django_db
 
-S1_FILE = SHARED_DATA / "seed-studies" / "fargate-openssl" / "t2.nano__e5-2676-v3-2-40ghz.txt"
 DAY = datetime.timedelta(days=1)
-
-
-def upload(key: str):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
-    content = io.BytesIO(S1_FILE.read_bytes())
-    content.name = "speed.txt"
-    return client.post(
-        "/api/v1/runs/",
-        {"file": content, "instance_type": "t2.nano", "region": "us-east-1"},
-        format="multipart",
-    )
 
 
 @pytest.fixture
