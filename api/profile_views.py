@@ -1,6 +1,7 @@
 """Workload profiles in the API: `GET profiles/`, and `price-performance/?profile=KEY`'s
 answer (the price-performance view hands a question naming a profile to `profile_answer`)."""
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
@@ -80,10 +81,15 @@ class ProfileAnswerSerializer(serializers.Serializer):
     unpriced = UnpricedScoreSerializer(many=True)
 
 
+class ProfileListSerializer(serializers.Serializer):
+    results = ProfileSerializer(many=True)
+
+
 class ProfilesView(APIView):
     """Workload profiles: each a weighted geometric mean of benchmarks normalised to their
     medians, ranked per dollar by `price-performance/?profile=KEY`."""
 
+    @extend_schema(responses=ProfileListSerializer)
     def get(self, request):
         return Response({"results": ProfileSerializer(PROFILES, many=True).data})
 

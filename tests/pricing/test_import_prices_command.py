@@ -39,9 +39,9 @@ def test_it_imports_the_m5_large_item_at_its_on_demand_and_reserved_prices(aws_r
 
 
 def test_it_imports_the_bundled_snapshot():
-    # 1,527 EC2 prices and Fargate rates, and study S4's 3 EBS volume rates.
-    assert "stored 1,342, unchanged 0" in run("--snapshot")
-    assert "stored 0, unchanged 1,424" in run("--snapshot")
+    # EC2 prices, Fargate rates, study S4's 3 EBS volume rates and 16 Reserved terms.
+    assert "stored 1,358, unchanged 0" in run("--snapshot")
+    assert "stored 0, unchanged 1,440" in run("--snapshot")
 
 
 def test_it_imports_json_and_csv_offer_files(tmp_path, m5_item):
