@@ -1,7 +1,7 @@
 """API views: declarations around selectors and services."""
 
 from django.http import JsonResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -171,6 +171,12 @@ class PricePerformanceView(APIView):
     @extend_schema(
         parameters=[
             benchmark_parameters("e.g. block_size=8192&processes=1"),
+            OpenApiParameter(
+                "profile",
+                str,
+                description="A workload profile's key (GET profiles/) instead of `benchmark`: "
+                "the answer is then the profile's ranking (docs/api.md, Workload profiles)",
+            ),
         ],
         responses=price_performance_serializers.PricePerformanceSerializer,
     )
