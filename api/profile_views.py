@@ -68,7 +68,7 @@ class UnpricedScoreSerializer(serializers.Serializer):
 
 class ProfileAnswerSerializer(serializers.Serializer):
     profile = ProfileSerializer()
-    region = serializers.CharField()
+    region = serializers.CharField(source="region.code")
     purchase_option = serializers.CharField(source="purchase.option")
     term, payment, offering_class, plan, spot_zone = purchase_fields("purchase.answer_fields")
     at = serializers.DateField()

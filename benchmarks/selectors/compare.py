@@ -33,13 +33,6 @@ from benchmarks.selectors.price_performance import on_basis
 PRICE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)
 
 
-class _Kept(NamedTuple):
-    """What the basis rule reads of a series' statistics."""
-
-    median: float
-    params: dict
-
-
 class _BenchmarkFacts(NamedTuple):
     key: str
     unit: str
@@ -251,7 +244,14 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
         usd = columns[index].usd_per_hour
         per_dollar, figure = None, median
         if usd is not None:
-            ranked = on_basis(_machine(types[index]), benchmark, _Kept(median, params), usd, basis)
+            ranked = on_basis(
+                _machine(types[index]),
+                median,
+                usd,
+                basis,
+                higher_is_better=benchmark.higher_is_better,
+                params=params,
+            )
             per_dollar, figure = ranked["per_dollar"], ranked["basis_figure"]
         basis_figures[index] = figure
         cells[index] = Cell(median=median, runs=runs, per_dollar=per_dollar)

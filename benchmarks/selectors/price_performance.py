@@ -302,7 +302,14 @@ def price_performance_table(
                 statistics_id=row.statistics_id,
                 upfront_usd=_float_or_none(quote.upfront_usd),
                 hourly_usd=_float_or_none(quote.hourly_usd),
-                **on_basis(instance_type, benchmark, row, usd, query.basis),
+                **on_basis(
+                    instance_type,
+                    row.median,
+                    usd,
+                    query.basis,
+                    higher_is_better=benchmark.higher_is_better,
+                    params=row.params,
+                ),
                 **_bandwidth(instance_type, benchmark, row.median, usd),
             )
         )
@@ -322,22 +329,29 @@ def price_performance_table(
 
 
 def on_basis(
-    machine: Machine, benchmark: Benchmark, row: KeptSeries, usd: float, basis: str
+    machine: Machine,
+    median: float,
+    usd: float,
+    basis: str,
+    *,
+    higher_is_better: bool = True,
+    params: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """What a dollar buys on the question's basis; for a burstable type, its figures on every
-    basis too.
+    """What a dollar buys of a figure (`median`, a benchmark's, measured with `params`) on the
+    question's basis; for a burstable type, its figures on every basis too.
 
     Credits are earned for the whole instance, so a result measured with P processes sustains
-    min(1, baseline x vCPUs / P) of its burst figure (`per_dollar.sustained_share`)."""
-    higher = benchmark.higher_is_better
-    burst = arithmetic.per_dollar(row.median, usd, higher_is_better=higher)
+    min(1, baseline x vCPUs / P) of its burst figure (`per_dollar.sustained_share`); without
+    a process count, every vCPU is taken as busy."""
+    higher = higher_is_better
+    burst = arithmetic.per_dollar(median, usd, higher_is_better=higher)
     if not machine.burstable or machine.baseline_share is None:
-        return {"per_dollar": burst, "basis_figure": row.median}
+        return {"per_dollar": burst, "basis_figure": median}
     share = float(machine.baseline_share)
     vcpus = float(machine.vcpus) if machine.vcpus is not None else None
-    processes = row.params.get("processes")
+    processes = (params or {}).get("processes")
     sustains = arithmetic.sustained_share(share, vcpus, processes)
-    sustained = arithmetic.sustained_figure(row.median, sustains, higher_is_better=higher)
+    sustained = arithmetic.sustained_figure(median, sustains, higher_is_better=higher)
     figures = {
         "baseline_share": share,
         "burst_per_dollar": burst,
@@ -349,7 +363,7 @@ def on_basis(
         ),
     }
     if basis == "burst":
-        return {**figures, "per_dollar": burst, "basis_figure": row.median}
+        return {**figures, "per_dollar": burst, "basis_figure": median}
     if basis == "unlimited":
         rate = burstable.surplus_usd_per_vcpu_hour(machine.family)
         price = None
@@ -364,8 +378,8 @@ def on_basis(
         return {
             **figures,
             "unlimited_usd_per_hour": price,
-            "per_dollar": arithmetic.per_dollar(row.median, price, higher_is_better=higher),
-            "basis_figure": row.median,
+            "per_dollar": arithmetic.per_dollar(median, price, higher_is_better=higher),
+            "basis_figure": median,
         }
     return {**figures, "per_dollar": figures["sustained_per_dollar"], "basis_figure": sustained}
 

@@ -17,12 +17,12 @@ import datetime
 import math
 import statistics
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.utils import timezone
 
 from benchmarks import profiles as definitions
-from benchmarks.models import Benchmark, SeriesStatistics
+from benchmarks.models import Benchmark, Region, SeriesStatistics
 from benchmarks.per_dollar import SECONDS_PER_HOUR
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.selectors import prices
@@ -30,17 +30,6 @@ from benchmarks.selectors.kept_series import Machine, read_kept_series
 from benchmarks.selectors.lookups import get_region
 from benchmarks.selectors.price_performance import on_basis
 from benchmarks.services.statistics import params_key
-
-
-class _Score(NamedTuple):
-    """A score as `on_basis` reads a series: its figure, and no process count (all cores)."""
-
-    median: float
-    params: dict
-
-
-class _HigherIsBetter(NamedTuple):
-    higher_is_better: bool = True
 
 
 @dataclass
@@ -90,7 +79,7 @@ class UnpricedScore:
 @dataclass
 class ProfileTable:
     profile: definitions.Profile
-    region: str
+    region: Region
     purchase: Any
     at: datetime.date
     basis: str
@@ -107,7 +96,7 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
     region = get_region(query.region)
     at = query.at or timezone.localdate()
     table = ProfileTable(
-        profile=profile, region=region.code, purchase=query.purchase, at=at, basis=query.basis
+        profile=profile, region=region, purchase=query.purchase, at=at, basis=query.basis
     )
     benchmarks = {
         benchmark.key: benchmark
@@ -159,14 +148,9 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
             )
             continue
         usd = float(quote.usd_per_hour)
-        # on_basis counts a throughput's seconds in a dollar's hours; a score is relative, so
-        # per dollar it reads in hours of the median type's work.
-        basis = {
-            name: value / SECONDS_PER_HOUR if name.endswith("per_dollar") and value else value
-            for name, value in on_basis(
-                machine, _HigherIsBetter(), _Score(score, {}), usd, query.basis
-            ).items()
-        }
+        # A score is the median type's work times this much: per second, score / 3,600 hours
+        # of the median type's work, so that a dollar buys score / USD-per-hour such hours.
+        basis = on_basis(machine, score / SECONDS_PER_HOUR, usd, query.basis)
         table.results.append(
             ProfileRow(
                 instance_type=machine.name,
