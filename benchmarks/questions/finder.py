@@ -17,11 +17,9 @@ from typing import NamedTuple
 from django import forms
 
 from benchmarks.models import Architecture, PurchaseOption
-from benchmarks.profiles import BY_KEY as PROFILES_BY_KEY
 from benchmarks.questions.base import CHOICE_ERRORS, QueryForm, comma_list, date_field
 from benchmarks.questions.price_performance import BASES, DEFAULT_REGION
-
-PROFILE_KEYS = tuple(PROFILES_BY_KEY)
+from benchmarks.questions.profiles import profile_field
 
 MAX_FAMILIES = 50
 FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
@@ -132,14 +130,7 @@ class FinderForm(QueryForm):
     benchmark = forms.CharField(
         required=False, max_length=120, help_text="Rank by what a dollar buys of this benchmark"
     )
-    profile = forms.ChoiceField(
-        choices=[("", "none"), *((key, key) for key in PROFILE_KEYS)],
-        required=False,
-        help_text="Rank by what a dollar buys of a workload profile (GET profiles/)",
-        error_messages={
-            "invalid_choice": f"%(value)s is not a profile; choose from {', '.join(PROFILE_KEYS)}"
-        },
-    )
+    profile = profile_field(required=False)
     basis = forms.ChoiceField(
         choices=[(basis, basis) for basis in BASES], required=False, error_messages=CHOICE_ERRORS
     )

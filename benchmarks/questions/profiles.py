@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from django import forms
 
 from benchmarks.profiles import BY_KEY
-from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm, comma_list, date_field
-from benchmarks.questions.price_performance import BASES
+from benchmarks.questions.base import QuestionForm, comma_list
+from benchmarks.questions.price_performance import BASES, PricePerformanceForm
 from benchmarks.questions.purchase import Purchase, PurchaseFields
 
 
@@ -29,30 +29,31 @@ class ProfileQuery:
         return self.purchase.option
 
 
-class ProfileForm(QuestionForm, PurchaseFields):
-    """`profile`, `region` and the options a profile's question shares with a benchmark's."""
-
-    profile = forms.ChoiceField(
-        choices=[(key, key) for key in BY_KEY],
+def profile_field(*, required: bool = True) -> forms.ChoiceField:
+    """A workload profile's key, refused naming the valid ones (also the finder's)."""
+    return forms.ChoiceField(
+        choices=[*([] if required else [("", "none")]), *((key, key) for key in BY_KEY)],
+        required=required,
         help_text="A workload profile's key (GET profiles/), e.g. crypto",
         error_messages={
             "invalid_choice": f"%(value)s is not a profile; choose from {', '.join(BY_KEY)}"
         },
     )
-    region = forms.CharField(max_length=32, help_text="Region whose prices apply, e.g. us-east-1")
-    at = date_field("Prices in force that day, YYYY-MM-DD (default today)")
-    instance_types = forms.CharField(
-        required=False, max_length=10_000, help_text="Comma-separated instance types"
-    )
-    families = forms.CharField(
-        required=False, max_length=2_000, help_text="Comma-separated families, e.g. c7g,c7a"
-    )
-    basis = forms.ChoiceField(
-        choices=[(basis, basis) for basis in BASES],
-        required=False,
-        help_text="How burstable types are ranked: sustained (default), burst or unlimited",
-        error_messages=CHOICE_ERRORS,
-    )
+
+
+# The fields a profile's question shares with a benchmark's, declared there.
+_SHARED = PricePerformanceForm.base_fields
+
+
+class ProfileForm(QuestionForm, PurchaseFields):
+    """`profile`, `region` and the options a profile's question shares with a benchmark's."""
+
+    profile = profile_field()
+    region = _SHARED["region"]
+    at = _SHARED["at"]
+    instance_types = _SHARED["instance_types"]
+    families = _SHARED["families"]
+    basis = _SHARED["basis"]
 
     def clean(self):
         cleaned = super().clean()
