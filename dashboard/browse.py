@@ -75,9 +75,7 @@ def _columns(request, table, query: FinderQuery, hidden: tuple[str, ...]) -> lis
     order = query.order
     columns = []
     for column in COLUMNS:
-        if column.needs_benchmark and (
-            table is None or (table.benchmark is None and table.profile is None)
-        ):
+        if column.needs_benchmark and (table is None or not table.ranked):
             continue
         sorted_by = order.lstrip("-") == column.key
         columns.append(
@@ -130,9 +128,7 @@ def compare(request):
 def benchmarks_index(request):
     """`/benchmarks/`: every benchmark by kind: what it measures, its unit, its coverage."""
     groups = catalogue.benchmark_index()
-    samples = raw_samples.samples_by_group(
-        (group.label, [summary.benchmark for summary in group.benchmarks]) for group in groups
-    )
+    samples = raw_samples.samples_by_group(groups)
     return render(request, "dashboard/benchmarks.html", {"groups": groups, "samples": samples})
 
 

@@ -115,6 +115,11 @@ class FinderTable:
     measured: int = 0
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def ranked(self) -> bool:
+        """Whether the rows are ranked by a benchmark or a profile (figure columns shown)."""
+        return self.benchmark is not None or self.profile is not None
+
     def csv_filename(self) -> str:
         """`pricebench-instance-types-us-east-1-arm64-openssl-aes-256-cbc.csv`: what it holds."""
         query = self.query
@@ -237,7 +242,7 @@ def finder_table(query: FinderQuery) -> FinderTable:
                 basis=query.basis,
             )
         )
-        region, profile = get_region(answer.region), answer.profile
+        region, profile = answer.region, answer.profile
         results = _results_by_type(answer.results)
     else:
         region = get_region(query.region)
@@ -246,7 +251,8 @@ def finder_table(query: FinderQuery) -> FinderTable:
             notes.append(f"{dropped}: a benchmark's parameters, dropped without a benchmark.")
     matching = _types(query)
     types = [FinderType(*row) for row in matching.order_by("name").values_list(*_FIELDS)]
-    if query.measured and (benchmark is not None or profile is not None):
+    ranked = benchmark is not None or profile is not None
+    if query.measured and ranked:
         types = [machine for machine in types if machine.name in results]
     quotes = prices.hourly_prices(
         instance_types=types,
@@ -269,7 +275,7 @@ def finder_table(query: FinderQuery) -> FinderTable:
     )
     if benchmark is not None:
         table.reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
-    if benchmark is not None or profile is not None:
+    if table.ranked:
         table.measured = sum(1 for row in rows if row.result is not None)
     return table
 

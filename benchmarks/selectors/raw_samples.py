@@ -7,7 +7,6 @@ then the first characters of those runs' outputs (the outputs themselves stay in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import OuterRef, Subquery
@@ -15,6 +14,7 @@ from django.db.models.functions import Substr
 from django.urls import reverse
 
 from benchmarks.models import Benchmark, Result, Run
+from benchmarks.selectors.catalogue import BenchmarkGroup
 
 # What a sample shows: the first lines of the output, at most this many characters.
 SAMPLE_LINES = 14
@@ -82,18 +82,18 @@ def samples_by_benchmark(benchmarks: list[Benchmark]) -> dict[str, RawSample]:
     }
 
 
-def samples_by_group(
-    groups: Iterable[tuple[str, list[Benchmark]]],
-) -> dict[str, list[tuple[RawSample, list[str]]]]:
-    """Group label -> each distinct sample of the group's benchmarks, with the benchmarks of
-    the group it feeds (one sample per tool's output rather than one per benchmark)."""
-    groups = [(label, list(benchmarks)) for label, benchmarks in groups]
-    by_key = samples_by_benchmark([benchmark for _, members in groups for benchmark in members])
+def samples_by_group(groups: list[BenchmarkGroup]) -> dict[str, list[tuple[RawSample, list[str]]]]:
+    """The index's group label -> each distinct sample of the group's benchmarks, with the
+    benchmarks of the group it feeds (one sample per tool's output rather than one per
+    benchmark)."""
+    by_key = samples_by_benchmark(
+        [summary.benchmark for group in groups for summary in group.benchmarks]
+    )
     answer: dict[str, list[tuple[RawSample, list[str]]]] = {}
-    for label, members in groups:
+    for group in groups:
         fed: dict[RawSample, list[str]] = {}
-        for benchmark in members:
-            if benchmark.key in by_key:
-                fed.setdefault(by_key[benchmark.key], []).append(benchmark.key)
-        answer[label] = list(fed.items())
+        for summary in group.benchmarks:
+            if summary.key in by_key:
+                fed.setdefault(by_key[summary.key], []).append(summary.key)
+        answer[group.label] = list(fed.items())
     return answer
