@@ -35,11 +35,21 @@ class OfferVersion:
     ends: datetime.date | None
     url: str
 
+    def describe(self) -> str:
+        if self.code == CURRENT_VERSION.code:
+            return "the price list version in force now"
+        ends = self.ends.isoformat() if self.ends else "now"
+        return f"price list version {self.code}, in force from {self.begins.isoformat()} to {ends}"
+
     def url_for(self, region: str | None) -> str:
         """The path of this version's offer file: one region's, or the whole offer's."""
         if not region:
             return self.url
         return f"{self.url.rsplit('/', 1)[0]}/{region}/index.json"
+
+
+# The version in force now, as AWS names it in its paths.
+CURRENT_VERSION = OfferVersion("current", datetime.date.min, None, CURRENT)
 
 
 def read_version_index(path: Path) -> list[OfferVersion]:
@@ -83,6 +93,19 @@ def version_in_force(versions: list[OfferVersion], day: datetime.date) -> OfferV
             field="as_of",
         )
     return begun[-1]
+
+
+def resolve(
+    as_of: datetime.date | None, *, base_url: str, index: Path | None, folder: Path
+) -> OfferVersion:
+    """The version in force on `as_of` by the version index (`index`, else downloaded from
+    `base_url` into `folder`); without a day, the version in force now (AWS's `current`)."""
+    if as_of is None:
+        return CURRENT_VERSION
+    if index is None:
+        index = folder / "version-index.json"
+        download(base_url + VERSION_INDEX_PATH, index)
+    return version_in_force(read_version_index(index), as_of)
 
 
 def download(url: str, destination: Path) -> None:

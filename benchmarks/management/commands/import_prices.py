@@ -9,7 +9,6 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
 from benchmarks.errors import DomainError
-from benchmarks.models import Region
 from benchmarks.pricing.aws import AwsThrottled
 from benchmarks.services import prices as price_services
 
@@ -127,14 +126,14 @@ class Command(BaseCommand):
             raise CommandError("--service goes with --api")
         if options["as_of"] and not options["offer_file"]:
             raise CommandError("--as-of goes with --offer-file (a version index, or none)")
-        many = options["all_regions"] or options["regions"]
-        if many:
-            if options["offer_file"] is None or (
-                options["offer_file"] != FROM_THE_MIRROR and not options["as_of"]
-            ):
+        if options["all_regions"] or options["regions"]:
+            if options["all_regions"] and options["regions"]:
+                raise CommandError("--all-regions or --regions, not both")
+            from_mirror = options["offer_file"] == FROM_THE_MIRROR
+            if not (from_mirror or (options["offer_file"] and options["as_of"])):
                 raise CommandError(
                     "--all-regions and --regions go with --offer-file without a PATH (the "
-                    "files come from PRICEBENCH_OFFERS_URL)"
+                    "files come from PRICEBENCH_OFFERS_URL), or with a version index and --as-of"
                 )
             return self._regions(options)
         if options["offer_file"] == FROM_THE_MIRROR and not options["as_of"]:
@@ -195,13 +194,9 @@ class Command(BaseCommand):
 
     def _regions(self, options) -> None:
         """Each region's offer file in turn; a summary per region, exit 1 naming failures."""
-        if options["all_regions"]:
-            regions = list(Region.objects.order_by("code").values_list("code", flat=True))
-        else:
+        regions = None
+        if options["regions"]:
             regions = [code.strip() for code in options["regions"].split(",") if code.strip()]
-            unknown = sorted(set(regions) - set(Region.objects.values_list("code", flat=True)))
-            if unknown:
-                raise CommandError(f"unknown region(s): {', '.join(unknown)}")
         index = options["offer_file"]
         try:
             outcome = price_services.import_offer_regions(
@@ -211,7 +206,7 @@ class Command(BaseCommand):
             )
         except DomainError as error:
             raise CommandError(error.message) from None
-        self.stdout.write(f"{outcome.label}: {len(regions)} regions")
+        self.stdout.write(f"{outcome.label}: {len(outcome.regions)} regions")
         for region in outcome.done_before:
             self.stdout.write(f"  {region}: done by a run before")
         for region, summary in outcome.done.items():

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import transaction
 
 from benchmarks.errors import DomainError
+from benchmarks.models import Region
 from benchmarks.pricing import aws, fargate_spot, savings_plans, snapshot, versions
 from benchmarks.pricing.instance_types import read_instance_types
 from benchmarks.pricing.offer_files import OfferFile, Progress
@@ -129,18 +130,11 @@ def import_offer_version(
     changed closes the period before it)."""
     base_url = (base_url or settings.PRICEBENCH_OFFERS_URL).rstrip("/")
     with tempfile.TemporaryDirectory(prefix="pricebench-offer-version-") as folder:
-        if index is None:
-            index = Path(folder) / "version-index.json"
-            versions.download(base_url + versions.VERSION_INDEX_PATH, index)
-        version = versions.version_in_force(versions.read_version_index(index), as_of)
+        version = versions.resolve(as_of, base_url=base_url, index=index, folder=Path(folder))
         offer = Path(folder) / "index.json"
         versions.download(base_url + version.url_for(region), offer)
         summary = import_offer_file(path=offer, progress=progress)
-    ends = version.ends.isoformat() if version.ends else "now"
-    summary.notes.append(
-        f"price list version {version.code}, in force from {version.begins.isoformat()} to "
-        f"{ends} (asked for {as_of.isoformat()})"
-    )
+    summary.notes.append(f"{version.describe()} (asked for {as_of.isoformat()})")
     return summary
 
 
@@ -150,6 +144,7 @@ class RegionsImport:
     done, and the regions that failed with why."""
 
     label: str
+    regions: list[str]
     done: dict[str, ImportSummary] = field(default_factory=dict)
     done_before: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
@@ -157,30 +152,29 @@ class RegionsImport:
 
 def import_offer_regions(
     *,
-    regions: list[str],
+    regions: list[str] | None = None,
     as_of: datetime.date | None = None,
     index: Path | None = None,
     base_url: str | None = None,
     state_dir: Path | None = None,
 ) -> RegionsImport:
-    """Each region's EC2 offer file of the version in force on `as_of` (else the current
-    one), one after the other, each in its own transaction. Resumable: the regions done are
+    """Each region's EC2 offer file (`regions`, else every region pricebench knows) of the
+    version in force on `as_of` (else the current one), one after the other, each in its own
+    transaction; a DomainError names regions it does not know. Resumable: the regions done are
     kept in a file under `state_dir` (settings.VAR_DIR) until every region is, so that a run
     stopped or failing part-way starts again where it stopped; idempotent either way (a
     region imported again stores nothing new)."""
+    known = list(Region.objects.order_by("code").values_list("code", flat=True))
+    regions = known if regions is None else regions
+    unknown = sorted(set(regions) - set(known))
+    if unknown:
+        raise DomainError(f"unknown region(s): {', '.join(unknown)}", field="regions")
     base_url = (base_url or settings.PRICEBENCH_OFFERS_URL).rstrip("/")
     with tempfile.TemporaryDirectory(prefix="pricebench-offer-regions-") as folder:
-        if as_of is None:
-            version = versions.OfferVersion("current", as_of or datetime.date.min, None,
-                                            versions.CURRENT)  # fmt: skip
-        else:
-            if index is None:
-                index = Path(folder) / "version-index.json"
-                versions.download(base_url + versions.VERSION_INDEX_PATH, index)
-            version = versions.version_in_force(versions.read_version_index(index), as_of)
+        version = versions.resolve(as_of, base_url=base_url, index=index, folder=Path(folder))
         state = (state_dir or settings.VAR_DIR) / f"import-regions-{version.code}.json"
         before = set(json.loads(state.read_text())) if state.is_file() else set()
-        outcome = RegionsImport(label=f"price list version {version.code}")
+        outcome = RegionsImport(label=version.describe(), regions=regions)
         for region in regions:
             if region in before:
                 outcome.done_before.append(region)
