@@ -150,7 +150,7 @@ def load_sparecores_demo(
     Each run keeps the natural key of the Spare Cores file its figures come from, so that
     `import_sparecores` later finds it stored. Types whose runs are all stored are skipped
     after one query. `progress(done, total, summary)` is called before the first type and
-    after each transaction (and each type found stored).
+    after each transaction (the types found stored counted in the first).
     """
     if families is not None:
         machines = list(_machines_of(frozenset(families) - frozenset(exclude_families)))
@@ -166,19 +166,7 @@ def load_sparecores_demo(
     if progress:
         # At once, so that the page's note shows from the first request on.
         progress(0, len(machines), summary)
-    batch: list[_DemoMachine] = []
-    done = 0
-
-    def load(batch: list[_DemoMachine]) -> None:
-        nonlocal done
-        if not batch:
-            return
-        for machine_summary in _load_demo_machines(batch):
-            summary.add(machine_summary)
-            done += 1
-        if progress:
-            progress(done, len(machines), summary)
-
+    pending = []
     for machine in machines:
         keys = {
             upload_checks.upload_key(rows[0]["sha256"], machine.name, "", "")
@@ -191,15 +179,19 @@ def load_sparecores_demo(
                     instance_type=machine.name, present=_runs_by_kind(machine.runs)
                 )
             )
+        else:
+            pending.append(machine)
+    done = len(machines) - len(pending)
+    if progress and done and not pending:
+        progress(done, len(machines), summary)
+    for start in range(0, len(pending), MACHINES_PER_TRANSACTION):
+        for machine_summary in _load_demo_machines(
+            pending[start : start + MACHINES_PER_TRANSACTION]
+        ):
+            summary.add(machine_summary)
             done += 1
-            if progress:
-                progress(done, len(machines), summary)
-            continue
-        batch.append(machine)
-        if len(batch) == MACHINES_PER_TRANSACTION:
-            load(batch)
-            batch = []
-    load(batch)
+        if progress:
+            progress(done, len(machines), summary)
     return summary
 
 
