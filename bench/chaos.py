@@ -32,7 +32,6 @@ import argparse
 import collections
 import contextlib
 import http.client
-import io
 import os
 import random
 import signal
@@ -61,7 +60,6 @@ BENCHMARKS = 20
 UPLOADS_PER_SECOND = 8
 CLI_EVERY = 15
 PRICES_EVERY = 45
-SETTLE_SECONDS = 300
 FAULTS = ("worker", "redis", "postgres", "gunicorn")
 READS = (
     "/api/v1/price-performance/?benchmark=chaos:upload-1&region=us-east-1",
@@ -214,23 +212,9 @@ def inflict(fault: str, *, cluster, redis, worker, server) -> None:
             os.kill(random.choice(pids), signal.SIGKILL)
 
 
-def settle(record: Record) -> collections.Counter:
-    deadline = time.monotonic() + SETTLE_SECONDS
-    while True:
-        statuses = faults.runs_by_status(list(record.accepted))
-        if not statuses.get("pending") or time.monotonic() > deadline:
-            return statuses
-        time.sleep(1)
-
-
 def check_outcome(record: Record, statuses: collections.Counter) -> None:
-    from django.core.management import CommandError, call_command
-    from django.db import close_old_connections
-    from django.db.models import Count
+    from benchmarks.models import Run
 
-    from benchmarks.models import Result, Run
-
-    close_old_connections()
     if statuses.get("pending"):
         record.violation(f"{statuses['pending']} accepted uploads still pending after settling")
     # Every run stored, the accepted uploads and those whose answer a killed gunicorn worker
@@ -242,21 +226,12 @@ def check_outcome(record: Record, statuses: collections.Counter) -> None:
     no_reason = Run.objects.filter(pk__in=ids, status="failed", error="").count()
     if no_reason:
         record.violation(f"{no_reason} failed runs give no reason")
-    done = list(Run.objects.filter(pk__in=ids, status="done").values_list("pk", flat=True))
-    per_run = dict(
-        Result.objects.filter(run__parent__in=done)
-        .values_list("run__parent")
-        .annotate(n=Count("pk"))
-        .values_list("run__parent", "n")
-    )
-    wrong = [run_id for run_id in done if per_run.get(run_id) != ROWS]
+    _, wrong = faults.not_held_once(ids, ROWS)
     if wrong:
         record.violation(f"{len(wrong)} done runs do not hold their {ROWS} rows once: {wrong[:5]}")
-    output = io.StringIO()
-    try:
-        call_command("rebuild_stats", "--check", stdout=output, stderr=output)
-    except CommandError as error:
-        record.violation(f"rebuild_stats --check: {error}")
+    clean, last = faults.statistics_verdict()
+    if not clean:
+        record.violation(f"rebuild_stats --check: {last}")
 
 
 def run_chaos(*, minutes: float, fault_every: float, seed: int, out=sys.stdout) -> Record:
@@ -299,7 +274,7 @@ def run_chaos(*, minutes: float, fault_every: float, seed: int, out=sys.stdout) 
                 stop.set()
                 for thread in threads:
                     thread.join(timeout=120)
-                statuses = settle(record)
+                statuses, _ = faults.settle(list(record.accepted), time.monotonic())
                 check_outcome(record, statuses)
         finally:
             stop.set()

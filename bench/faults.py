@@ -243,23 +243,26 @@ def settle(run_ids: list[int], since: float) -> tuple[collections.Counter, float
     return statuses, time.monotonic() - since
 
 
-def stored_once(run_ids: list[int]) -> str:
+def not_held_once(run_ids: list[int], rows: int) -> tuple[int, list[int]]:
+    """(how many of these runs are done, those of them not holding their `rows` results
+    once): a table's results belong to its row runs."""
     from django.db.models import Count
 
     from benchmarks.models import Result, Run
 
     done = list(Run.objects.filter(pk__in=run_ids, status="done").values_list("pk", flat=True))
-    per_run = collections.Counter(
+    per_run = dict(
         Result.objects.filter(run__parent__in=done)
-        .values("run__parent")
+        .values_list("run__parent")
         .annotate(n=Count("pk"))
-        .values_list("n", flat=True)
+        .values_list("run__parent", "n")
     )
-    wrong = sum(count for results, count in per_run.items() if results != RESULTS)
-    missing = len(done) - sum(per_run.values())
-    return (
-        f"{len(done) - wrong - missing} of {len(done)} done runs hold their {RESULTS} results once"
-    )
+    return len(done), [run_id for run_id in done if per_run.get(run_id) != rows]
+
+
+def stored_once(run_ids: list[int]) -> str:
+    done, wrong = not_held_once(run_ids, RESULTS)
+    return f"{done - len(wrong)} of {done} done runs hold their {RESULTS} results once"
 
 
 def report(name: str, uploads: Uploads, statuses: collections.Counter, seconds: float) -> None:
@@ -392,8 +395,8 @@ def scenario_prices(env, cluster) -> None:
     print(f"  a third import stores {more} more (exit {third.returncode})")
 
 
-def check_statistics() -> None:
-    """What `rebuild_stats --check` says once every scenario has settled."""
+def statistics_verdict() -> tuple[bool, str]:
+    """Whether `rebuild_stats --check` finds the kept statistics clean, and its last line."""
     import io
 
     from django.core.management import CommandError, call_command
@@ -403,11 +406,16 @@ def check_statistics() -> None:
     output = io.StringIO()
     try:
         call_command("rebuild_stats", "--check", stdout=output, stderr=output)
-        verdict = "clean"
+        clean = True
     except CommandError as error:
-        verdict, output = "NOT clean", io.StringIO(f"{output.getvalue()}\n{error}")
-    last = (output.getvalue().strip().splitlines() or ["(nothing)"])[-1]
-    print(f"\nrebuild_stats --check: {verdict}: {last[:300]}")
+        clean, output = False, io.StringIO(f"{output.getvalue()}\n{error}")
+    return clean, (output.getvalue().strip().splitlines() or ["(nothing)"])[-1]
+
+
+def check_statistics() -> None:
+    """What `rebuild_stats --check` says once every scenario has settled."""
+    clean, last = statistics_verdict()
+    print(f"\nrebuild_stats --check: {'clean' if clean else 'NOT clean'}: {last[:300]}")
 
 
 def main() -> None:
