@@ -18,7 +18,6 @@ Each term keeps the effective date its source gives. On-demand prices stay in pr
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
@@ -27,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.pricing.offer_files import OfferFile  # noqa: E402
 from benchmarks.pricing.price_list import load_price_list_file, read_price_list  # noqa: E402
-from benchmarks.pricing.snapshot import COMMITMENT_COLUMNS, DEMO_DIR  # noqa: E402
+from benchmarks.pricing.snapshot import COMMITMENT_COLUMNS, DEMO_DIR, write_rows  # noqa: E402
 
 OUTPUT = DEMO_DIR / "commitment_prices.csv"
 M5_ITEM = "aws-responses/GetProducts_item_AmazonEC2_m5.large_us-east-1_2021.json"
@@ -75,10 +74,7 @@ def main() -> None:
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data" / "pricing")
     args = parser.parse_args()
     rows = commitments(args.shared)
-    with OUTPUT.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.DictWriter(out, fieldnames=COMMITMENT_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(OUTPUT, COMMITMENT_COLUMNS, rows)
     print(f"wrote {OUTPUT.relative_to(ROOT)}: {len(rows)} Reserved prices")
 
 

@@ -42,6 +42,7 @@ from benchmarks.pricing.snapshot import (  # noqa: E402
     FARGATE_RATE_COLUMNS,
     INSTANCE_TYPE_COLUMNS,
     PRICE_COLUMNS,
+    write_rows,
 )
 
 KARPENTER_FILE = "snapshots/ec2_ondemand_linux_us-east-1_2026-07-20.json"
@@ -230,10 +231,7 @@ def _plain(number) -> str:
 
 
 def write(path: Path, columns: list[str], rows: list[dict]) -> None:
-    with open(path, "w", newline="") as file:
-        writer = csv.DictWriter(file, fieldnames=columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(path, columns, rows)
     print(f"{path.relative_to(ROOT)}: {len(rows)} rows")
 
 

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import inspector  # noqa: E402
 from benchmarks.burstable import cpu_allocation_of  # noqa: E402
-from benchmarks.pricing.snapshot import DEMO_DIR, INSTANCE_SPEC_COLUMNS  # noqa: E402
+from benchmarks.pricing.snapshot import DEMO_DIR, INSTANCE_SPEC_COLUMNS, write_rows  # noqa: E402
 
 SERVERS_FILE = "aws.csv"
 SOURCE = (
@@ -181,10 +181,7 @@ def main() -> None:
     rows += documented_rows({row["name"] for row in rows})
     rows += inspector_rows(args.inspector, {row["name"] for row in rows})
     rows.sort(key=lambda row: row["name"])
-    with open(path, "w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=INSTANCE_SPEC_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows(path, INSTANCE_SPEC_COLUMNS, rows)
     print(f"{path.relative_to(ROOT)}: {len(rows)} rows")
 
 

@@ -76,6 +76,14 @@ class InstanceSpecsRow:
     source: str
 
 
+def write_rows(path: Path, columns: list[str], rows: list[dict]) -> None:
+    """Write one of the bundled files (the demo's build scripts): its header, then the rows."""
+    with open(path, "w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def read_prices(path: Path) -> Iterator[PriceRecord]:
     """prices.csv -> price records."""
     return _records(path, PRICE_COLUMNS, PriceRecord)
