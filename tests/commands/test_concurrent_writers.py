@@ -24,16 +24,15 @@ OFFER_FILE = (
     SHARED_DATA / "pricing" / "aws-samples" / "aws_ec2_offer_c4large_us-east-1_201612_lyft.json"
 )
 S1_DIR = SHARED_DATA / "seed-studies" / "fargate-openssl"
-# A deadlock or a lock never released fails the test within this many seconds, not the suite.
-LOCK_TIMEOUT = "PGOPTIONS=-c lock_timeout=60000"
+# A deadlock or a lock never released fails the test within 60 s, not the suite.
+LOCK_TIMEOUT = {"PGOPTIONS": "-c lock_timeout=60000"}
 
 
 def manage(*arguments: str) -> subprocess.Popen:
-    name, value = LOCK_TIMEOUT.split("=", 1)
     return subprocess.Popen(
         [sys.executable, "manage.py", *arguments],
         cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": worker_database_url(), name: value},
+        env={**os.environ, "DATABASE_URL": worker_database_url(), **LOCK_TIMEOUT},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
