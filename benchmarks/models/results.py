@@ -147,9 +147,6 @@ class Series(models.Model):
                 name="series_natural_key",
             ),
         ]
-        # A type's rank among its peers (the same benchmark and parameters): the instance
-        # type page counts them for each of its series.
-        indexes = [models.Index(fields=["benchmark", "params_key"], name="series_peers")]
 
     def __str__(self) -> str:
         variant = f" ({self.variant})" if self.variant else ""
@@ -171,6 +168,12 @@ class SeriesStatistics(models.Model):
     SAMPLES_KEPT = 100
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="statistics")
+    # The series' benchmark and parameter key, copied: a type's rank among its peers (the
+    # same benchmark and parameters) is then a count over one index (`statistics_peers`).
+    benchmark = models.ForeignKey(
+        Benchmark, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    params_key = models.CharField(max_length=1000)
     measured_in = models.CharField(max_length=32, blank=True, default="")
     sole_region = models.CharField(max_length=32, blank=True, default="")
     runs = models.PositiveIntegerField()
@@ -207,6 +210,12 @@ class SeriesStatistics(models.Model):
             models.UniqueConstraint(
                 fields=["series", "measured_in"], name="series_statistics_once_per_scope"
             ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["benchmark", "params_key", "measured_in", "median"],
+                name="statistics_peers",
+            )
         ]
 
     def __str__(self) -> str:

@@ -197,6 +197,18 @@ def _types(query: FinderQuery):
     return rows
 
 
+def _narrowed(query: FinderQuery) -> bool:
+    """Whether the specification filters leave out some types."""
+    bounds = (query.vcpus_min, query.vcpus_max, query.memory_min, query.memory_max)
+    return bool(
+        query.architecture
+        or query.families
+        or query.cpu_model
+        or query.burstable is not None
+        or any(bound is not None for bound in bounds)
+    )
+
+
 def _results_by_type(rows: list) -> dict[str, PricePerformanceRow | ProfileRow]:
     """Each type's row: the plain one (no variant), else its best variant per dollar."""
     chosen: dict[str, PricePerformanceRow] = {}
@@ -218,6 +230,8 @@ def finder_table(query: FinderQuery) -> FinderTable:
     notes: list[str] = []
     results: dict[str, PricePerformanceRow | ProfileRow] = {}
     benchmark, profile, params = None, None, {}
+    matching = _types(query)
+    types = [FinderType(*row) for row in matching.order_by("name").values_list(*_FIELDS)]
     if query.benchmark:
         question = PricePerformanceQuery(
             benchmark=query.benchmark,
@@ -226,6 +240,9 @@ def finder_table(query: FinderQuery) -> FinderTable:
             at=at,
             params=query.params,
             basis=query.basis,
+            # Only the matching types' statistics are read (an open parameter is then set to
+            # the value most of them were measured with).
+            instance_types=tuple(machine.name for machine in types) if _narrowed(query) else (),
         )
         subject = benchmark_in_region(question)
         answer = price_performance_table(question, subject=subject, lenient=True)
@@ -249,8 +266,6 @@ def finder_table(query: FinderQuery) -> FinderTable:
         if query.params:
             dropped = ", ".join(f"{name}={value}" for name, value in query.params.items())
             notes.append(f"{dropped}: a benchmark's parameters, dropped without a benchmark.")
-    matching = _types(query)
-    types = [FinderType(*row) for row in matching.order_by("name").values_list(*_FIELDS)]
     ranked = benchmark is not None or profile is not None
     if query.measured and ranked:
         types = [machine for machine in types if machine.name in results]

@@ -8,13 +8,14 @@ count per series of the type), and its latest runs.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, When
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 
@@ -80,10 +81,26 @@ class Rank:
     reading: units.Reading
 
     @property
+    def setting(self) -> str:
+        """How the type was measured: `variant; block_size=8192, threads=1`."""
+        params = ", ".join(f"{name}={value}" for name, value in self.params.items())
+        return f"{self.variant}; {params}" if self.variant else params
+
+    @property
+    def shown_median(self) -> str:
+        """The median in the reading's unit (`1.23 GB/s`)."""
+        return self.reading.value.format(self.median)
+
+    @property
     def comparison_url(self) -> str:
         """The comparison this rank comes from, with every family measured."""
         query = {"benchmark": self.benchmark, "families": "", **self.params}
-        return f"{reverse('comparison')}?{urlencode(query)}"
+        return f"{_comparison_path()}?{urlencode(query)}"
+
+
+@functools.cache
+def _comparison_path() -> str:
+    return reverse("comparison")
 
 
 @dataclass(frozen=True)
@@ -211,15 +228,16 @@ def _fargate_lines(instance_type: InstanceType) -> tuple[list[PriceLine], str]:
 
 
 def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
-    """The type's rank in every benchmark and parameter set it was measured with (one query)."""
+    """The type's rank in every benchmark and parameter set it was measured with (one query:
+    per series, two counts over the `statistics_peers` index, whatever the data's size)."""
     peers = SeriesStatistics.objects.filter(
         measured_in=SeriesStatistics.ALL_REGIONS,
-        series__benchmark=OuterRef("series__benchmark"),
-        series__params_key=OuterRef("series__params_key"),
+        benchmark=OuterRef("benchmark"),
+        params_key=OuterRef("params_key"),
     ).order_by()
 
     def count(rows):
-        counted = rows.annotate(group=F("series__benchmark")).values("group")
+        counted = rows.annotate(group=F("benchmark")).values("group")
         return Coalesce(Subquery(counted.annotate(n=Count("pk")).values("n")[:1]), 0)
 
     rows = (
@@ -227,27 +245,32 @@ def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
             measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type=instance_type
         )
         .annotate(
-            above=count(peers.filter(median__gt=OuterRef("median"))),
-            below=count(peers.filter(median__lt=OuterRef("median"))),
+            # Better: above for a higher-is-better benchmark, else below.
+            better=Case(
+                When(
+                    benchmark__higher_is_better=True,
+                    then=count(peers.filter(median__gt=OuterRef("median"))),
+                ),
+                default=count(peers.filter(median__lt=OuterRef("median"))),
+            ),
             out_of=count(peers),
         )
-        .order_by("series__benchmark__key", "series__params_key", "series__variant")
+        .order_by("benchmark__key", "params_key", "series__variant")
         .values_list(
-            "series__benchmark__key",
-            "series__benchmark__unit",
-            "series__benchmark__higher_is_better",
+            "benchmark__key",
+            "benchmark__unit",
+            "benchmark__higher_is_better",
             "series__variant",
             "series__params",
             "median",
             "runs",
-            "above",
-            "below",
+            "better",
             "out_of",
         )
     )
     grouped: dict[str, list[Rank]] = defaultdict(list)
     readings: dict[str, units.Reading] = {}
-    for key, unit, higher, variant, params, median, runs, above, below, out_of in rows:
+    for key, unit, higher, variant, params, median, runs, better, out_of in rows:
         reading = readings.get(key) or readings.setdefault(key, units.reading(key, unit, higher))
         grouped[key].append(
             Rank(
@@ -258,7 +281,7 @@ def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
                 params=params,
                 median=median,
                 runs=runs,
-                rank=1 + (above if higher else below),
+                rank=1 + better,
                 out_of=out_of,
                 reading=reading,
             )

@@ -178,8 +178,8 @@ def _member_statistics(benchmark: Benchmark, member: definitions.Member):
     """The kept statistics (measured anywhere) of the member's series on every type."""
     return SeriesStatistics.objects.filter(
         measured_in=SeriesStatistics.ALL_REGIONS,
-        series__benchmark=benchmark,
-        series__params_key=params_key(member.params),
+        benchmark=benchmark,
+        params_key=params_key(member.params),
     )
 
 

@@ -158,13 +158,6 @@ def _results_in_another_series() -> Iterator[Difference]:
 
 def _check_batch(batch: list[int], differences: list[Difference], with_results: list) -> int:
     """Compare these series' kept rows with fresh ones; returns how many rows were compared."""
-    fresh = {(row[0], row[1]): row for row in compute_statistics(batch)}
-    kept = {
-        (row[0], row[1]): row
-        for row in SeriesStatistics.objects.filter(series_id__in=batch)
-        .order_by()
-        .values_list(*STATISTICS_COLUMNS)
-    }
     names = {
         pk: rest
         for pk, *rest in Series.objects.filter(pk__in=batch)
@@ -179,6 +172,14 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
             "params",
             "instance_type__kind",
         )
+    }
+    groups = {pk: (benchmark_id, key) for pk, (_, _, _, key, benchmark_id, *_) in names.items()}
+    fresh = {(row[0], row[1]): row for row in compute_statistics(batch, groups)}
+    kept = {
+        (row[0], row[1]): row
+        for row in SeriesStatistics.objects.filter(series_id__in=batch)
+        .order_by()
+        .values_list(*STATISTICS_COLUMNS)
     }
     for series_id, measured_in in fresh:
         if measured_in == ALL_REGIONS:

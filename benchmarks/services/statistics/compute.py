@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from django.db.models import BooleanField, Case, Value, When
 from django.utils import timezone
 
 from benchmarks import cpu_models, flags
-from benchmarks.models import Result, Run, SeriesStatistics
+from benchmarks.models import Result, Run, Series, SeriesStatistics
 from benchmarks.per_dollar import quartiles
 
 from .rows import JsonText
@@ -66,6 +66,9 @@ STATISTICS_COLUMNS = (
     "flags",
     "only_flagged",
     "updated_at",
+    # The series' peer group (benchmark, parameter key), appended by `statistics_rows`.
+    "benchmark_id",
+    "params_key",
 )
 
 
@@ -91,7 +94,7 @@ def _without_flagged(samples: list[Sample]) -> tuple[list[Sample], int, list, bo
 
 
 def statistics_row(series_id: int, measured_in: str, samples: list[Sample], now) -> tuple:
-    """One statistics row as a tuple of STATISTICS_COLUMNS."""
+    """One statistics row as a tuple of STATISTICS_COLUMNS, but for the peer group."""
     if len(samples) == 1 and samples[0].flag is None:
         return _one_result_row(series_id, measured_in, samples[0], now)
     # The all-regions row of a series measured in one region (flagged runs included: they
@@ -248,8 +251,11 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
         )
 
 
-def compute_statistics(series_ids: Collection[int]) -> list[tuple]:
-    """The statistics rows of these series, from their done runs' results (two queries).
+def compute_statistics(
+    series_ids: Collection[int], groups: Mapping[int, tuple[int, str]] | None = None
+) -> list[tuple]:
+    """The statistics rows of these series, from their done runs' results (two queries, and
+    one for the series' (benchmark id, parameter key) unless `groups` gives them).
 
     An all-regions row per series, and a row per region only for series measured in
     several regions (the all-regions row of the others names their one region).
@@ -257,22 +263,32 @@ def compute_statistics(series_ids: Collection[int]) -> list[tuple]:
     by_series: dict[int, list[Sample]] = defaultdict(list)
     for series_id, sample in stored_samples(series_ids):
         by_series[series_id].append(sample)
-    return statistics_rows(by_series)
+    if groups is None:
+        groups = {
+            pk: (benchmark_id, key)
+            for pk, benchmark_id, key in Series.objects.filter(pk__in=series_ids)
+            .order_by()
+            .values_list("pk", "benchmark_id", "params_key")
+        }
+    return statistics_rows(by_series, groups)
 
 
-def statistics_rows(by_series: dict[int, list[Sample]]) -> list[tuple]:
-    """`compute_statistics` from the samples of each series, wherever they were read."""
+def statistics_rows(
+    by_series: dict[int, list[Sample]], groups: Mapping[int, tuple[int, str]]
+) -> list[tuple]:
+    """`compute_statistics` from the samples of each series, wherever they were read;
+    `groups` gives each series' (benchmark id, parameter key)."""
     now = timezone.now()
     rows = []
     for series_id in sorted(by_series):
-        samples = by_series[series_id]
-        rows.append(statistics_row(series_id, ALL_REGIONS, samples, now))
+        samples, group = by_series[series_id], groups[series_id]
+        rows.append((*statistics_row(series_id, ALL_REGIONS, samples, now), *group))
         regions: dict[str | None, list[Sample]] = defaultdict(list)
         for sample in samples:
             regions[sample.region].append(sample)
         if len(regions) > 1:
             for region in sorted(code for code in regions if code):
-                rows.append(statistics_row(series_id, region, regions[region], now))
+                rows.append((*statistics_row(series_id, region, regions[region], now), *group))
     return rows
 
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from benchmarks import freshness
 from benchmarks.models import Benchmark, Result, Series, SeriesStatistics, family_of
 
+from .attach import params_key
 from .compute import (
     ALL_REGIONS,
     STATISTICS_COLUMNS,
@@ -101,7 +102,8 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     by_series: dict[int, list[Sample]] = defaultdict(list)
     for series_id, sample in samples_in_hand(row for row in rows if row.series_id in new):
         by_series[series_id].append(sample)
-    fresh.extend(statistics_rows(by_series))
+    groups = {pk: (described[0], params_key(described[1])) for pk, described in new.items()}
+    fresh.extend(statistics_rows(by_series, groups))
     insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
     _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
 

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from benchmarks import flags
-from benchmarks.models import InstanceType, Result, Run, SeriesStatistics
+from benchmarks.models import InstanceType, Result, Run, Series, SeriesStatistics
 from benchmarks.services import runs as run_services
 from benchmarks.services.statistics import compute
 from tests.services.statistics.common import upload
@@ -69,10 +69,21 @@ def test_the_results_in_hand_give_the_rows_the_database_gives():
         Result.objects.select_related("run__region").order_by("pk")
     ):
         by_series.setdefault(series_id, []).append(sample)
-    in_hand = compute.statistics_rows(by_series)
+    groups = {
+        series.pk: (series.benchmark_id, series.params_key)
+        for series in Series.objects.filter(pk__in=series_ids)
+    }
+    in_hand = compute.statistics_rows(by_series, groups)
     # Every column but the time the rows were computed.
-    assert [row[:-1] for row in in_hand] == [row[:-1] for row in from_database]
+    assert [_but_time(row) for row in in_hand] == [_but_time(row) for row in from_database]
     assert len(from_database) == 4  # c7g.large: all regions and two; t2.nano: one
+
+
+_TIME = compute.STATISTICS_COLUMNS.index("updated_at")
+
+
+def _but_time(row: tuple) -> tuple:
+    return row[:_TIME] + row[_TIME + 1 :]
 
 
 def test_a_single_results_row_is_the_row_of_a_series_of_one():
@@ -80,12 +91,17 @@ def test_a_single_results_row_is_the_row_of_a_series_of_one():
         value=2.5, run_id=1, region="us-east-1", cpu_model="Neoverse-V1", source="s",
         licence="l", measured_at=None,
     )  # fmt: skip
-    [single] = compute.statistics_rows({7: [sample]})
-    general = compute.statistics_row(7, compute.ALL_REGIONS, [sample, sample], single[-1])
+    [single] = compute.statistics_rows({7: [sample]}, {7: (3, '{"size":1}')})
+    now = single[_TIME]
+    general = (
+        *compute.statistics_row(7, compute.ALL_REGIONS, [sample, sample], now),
+        3,
+        '{"size":1}',
+    )
     as_json = [json.loads(v) if isinstance(v, compute.JsonText) else v for v in single]
     # Two equal results of one run make the figures of one, but for the counts of results
     # and samples.
-    assert as_json[:4] + as_json[5:13] + as_json[14:19] == list(
-        general[:4] + general[5:13] + general[14:19]
+    assert as_json[:4] + as_json[5:13] + as_json[14:19] + as_json[20:] == list(
+        general[:4] + general[5:13] + general[14:19] + general[20:]
     )
     assert (as_json[4], general[4], as_json[13]) == (1, 2, [[2.5, "Neoverse-V1"]])
