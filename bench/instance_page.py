@@ -1,14 +1,16 @@
-"""How long the instance-type page's ranks take on a loaded database, with the index that
-finds a series' peers (`series_peers`) and, as the baseline measured in the same run,
-without it.
+"""How long the instance-type page takes on a loaded database: its ranks (each of the type's
+series counted among its peers over the `statistics_peers` index) and the whole page, with,
+as the baseline measured in the same run, the ranks counted as they were before that index
+(each peer found through its series, with an index on the series' benchmark and
+parameters).
 
     DATABASE_URL=sqlite:////path/to/demo.sqlite3 .venv/bin/python bench/instance_page.py \
         [--types t4g.nano,c7g.large,m5.large] [--loads 3]
 
 The database is a SQLite file holding the full demo (`make run` builds one under var/): it is
-copied to a temporary file and the index dropped there for the baseline, so the file given
-is only read. For each type: the rank query of `selectors.instance_types.ranks_of` (the
-slowest part of the page), best of `--loads`, and the whole page selector once.
+copied to a temporary file for the baseline (its index swapped), so the file given is only
+read. For each type: the rank query, best of `--loads`, then the whole page through Django's
+test client (server time, best of `--loads`, and its queries).
 """
 
 from __future__ import annotations
@@ -26,26 +28,82 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def measure(database: Path, types: list[str], loads: int) -> dict[str, float]:
-    """Best time of `ranks_of` per type, in seconds, on this SQLite file (a fresh process's
-    Django would do; here the connection is switched in place)."""
+def _connect(database: Path) -> None:
     from django.db import connections
+
+    connections["default"].close()
+    connections["default"].settings_dict["NAME"] = str(database)
+
+
+def _best(work, loads: int) -> float:
+    times = []
+    for _ in range(loads):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def ranks_before(instance_type) -> list:
+    """The rank query as it was: three correlated counts of the peers, found through their
+    series (the baseline)."""
+    from django.db.models import Count, F, OuterRef, Subquery
+    from django.db.models.functions import Coalesce
+
+    from benchmarks.models import SeriesStatistics
+
+    peers = SeriesStatistics.objects.filter(
+        measured_in="",
+        series__benchmark=OuterRef("series__benchmark"),
+        series__params_key=OuterRef("series__params_key"),
+    ).order_by()
+
+    def count(rows):
+        counted = rows.annotate(group=F("series__benchmark")).values("group")
+        return Coalesce(Subquery(counted.annotate(n=Count("pk")).values("n")[:1]), 0)
+
+    return list(
+        SeriesStatistics.objects.filter(measured_in="", series__instance_type=instance_type)
+        .annotate(
+            above=count(peers.filter(median__gt=OuterRef("median"))),
+            below=count(peers.filter(median__lt=OuterRef("median"))),
+            out_of=count(peers),
+        )
+        .values_list("series_id", "above", "below", "out_of")
+    )
+
+
+def measure_before(database: Path, types: list[str], loads: int) -> dict[str, float]:
+    from benchmarks.models import InstanceType
+
+    _connect(database)
+    return {
+        name: _best(lambda name=name: ranks_before(InstanceType.objects.get(name=name)), loads)
+        for name in types
+    }
+
+
+def measure(database: Path, types: list[str], loads: int) -> dict[str, tuple[float, float, int]]:
+    """Per type: the best time of `ranks_of`, of the whole page, and the page's queries."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
 
     from benchmarks.models import InstanceType
     from benchmarks.selectors import instance_types
 
-    connections["default"].close()
-    connections["default"].settings_dict["NAME"] = str(database)
-    best = {}
+    _connect(database)
+    client = Client(HTTP_HOST="localhost")
+    found = {}
     for name in types:
-        instance_type = InstanceType.objects.get(name=name)
-        times = []
-        for _ in range(loads):
-            start = time.perf_counter()
-            instance_types.ranks_of(instance_type)
-            times.append(time.perf_counter() - start)
-        best[name] = min(times)
-    return best
+        machine = InstanceType.objects.get(name=name)
+        ranks = _best(lambda machine=machine: instance_types.ranks_of(machine), loads)
+        page = _best(lambda name=name: client.get(f"/instance-types/{name}/"), loads)
+        with CaptureQueriesContext(connection) as queries:
+            answer = client.get(f"/instance-types/{name}/")
+        assert answer.status_code == 200, answer.status_code
+        found[name] = (ranks, page, len(queries))
+    return found
 
 
 def main() -> None:
@@ -67,13 +125,20 @@ def main() -> None:
         baseline = Path(folder) / "baseline.sqlite3"
         shutil.copyfile(source, baseline)
         with sqlite3.connect(baseline) as connection:
-            connection.execute("DROP INDEX IF EXISTS series_peers")
-        without = measure(baseline, types, args.loads)
-        indexed = measure(source, types, args.loads)
-    print(f"ranks_of, best of {args.loads} (seconds): with the index / without / ratio")
+            connection.execute("DROP INDEX IF EXISTS statistics_peers")
+            connection.execute(
+                "CREATE INDEX series_peers ON benchmarks_series (benchmark_id, params_key)"
+            )
+        before = measure_before(baseline, types, args.loads)
+        now = measure(source, types, args.loads)
+    print(f"best of {args.loads}, seconds: ranks now / ranks before / ratio; whole page, queries")
     for name in types:
-        ratio = without[name] / indexed[name]
-        print(f"  {name:14} {indexed[name]:7.3f} {without[name]:7.3f}   {ratio:5.1f}x faster")
+        ranks, page, queries = now[name]
+        ratio = before[name] / ranks
+        print(
+            f"  {name:14} {ranks:7.3f} {before[name]:7.3f} {ratio:6.1f}x faster"
+            f"   page {page:6.3f} s, {queries} queries"
+        )
 
 
 if __name__ == "__main__":

@@ -237,16 +237,21 @@ def break_even_month(
     hourly_usd: float,
     on_demand_usd_per_hour: float,
     term_hours: float,
+    hours_used_per_month: float = HOURS_PER_MONTH,
 ) -> int | None:
     """The first month (1, 2, ...) whose cumulative cost under the commitment is at or below
-    on demand's for the same hours; None if no month of the term gets there."""
+    on demand's for the hours used; None if no month of the term gets there.
+
+    A commitment bills every hour of its term, used or not; on demand only the hours used
+    (`hours_used_per_month`, every hour of the month by default)."""
     for month in range(1, math.floor(term_hours / HOURS_PER_MONTH) + 1):
         hours = month * HOURS_PER_MONTH
         commitment = cost_of_use(
             hours=hours, hourly_usd=hourly_usd, upfront_usd=upfront_usd, term_hours=term_hours
         ).total_usd
+        on_demand = on_demand_usd_per_hour * month * hours_used_per_month
         # Rounded to a millionth of a cent: a tie in dollars stays a tie in binary floats.
-        if round(commitment, 8) <= round(on_demand_usd_per_hour * hours, 8):
+        if round(commitment, 8) <= round(on_demand, 8):
             return month
     return None
 

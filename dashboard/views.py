@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render, resolve_url
 from benchmarks import family_presets, parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Region, Run
+from benchmarks.per_dollar import HOURS_PER_MONTH
 from benchmarks.questions import (
     DatabaseForm,
     NetworkScalingForm,
@@ -167,8 +168,9 @@ def instance_type_detail(request, name: str):
 
 
 def _cost_over_a_period(request, page) -> dict:
-    """The page's "Cost over a period" table: the commitment-cost question for one of the
-    regions the type has prices in (`?region=`, default us-east-1 or the first)."""
+    """The page's "Cost over a period" calculator: the commitment-cost question for one of
+    the regions the type has prices in (`?region=`, default us-east-1 or the first) and some
+    hours of use a month (`?hours_per_month=`, default always on)."""
     regions = sorted({line.region for line in page.lines})
     if not regions or page.instance_type.kind == InstanceType.Kind.FARGATE:
         return {}
@@ -178,9 +180,14 @@ def _cost_over_a_period(request, page) -> dict:
             "instance_type": page.instance_type.name,
             "region": request.GET.get("region") or default,
             "at": request.GET.get("at", ""),
+            "hours_per_month": request.GET.get("hours_per_month", ""),
         }
     )
-    context = {"cost_regions": regions, "cost_region": form.data["region"]}
+    context = {
+        "cost_regions": regions,
+        "cost_region": form.data["region"],
+        "cost_hours": form.data["hours_per_month"] or HOURS_PER_MONTH,
+    }
     if not form.is_valid():
         return {**context, "cost_error": form.error_text()}
     try:

@@ -6,6 +6,7 @@ the region, then every price's period picked in SQL)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -57,11 +58,15 @@ class PeriodCost:
 
     period: str
     hours: int
+    # The hours the type runs in the period (on demand and spot bill these).
+    hours_used: int
     upfront_usd: float
     hourly_usd: float
     total_usd: float
     # What the terms started bind the buyer to pay, the hours used or not.
     committed_usd: float
+    # The lowest total of every option priced for this period (ties: each of them).
+    cheapest: bool = False
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,7 @@ class CommitmentCost:
     instance_type: str
     region: str
     at: datetime.date
+    # The hours of use a month the costs are for (730: always on).
     hours_per_month: int = per_dollar.HOURS_PER_MONTH
     results: list[OptionCost] = field(default_factory=list)
     # Why some or all of the answer is missing (no price; no on-demand price to break even on).
@@ -102,7 +108,12 @@ def commitment_cost(*, query: CommitmentCostQuery) -> CommitmentCost:
     instance_type = lookups.get_instance_type(query.instance_type)
     region = lookups.get_region(query.region)
     day = query.at or timezone.localdate()
-    answer = CommitmentCost(instance_type=instance_type.name, region=region.code, at=day)
+    answer = CommitmentCost(
+        instance_type=instance_type.name,
+        region=region.code,
+        at=day,
+        hours_per_month=query.hours_per_month,
+    )
     if instance_type.kind == InstanceType.Kind.FARGATE:
         answer.note = (
             f"{instance_type.name} is a Fargate task size: its rates are answered by "
@@ -115,9 +126,10 @@ def commitment_cost(*, query: CommitmentCostQuery) -> CommitmentCost:
         return answer
     on_demand = quotes.get((PurchaseOption.ON_DEMAND.value, "", "", "", ""))
     answer.results = [
-        _option_cost(key, quote, on_demand)
+        _option_cost(key, quote, on_demand, query.hours_per_month)
         for key, quote in sorted(quotes.items(), key=lambda item: _rank(item[0]))
     ]
+    _mark_cheapest(answer.results)
     if on_demand is None:
         answer.note = (
             f"no on-demand price known for {instance_type.name} in {region.code}: "
@@ -175,7 +187,20 @@ def _dollars(value: float) -> float:
     return round(value, 2)
 
 
-def _option_cost(option: tuple, quote: PriceQuote, on_demand: PriceQuote | None) -> OptionCost:
+def _mark_cheapest(options: list[OptionCost]) -> None:
+    """Mark, in each period, the options whose total is the lowest."""
+    for index, _period in enumerate(PERIODS):
+        lowest = min(option.costs[index].total_usd for option in options)
+        for option in options:
+            if option.costs[index].total_usd == lowest:
+                option.costs[index] = dataclasses.replace(option.costs[index], cheapest=True)
+
+
+def _option_cost(
+    option: tuple, quote: PriceQuote, on_demand: PriceQuote | None, hours_per_month: int
+) -> OptionCost:
+    """What each period costs under one option, for `hours_per_month` of use: a commitment
+    bills every hour of its term, used or not; on demand and spot the hours used."""
     purchase_option, term, payment, offering_class, plan = option
     committed = bool(term)
     usd_per_hour = float(quote.usd_per_hour)
@@ -187,10 +212,14 @@ def _option_cost(option: tuple, quote: PriceQuote, on_demand: PriceQuote | None)
     term_hours = per_dollar.term_hours(term) if committed else None
     costs = []
     for period, hours in PERIODS:
+        used = hours // per_dollar.HOURS_PER_MONTH * hours_per_month
         cost = per_dollar.cost_of_use(
-            hours=hours, hourly_usd=hourly, upfront_usd=upfront, term_hours=term_hours
+            hours=hours if committed else used,
+            hourly_usd=hourly,
+            upfront_usd=upfront,
+            term_hours=term_hours,
         )
-        costs.append(PeriodCost(period, hours, *(_dollars(value) for value in cost)))
+        costs.append(PeriodCost(period, hours, used, *(_dollars(value) for value in cost)))
     break_even = None
     if committed and on_demand is not None:
         break_even = per_dollar.break_even_month(
@@ -198,6 +227,7 @@ def _option_cost(option: tuple, quote: PriceQuote, on_demand: PriceQuote | None)
             hourly_usd=hourly,
             on_demand_usd_per_hour=float(on_demand.usd_per_hour),
             term_hours=term_hours,
+            hours_used_per_month=hours_per_month,
         )
     return OptionCost(
         purchase_option=purchase_option,

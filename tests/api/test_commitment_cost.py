@@ -124,6 +124,36 @@ def test_an_unknown_type_or_region_is_a_400_naming_it(m5_prices):
     assert {"instance_type", "region"} <= set(missing.json())
 
 
+def test_part_time_use_bills_on_demand_for_the_hours_used_and_a_commitment_for_every_hour(
+    m5_prices,
+):
+    body = get(instance_type="m5.large", region="us-east-1", hours_per_month=200).json()
+    assert body["hours_per_month"] == 200
+    on_demand = costs(row(body, "on_demand"))
+    assert [cost["hours_used"] for cost in on_demand.values()] == [200, 2400, 7200]
+    assert on_demand["1m"]["total_usd"] == pytest.approx(0.096 * 200, abs=0.01)
+    assert on_demand["1y"]["committed_usd"] == on_demand["1y"]["total_usd"]
+    reserved = row(body, "reserved", "1y", "all_upfront", "standard")
+    # The fee is the same, used or not: 494 > 0.096 x 200 x 12, never paid back in its year.
+    assert costs(reserved)["1y"]["total_usd"] == 494
+    assert reserved["break_even_month"] is None
+    # No upfront still bills its 730 hours a month.
+    no_upfront = row(body, "reserved", "1y", "no_upfront", "standard")
+    assert costs(no_upfront)["1m"]["hourly_usd"] == pytest.approx(
+        no_upfront["hourly_usd"] * 730, abs=0.01
+    )
+    # At 600 hours a month: 494 / (0.096 x 600) = 8.6 months, so month 9.
+    busier = get(instance_type="m5.large", region="us-east-1", hours_per_month=600).json()
+    assert row(busier, "reserved", "1y", "all_upfront", "standard")["break_even_month"] == 9
+
+
+@pytest.mark.parametrize("hours", ["0", "731", "half"])
+def test_hours_of_use_outside_a_month_are_a_400_naming_them(m5_prices, hours):
+    response = get(instance_type="m5.large", region="us-east-1", hours_per_month=hours)
+    assert response.status_code == 400
+    assert list(response.json()) == ["hours_per_month"]
+
+
 @pytest.mark.parametrize("count", [10, 1000])
 def test_it_answers_in_three_queries_whatever_the_number_of_prices(count):
     instance_type = InstanceType.objects.create(name="m5.large")

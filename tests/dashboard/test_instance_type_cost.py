@@ -54,3 +54,25 @@ def test_a_type_without_prices_has_no_cost_table(m5_prices):
     InstanceType.objects.create(name="m5.xlarge")
     html = Client().get("/instance-types/m5.xlarge/").content.decode()
     assert "Cost over a period" not in html
+
+
+def test_the_calculator_prices_some_hours_of_use_a_month(m5_prices):
+    response = Client().get(PAGE, {"at": "2021-06-01", "hours_per_month": "200"})
+    html = response.content.decode()
+    assert 'id="cost-hours"' in html and 'value="200"' in html
+    assert "200 hours of use a month" in html
+    table = cost_table(response)
+    on_demand_start = table.index('data-purchase-option="on_demand"')
+    on_demand = table[on_demand_start : table.index("</tr>", on_demand_start)]
+    # 200 hours at $0.096, the cheapest month at that use.
+    assert "$19.20 <strong>cheapest</strong>" in on_demand
+    row_start = table.index('data-term="1y" data-payment="all_upfront"')
+    row = table[row_start : table.index("</tr>", row_start)]
+    assert "never in its term" in row
+
+
+def test_hours_of_use_beyond_a_month_are_said_beside_the_table(m5_prices):
+    response = Client().get(PAGE, {"hours_per_month": "900"})
+    assert response.status_code == 200
+    error = response.content.decode().split('id="cost-error">')[1].split("</p>")[0]
+    assert "hours_per_month" in error
