@@ -11,6 +11,8 @@ import datetime
 from django.utils import timezone
 
 from benchmarks import palette, units
+from benchmarks.per_dollar import HOURS_PER_MONTH
+from benchmarks.selectors.commitment_cost import CommitmentCost
 from benchmarks.selectors.comparison import Comparison
 from benchmarks.selectors.databases import DatabaseTable
 from benchmarks.selectors.five_families import SideBySide
@@ -274,5 +276,26 @@ def unit_price_chart(section: SideBySide) -> dict:
                 ],
             }
             for key, label, option, figure in UNIT_PRICE_SERIES
+        ],
+    }
+
+
+def options_chart(cost: CommitmentCost) -> dict:
+    """Every way of paying for one type in one region as an effective hourly price, cheapest
+    first; below always-on use, also what an hour of use costs over a year at that use (a
+    commitment bills the hours it is not used)."""
+    options = sorted(cost.results, key=lambda option: option.usd_per_hour_used or 0)
+    return {
+        "instance_type": cost.instance_type,
+        "region": cost.region,
+        "at": cost.at.isoformat(),
+        "hours_per_month": cost.hours_per_month,
+        "always_on": cost.hours_per_month == HOURS_PER_MONTH,
+        "rules": units.script_rules(),
+        "labels": [option.label for option in options],
+        "usd_per_hour": [option.usd_per_hour for option in options],
+        "usd_per_hour_used": [
+            None if option.usd_per_hour_used is None else round(option.usd_per_hour_used, 6)
+            for option in options
         ],
     }

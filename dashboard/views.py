@@ -194,7 +194,7 @@ def _cost_over_a_period(request, page) -> dict:
         cost = commitment_cost_selector.commitment_cost(**form.selector_arguments())
     except DomainError as error:
         return {**context, "cost_error": error.message}
-    return {**context, "cost": cost}
+    return {**context, "cost": cost, "options_chart": charts.options_chart(cost)}
 
 
 def benchmark_detail(request, key: str):

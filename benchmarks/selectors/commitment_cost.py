@@ -88,6 +88,18 @@ class OptionCost:
     break_even_month: int | None
     costs: list[PeriodCost]
 
+    @property
+    def label(self) -> str:
+        """`reserved 1y all_upfront standard`, `savings_plan 3y no_upfront compute`, `spot`."""
+        words = (self.purchase_option, self.plan, self.term, self.payment, self.offering_class)
+        return " ".join(word for word in words if word)
+
+    @property
+    def usd_per_hour_used(self) -> float | None:
+        """A year's cost over its hours of use: what an hour of work costs at that use."""
+        year = next(cost for cost in self.costs if cost.period == "1y")
+        return year.total_usd / year.hours_used if year.hours_used else None
+
 
 @dataclass
 class CommitmentCost:

@@ -51,5 +51,50 @@
       },
     },
   });
+  drawOptions();
   document.body.dataset.chartsReady = "true";
+
+  // Each way to pay for the type in one region, cheapest first: the effective hourly price
+  // as sold and, below always-on use, what an hour of use costs over a year at that use.
+  function drawOptions() {
+    const element = document.getElementById("options-data");
+    if (!element) return;
+    const options = JSON.parse(element.textContent);
+    const dollars = (value) => "$" + units.significant(value, options.rules, false, false)[0];
+    const datasets = [{
+      label: "effective USD per hour",
+      data: options.usd_per_hour,
+      backgroundColor: "#0072B2",
+    }];
+    if (!options.always_on) {
+      datasets.push({
+        label: "USD per hour of use (a year at " + options.hours_per_month + " h a month)",
+        data: options.usd_per_hour_used,
+        backgroundColor: window.PricebenchCharts.stripes("#D55E00"),
+        borderColor: "#D55E00",
+        borderWidth: 1,
+      });
+    }
+    window.PricebenchCharts.fitRows("options-chart", options.labels.length * datasets.length);
+    new Chart(document.getElementById("options-chart"), {
+      type: "bar",
+      data: { labels: options.labels, datasets: datasets },
+      options: {
+        indexAxis: "y",
+        maintainAspectRatio: false,
+        plugins: {
+          legend: { position: "bottom" },
+          tooltip: { callbacks: { label: (item) => item.dataset.label + ": " + dollars(item.raw) } },
+        },
+        scales: {
+          x: {
+            beginAtZero: true,
+            title: { display: true, text: "USD per hour" },
+            ticks: { callback: (value) => dollars(value) },
+          },
+          y: { title: { display: true, text: "purchase option" } },
+        },
+      },
+    });
+  }
 })();

@@ -53,3 +53,28 @@ def test_a_line_chart_downloads_one_row_per_point(demo_site, page):
     name, body = download(page, "[data-png=cost-chart]")
     assert name.startswith("pricebench_EBS_volumes_cost-chart_") and body[:8] == PNG_SIGNATURE
     assert page.console_errors == []
+
+
+def test_the_options_chart_prices_each_way_to_pay_at_the_use_asked(demo_site, page):
+    # The demo's m5.large has on-demand, spot and its 12 Reserved terms in us-east-1.
+    page.goto(f"{demo_site.url}/instance-types/m5.large/?region=us-east-1&hours_per_month=200")
+    page.wait_for_selector("body[data-charts-ready=true]")
+    drawn = page.evaluate(
+        "() => { const c = Chart.getChart('options-chart');"
+        " return {labels: c.data.labels, sets: c.data.datasets.map((d) => d.data)}; }"
+    )
+    rows = page.locator("#cost-table tbody tr").count()
+    assert len(drawn["labels"]) == rows >= 13
+    assert "reserved 1y all_upfront standard" in drawn["labels"]
+    as_sold, per_hour_used = drawn["sets"]
+    # Cheapest per hour of use first; on demand costs the same per hour used as sold, and a
+    # commitment more, its idle hours billed too.
+    assert per_hour_used == sorted(per_hour_used)
+    on_demand = drawn["labels"].index("on_demand")
+    assert per_hour_used[on_demand] == pytest.approx(as_sold[on_demand], rel=1e-3)
+    reserved = drawn["labels"].index("reserved 1y all_upfront standard")
+    assert per_hour_used[reserved] == pytest.approx(as_sold[reserved] * 730 / 200, rel=1e-3)
+    name, body = download(page, "[data-csv=options-chart]")
+    assert name.startswith("pricebench_") and name.endswith(".csv")
+    assert len(list(csv.reader(io.StringIO(body.decode())))) == rows + 1
+    assert page.console_errors == []
