@@ -1,11 +1,12 @@
-"""Past versions of AWS's price list: the offer's version index (every version with the month
-it was in force and where its offer file is), the version in force on a day, and downloading
-a version's file (one region's, or the whole offer) from AWS or a mirror.
+"""Where AWS's price list keeps its files: the offers' version indexes (every version with the
+month it was in force and where its offer file is), the version in force on a day, the Savings
+Plans region index, and downloading a file from AWS or a mirror.
 
-The index: `{base}/offers/v1.0/aws/AmazonEC2/index.json`, `versions` by code, each with
-`versionEffectiveBeginDate`, `versionEffectiveEndDate` and `offerVersionUrl`
-(`/offers/v1.0/aws/AmazonEC2/20161213014831/index.json`; one region's file is beside it,
-`.../20161213014831/us-east-1/index.json`).
+An offer's version index: `{base}/offers/v1.0/aws/{offer}/index.json` (AmazonEC2, AmazonECS),
+`versions` by code, each with `versionEffectiveBeginDate`, `versionEffectiveEndDate` and
+`offerVersionUrl` (`/offers/v1.0/aws/AmazonEC2/20161213014831/index.json`; one region's file
+is beside it, `.../20161213014831/us-east-1/index.json`). Savings Plans have one region index
+of their current rates, `regions` of `{regionCode, versionUrl}`.
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ from pathlib import Path
 
 from benchmarks.errors import DomainError
 
-VERSION_INDEX_PATH = "/offers/v1.0/aws/AmazonEC2/index.json"
-# The version in force now, in AWS's layout (`current/us-east-1/index.json`).
-CURRENT = "/offers/v1.0/aws/AmazonEC2/current/index.json"
+EC2, ECS = "AmazonEC2", "AmazonECS"
+# The version in force now, as AWS names it in its paths (`current/us-east-1/index.json`).
+CURRENT = "current"
+# The current Savings Plans rates, region by region (the offer index's
+# `currentSavingsPlanIndexUrl`).
+SAVINGS_PLANS_REGION_INDEX = "/savingsPlan/v1.0/aws/AWSComputeSavingsPlan/current/region_index.json"
 # Seconds a download may wait for the server before it fails.
 TIMEOUT = 60
 
@@ -36,7 +40,7 @@ class OfferVersion:
     url: str
 
     def describe(self) -> str:
-        if self.code == CURRENT_VERSION.code:
+        if self.code == CURRENT:
             return "the price list version in force now"
         ends = self.ends.isoformat() if self.ends else "now"
         return f"price list version {self.code}, in force from {self.begins.isoformat()} to {ends}"
@@ -48,8 +52,16 @@ class OfferVersion:
         return f"{self.url.rsplit('/', 1)[0]}/{region}/index.json"
 
 
-# The version in force now, as AWS names it in its paths.
-CURRENT_VERSION = OfferVersion("current", datetime.date.min, None, CURRENT)
+def version_index_path(offer: str) -> str:
+    """Where an offer's version index is (`AmazonEC2`, `AmazonECS`)."""
+    return f"/offers/v1.0/aws/{offer}/index.json"
+
+
+def current_version(offer: str) -> OfferVersion:
+    """The version of `offer` in force now."""
+    return OfferVersion(
+        CURRENT, datetime.date.min, None, f"/offers/v1.0/aws/{offer}/{CURRENT}/index.json"
+    )
 
 
 def read_version_index(path: Path) -> list[OfferVersion]:
@@ -96,16 +108,42 @@ def version_in_force(versions: list[OfferVersion], day: datetime.date) -> OfferV
 
 
 def resolve(
-    as_of: datetime.date | None, *, base_url: str, index: Path | None, folder: Path
+    as_of: datetime.date | None,
+    *,
+    base_url: str,
+    index: Path | None,
+    folder: Path,
+    offer: str = EC2,
 ) -> OfferVersion:
-    """The version in force on `as_of` by the version index (`index`, else downloaded from
-    `base_url` into `folder`); without a day, the version in force now (AWS's `current`)."""
+    """The version of `offer` in force on `as_of` by its version index (`index`, else
+    downloaded from `base_url` into `folder`); without a day, the version in force now
+    (AWS's `current`)."""
     if as_of is None:
-        return CURRENT_VERSION
+        return current_version(offer)
     if index is None:
-        index = folder / "version-index.json"
-        download(base_url + VERSION_INDEX_PATH, index)
+        index = folder / f"version-index-{offer}.json"
+        download(base_url + version_index_path(offer), index)
     return version_in_force(read_version_index(index), as_of)
+
+
+# A region without Savings Plans rates is listed with this file (`.../default/empty.json`).
+_NO_RATES = "/default/empty.json"
+
+
+def savings_plan_files(path: Path) -> dict[str, str | None]:
+    """Region code -> the path of its Savings Plans file, None where the index says the region
+    has none; a DomainError for another file."""
+    try:
+        document = json.loads(path.read_bytes())
+        listed = document["regions"]
+        return {
+            entry["regionCode"]: None
+            if entry["versionUrl"].endswith(_NO_RATES)
+            else entry["versionUrl"]
+            for entry in listed
+        }
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise DomainError(f"{path.name}: not a Savings Plans region index ({error})") from None
 
 
 def download(url: str, destination: Path) -> None:

@@ -5,6 +5,7 @@ serving the real files in its layout: the fake at the HTTP edge)."""
 import datetime
 import functools
 import io
+import json
 import shutil
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -12,14 +13,18 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.core.management import CommandError, call_command
 
-from benchmarks.models import Price
+from benchmarks.models import FargateRate, Price
 from benchmarks.pricing import versions
+from tests.pricing.test_offer_files import write_json
 
 pytestmark = pytest.mark.django_db
 
 INDEX = "offers_AmazonEC2_version_index_2025-09.json"
 DECEMBER_2016 = "20161213014831"
 SAMPLE = "aws_ec2_offer_c4large_us-east-1_201612_lyft.json"
+ECS_ITEMS = "GetProducts_AmazonECS_us-east-1_2022-11.json"
+PLANS = "aws_savingsplan_offer_eu-west-1_ligoj_fixture.json"
+PLANS_INDEX = "aws_savingsplan_region_index_ligoj_fixture.json"
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
@@ -107,19 +112,73 @@ def test_several_regions_are_imported_in_turn_and_a_failed_run_resumes(mirror, t
     (current / "us-east-1").mkdir(parents=True)
     december = current.parent / DECEMBER_2016 / "us-east-1" / "index.json"
     shutil.copy(december, current / "us-east-1" / "index.json")
-    with pytest.raises(CommandError, match=r"1 region\(s\) failed \(ap-northeast-1\)"):
-        run("--offer-file", "--regions", "us-east-1,ap-northeast-1")
+    walk = ("--offer-file", "--regions", "us-east-1,ap-northeast-1", "--offers", "ec2")
+    with pytest.raises(CommandError, match=r"1 file\(s\) failed \(ec2 ap-northeast-1\)"):
+        run(*walk)
     stored = Price.objects.count()
     assert stored > 0
     state = settings.VAR_DIR / "import-regions-current.json"
-    assert state.read_text() == '["us-east-1"]'
+    assert state.read_text() == '["ec2 us-east-1"]'
     # The missing file arrives (the same sample stands in for it): the run resumes there.
     (current / "ap-northeast-1").mkdir()
     shutil.copy(december, current / "ap-northeast-1" / "index.json")
-    out = run("--offer-file", "--regions", "us-east-1,ap-northeast-1")
-    assert "us-east-1: done by a run before" in out and "ap-northeast-1: read" in out
+    out = run(*walk)
+    assert "ec2 us-east-1: done by a run before" in out and "ec2 ap-northeast-1: read" in out
     assert Price.objects.count() == stored and not state.exists()
     with pytest.raises(CommandError, match="unknown region"):
         run("--offer-file", "--regions", "mars-north-1")
     with pytest.raises(CommandError, match="go with --offer-file without a PATH"):
         run("--snapshot", "--all-regions")
+
+
+def test_a_region_walk_reads_ec2_ecs_and_savings_plans_files(
+    mirror, tmp_path, settings, aws_samples, load_response
+):
+    """The default walk reads each region's EC2 and ECS files of the current version and its
+    Savings Plans file from their region index; a region the index lists without rates, or
+    not at all, is said, not failed."""
+    settings.VAR_DIR = tmp_path / "var"
+    aws = tmp_path / "mirror" / "offers" / "v1.0" / "aws"
+    (aws / "AmazonEC2" / "current" / "us-east-1").mkdir(parents=True)
+    shutil.copy(aws_samples / SAMPLE, aws / "AmazonEC2" / "current" / "us-east-1" / "index.json")
+    # ECS's file: the real Price List API items of us-east-1, in the offer file's layout.
+    items = [json.loads(item) for item in load_response(ECS_ITEMS)["PriceList"]]
+    for item in items:
+        item["terms"].setdefault("Reserved", {})
+    (aws / "AmazonECS" / "current" / "us-east-1").mkdir(parents=True)
+    write_json(
+        aws / "AmazonECS" / "current" / "us-east-1" / "index.json", items, offer_code="AmazonECS"
+    )
+    plans = tmp_path / "mirror" / "savingsPlan" / "v1.0" / "aws" / "AWSComputeSavingsPlan"
+    (plans / "current" / "eu-west-1").mkdir(parents=True)
+    shutil.copy(aws_samples / PLANS_INDEX, plans / "current" / "region_index.json")
+    shutil.copy(aws_samples / PLANS, plans / "current" / "eu-west-1" / "index.json")
+
+    out = run("--offer-file", "--regions", "us-east-1")
+    assert "regions, ec2, ecs, savings-plans" in out
+    assert "ec2 us-east-1: read" in out and "ecs us-east-1: read" in out
+    # The Savings Plans region index (the sample lists three eu-west regions) has none.
+    assert "savings-plans us-east-1: none" in out
+    assert Price.objects.filter(instance_type__name="c4.large", region__code="us-east-1").exists()
+    assert FargateRate.objects.filter(region__code="us-east-1").count() == 5
+    out = run("--offer-file", "--regions", "eu-west-1,eu-west-2", "--offers", "savings-plans")
+    assert "savings-plans eu-west-1: read" in out and "savings-plans eu-west-2: none" in out
+    assert Price.objects.filter(region__code="eu-west-1", purchase_option="savings_plan").exists()
+    counts = (Price.objects.count(), FargateRate.objects.count())
+    # Walked again: nothing new.
+    run("--offer-file", "--regions", "us-east-1")
+    run("--offer-file", "--regions", "eu-west-1", "--offers", "savings-plans")
+    assert (Price.objects.count(), FargateRate.objects.count()) == counts
+
+
+def test_a_region_walk_refuses_what_it_cannot_read(mirror):
+    with pytest.raises(CommandError, match="Savings Plans rates are read as now only"):
+        run(
+            "--offer-file", "--regions", "eu-west-1", "--offers", "savings-plans",
+            "--as-of", "2016-12-15",
+        )  # fmt: skip
+    with pytest.raises(CommandError, match="unknown offer"):
+        run("--offer-file", "--regions", "eu-west-1", "--offers", "rds")
+    with pytest.raises(CommandError, match="--offers goes with --all-regions or --regions"):
+        run("--offer-file", "x.json", "--offers", "ec2")
+    assert not Price.objects.exists()

@@ -111,6 +111,12 @@ class Command(BaseCommand):
             "--regions", metavar="R,R", help="with --offer-file (no PATH): these regions' files"
         )
         parser.add_argument(
+            "--offers",
+            metavar="O,O",
+            help="with --all-regions or --regions: the offer files read for each region, among "
+            f"{', '.join(price_services.REGION_OFFERS)} (default: all; with --as-of, ec2,ecs)",
+        )
+        parser.add_argument(
             "--as-of",
             type=datetime.date.fromisoformat,
             metavar="YYYY-MM-DD",
@@ -136,6 +142,8 @@ class Command(BaseCommand):
                     "files come from PRICEBENCH_OFFERS_URL), or with a version index and --as-of"
                 )
             return self._regions(options)
+        if options["offers"]:
+            raise CommandError("--offers goes with --all-regions or --regions")
         if options["offer_file"] == FROM_THE_MIRROR and not options["as_of"]:
             raise CommandError("--offer-file needs a PATH, unless --as-of names a day")
         progress = None
@@ -193,28 +201,34 @@ class Command(BaseCommand):
             self.stdout.write(f"note: {note}")
 
     def _regions(self, options) -> None:
-        """Each region's offer file in turn; a summary per region, exit 1 naming failures."""
-        regions = None
-        if options["regions"]:
-            regions = [code.strip() for code in options["regions"].split(",") if code.strip()]
+        """Each region's offer files in turn; a summary per file, exit 1 naming failures."""
         index = options["offer_file"]
         try:
             outcome = price_services.import_offer_regions(
-                regions=regions,
+                regions=_listed(options["regions"]) if options["regions"] else None,
+                offers=_listed(options["offers"]) if options["offers"] else None,
                 as_of=options["as_of"],
                 index=None if index == FROM_THE_MIRROR else index,
             )
         except DomainError as error:
             raise CommandError(error.message) from None
-        self.stdout.write(f"{outcome.label}: {len(outcome.regions)} regions")
-        for region in outcome.done_before:
-            self.stdout.write(f"  {region}: done by a run before")
-        for region, summary in outcome.done.items():
-            self.stdout.write(f"  {region}: {summary}")
-        for region, reason in outcome.failed.items():
-            self.stdout.write(f"  {region}: FAILED: {reason}")
+        self.stdout.write(
+            f"{outcome.label}: {len(outcome.regions)} regions, {', '.join(outcome.offers)}"
+        )
+        for unit in outcome.done_before:
+            self.stdout.write(f"  {unit}: done by a run before")
+        for unit, summary in outcome.done.items():
+            self.stdout.write(f"  {unit}: {summary}")
+        for unit, reason in outcome.absent.items():
+            self.stdout.write(f"  {unit}: none ({reason})")
+        for unit, reason in outcome.failed.items():
+            self.stdout.write(f"  {unit}: FAILED: {reason}")
         if outcome.failed:
             raise CommandError(
-                f"{len(outcome.failed)} region(s) failed ({', '.join(outcome.failed)}); run "
+                f"{len(outcome.failed)} file(s) failed ({', '.join(outcome.failed)}); run "
                 "the same command again to retry them (the others are kept as done)"
             )
+
+
+def _listed(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]

@@ -26,6 +26,7 @@ from benchmarks.services.prices.databases import record_database_prices
 from benchmarks.services.prices.ec2 import record_prices
 from benchmarks.services.prices.fargate import record_fargate_rates
 from benchmarks.services.prices.importers import (
+    REGION_OFFERS,
     import_fargate_spot_file,
     import_instance_types,
     import_instance_types_file,
@@ -50,6 +51,7 @@ from benchmarks.services.prices.volumes import record_volume_prices
 
 __all__ = [
     "API_SERVICES",
+    "REGION_OFFERS",
     "ImportSummary",
     "import_fargate_spot_file",
     "import_from_api",

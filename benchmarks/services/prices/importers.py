@@ -138,62 +138,121 @@ def import_offer_version(
     return summary
 
 
+# The offer files a region walk can read, by the name `import_prices --offers` takes: EC2's
+# (on-demand and Reserved), ECS's (Fargate) and the Savings Plans rates.
+REGION_OFFERS = {"ec2": versions.EC2, "ecs": versions.ECS, "savings-plans": None}
+
+
 @dataclass
 class RegionsImport:
-    """What `import_offer_regions` did: each region's summary, the regions a run before had
-    done, and the regions that failed with why."""
+    """What `import_offer_regions` did, file by file (`ec2 us-east-1`): each summary, the
+    files a run before had done, those the price list has none of, and those that failed."""
 
     label: str
     regions: list[str]
+    offers: list[str]
     done: dict[str, ImportSummary] = field(default_factory=dict)
     done_before: list[str] = field(default_factory=list)
+    absent: dict[str, str] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
 
 
 def import_offer_regions(
     *,
     regions: list[str] | None = None,
+    offers: list[str] | None = None,
     as_of: datetime.date | None = None,
     index: Path | None = None,
     base_url: str | None = None,
     state_dir: Path | None = None,
 ) -> RegionsImport:
-    """Each region's EC2 offer file (`regions`, else every region pricebench knows) of the
-    version in force on `as_of` (else the current one), one after the other, each in its own
-    transaction; a DomainError names regions it does not know. Resumable: the regions done are
-    kept in a file under `state_dir` (settings.VAR_DIR) until every region is, so that a run
-    stopped or failing part-way starts again where it stopped; idempotent either way (a
-    region imported again stores nothing new)."""
+    """Each region's offer files (`regions`, else every region pricebench knows; `offers`
+    among REGION_OFFERS, else all of them, or EC2's and ECS's with `as_of`) of the versions in
+    force on `as_of` (else the current ones), one file after the other, each in its own
+    transaction. `index` is EC2's version index, if at hand. Savings Plans rates are read as
+    now (their region index lists the current files only). A DomainError names unknown
+    regions or offers.
+
+    Resumable: the files done are kept in a file under `state_dir` (settings.VAR_DIR) until
+    every one is, so that a run stopped or failing part-way starts again where it stopped;
+    idempotent either way (a file imported again stores nothing new)."""
     known = list(Region.objects.order_by("code").values_list("code", flat=True))
     regions = known if regions is None else regions
     unknown = sorted(set(regions) - set(known))
     if unknown:
         raise DomainError(f"unknown region(s): {', '.join(unknown)}", field="regions")
+    offers = _region_offers(offers, as_of)
     base_url = (base_url or settings.PRICEBENCH_OFFERS_URL).rstrip("/")
     with tempfile.TemporaryDirectory(prefix="pricebench-offer-regions-") as folder:
-        version = versions.resolve(as_of, base_url=base_url, index=index, folder=Path(folder))
-        state = (state_dir or settings.VAR_DIR) / f"import-regions-{version.code}.json"
+        files, labels = {}, []
+        for offer in offers:
+            code = REGION_OFFERS[offer]
+            if code is None:
+                files[offer] = _savings_plan_paths(base_url, Path(folder))
+                labels.append("Savings Plans: the rates in force now")
+                continue
+            version = versions.resolve(
+                as_of,
+                base_url=base_url,
+                index=index if code == versions.EC2 else None,
+                folder=Path(folder),
+                offer=code,
+            )
+            files[offer] = {region: version.url_for(region) for region in regions}
+            labels.append(f"{code}: {version.describe()}")
+        day = as_of.isoformat() if as_of else versions.CURRENT
+        state = (state_dir or settings.VAR_DIR) / f"import-regions-{day}.json"
         before = set(json.loads(state.read_text())) if state.is_file() else set()
-        outcome = RegionsImport(label=version.describe(), regions=regions)
-        for region in regions:
-            if region in before:
-                outcome.done_before.append(region)
-                continue
-            offer = Path(folder) / f"{region}.json"
-            try:
-                versions.download(base_url + version.url_for(region), offer)
-                outcome.done[region] = import_offer_file(path=offer)
-            except DomainError as error:
-                outcome.failed[region] = error.message
-                continue
-            finally:
-                offer.unlink(missing_ok=True)
-            before.add(region)
-            state.parent.mkdir(parents=True, exist_ok=True)
-            state.write_text(json.dumps(sorted(before)))
+        outcome = RegionsImport(label="; ".join(labels), regions=regions, offers=offers)
+        for offer in offers:
+            for region in regions:
+                unit = f"{offer} {region}"
+                if unit in before:
+                    outcome.done_before.append(unit)
+                    continue
+                url = files[offer].get(region)
+                if url is None:
+                    outcome.absent[unit] = "the price list has no such file"
+                else:
+                    file = Path(folder) / "offer.json"
+                    try:
+                        versions.download(base_url + url, file)
+                        outcome.done[unit] = import_offer_file(path=file)
+                    except DomainError as error:
+                        outcome.failed[unit] = error.message
+                        continue
+                    finally:
+                        file.unlink(missing_ok=True)
+                before.add(unit)
+                state.parent.mkdir(parents=True, exist_ok=True)
+                state.write_text(json.dumps(sorted(before)))
         if not outcome.failed:
             state.unlink(missing_ok=True)
     return outcome
+
+
+def _region_offers(offers: list[str] | None, as_of: datetime.date | None) -> list[str]:
+    if offers is None:
+        return [offer for offer, code in REGION_OFFERS.items() if code or as_of is None]
+    unknown = sorted(set(offers) - set(REGION_OFFERS))
+    if unknown:
+        raise DomainError(
+            f"unknown offer(s): {', '.join(unknown)} (choose from {', '.join(REGION_OFFERS)})",
+            field="offers",
+        )
+    if as_of is not None and "savings-plans" in offers:
+        raise DomainError(
+            "Savings Plans rates are read as now only (their region index lists no past "
+            "versions): leave out --as-of, or savings-plans from --offers",
+            field="offers",
+        )
+    return [offer for offer in REGION_OFFERS if offer in offers]
+
+
+def _savings_plan_paths(base_url: str, folder: Path) -> dict[str, str | None]:
+    index = folder / "savings-plans-region-index.json"
+    versions.download(base_url + versions.SAVINGS_PLANS_REGION_INDEX, index)
+    return versions.savings_plan_files(index)
 
 
 @transaction.atomic
