@@ -19,6 +19,7 @@ from benchmarks.selectors.five_families import SideBySide
 from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
 from benchmarks.selectors.network import NetworkScaling
 from benchmarks.selectors.price_performance import PricePerformanceRow, best_first
+from benchmarks.selectors.profile_comparison import ProfileComparison
 from benchmarks.selectors.storage import VolumeComparison
 
 
@@ -297,5 +298,40 @@ def options_chart(cost: CommitmentCost) -> dict:
         "usd_per_hour_used": [
             None if option.usd_per_hour_used is None else round(option.usd_per_hour_used, 6)
             for option in options
+        ],
+    }
+
+
+def profile_chart(comparison: ProfileComparison) -> dict | None:
+    """A workload profile's chart: hours of the median type's work a dollar buys, best first,
+    one bar per charted type in its family's colour; a burstable type's other figure (while
+    credits last, or once spent) beside it, as the benchmark chart draws it."""
+    table = comparison.table
+    if table is None:
+        return None
+    families = list(dict.fromkeys(row.family for row in table.results))
+    colours = palette.family_colours(families)
+    return {
+        "profile": table.profile.key,
+        "name": table.profile.name,
+        "region": table.region.code,
+        "at": table.at.isoformat(),
+        "basis": table.basis,
+        "rules": units.script_rules(),
+        "families": [{"name": name, "colour": colours[name]} for name in families],
+        "bars": [
+            {
+                "label": row.instance_type + (f" ({row.variant})" if row.variant else ""),
+                "family": row.family,
+                "per_dollar": row.per_dollar,
+                "other": (
+                    row.burst_per_dollar if table.basis == "sustained" else row.sustained_per_dollar
+                )
+                if row.burstable
+                else None,
+                "score": row.score,
+                "usd_per_hour": row.usd_per_hour,
+            }
+            for row in comparison.bars
         ],
     }

@@ -11,6 +11,7 @@ from benchmarks import family_presets, parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Region, Run
 from benchmarks.per_dollar import HOURS_PER_MONTH
+from benchmarks.profiles import PROFILES
 from benchmarks.questions import (
     DatabaseForm,
     NetworkScalingForm,
@@ -19,7 +20,8 @@ from benchmarks.questions import (
     VolumesForm,
 )
 from benchmarks.questions.commitment_cost import CommitmentCostForm
-from benchmarks.questions.price_performance import BASIS_LABELS, PRICE_DATES_LABELS
+from benchmarks.questions.price_performance import BASIS_LABELS, DEFAULT_REGION, PRICE_DATES_LABELS
+from benchmarks.questions.profiles import ProfileForm
 from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import commitment_cost as commitment_cost_selector
@@ -27,6 +29,7 @@ from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import databases, network, similar
 from benchmarks.selectors import five_families as five_families_selector
 from benchmarks.selectors import instance_types as instance_type_selector
+from benchmarks.selectors import profile_comparison as profile_comparison_selector
 from benchmarks.selectors import runs as run_selector
 from benchmarks.selectors import storage as storage_selector
 from benchmarks.services import runs as run_services
@@ -48,9 +51,30 @@ def readyz(request):
 
 
 def comparison(request):
-    """`/`: throughput per dollar for one benchmark, Fargate, t2, c7g, c7a and c7i by default."""
-    form = PricePerformanceForm(request.GET, optional=("benchmark", "region"))
-    valid = form.is_valid()
+    """`/`: throughput per dollar for one benchmark, Fargate, t2, c7g, c7a and c7i by default;
+    with `profile=KEY`, for a workload profile. The menu names a profile `profile:KEY` in the
+    benchmark's place: such a choice is sent on to `?profile=KEY`."""
+    chosen = request.GET.get("benchmark", "")
+    if chosen.startswith(profile_comparison_selector.MENU_PREFIX):
+        question = request.GET.copy()
+        question.pop("benchmark")
+        question["profile"] = chosen.removeprefix(profile_comparison_selector.MENU_PREFIX)
+        return redirect(f"{request.path}?{question.urlencode()}")
+    refused = {}
+    if request.GET.get("profile"):
+        asked = request.GET.copy()
+        asked.setdefault("region", DEFAULT_REGION)
+        # As for a benchmark: the five families unless asked (`families=` means all).
+        asked.setdefault("families", ",".join(comparison_selector.DEFAULT_FAMILIES))
+        profile_form = ProfileForm(asked)
+        if profile_form.is_valid():
+            return _profile_comparison(request, profile_form)
+        # Said beside the menu, over the page's default benchmark.
+        refused = {"benchmark": [profile_form.error_text()]}
+    question = request.GET.copy()
+    question.pop("profile", None)
+    form = PricePerformanceForm(question, optional=("benchmark", "region"))
+    valid = form.is_valid() and not refused
     result = comparison_selector.comparison(
         form.query(families=comparison_selector.DEFAULT_FAMILIES)
     )
@@ -65,11 +89,32 @@ def comparison(request):
         "basis_choices": list(BASIS_LABELS.items()),
         "purchase_controls": purchase_controls(result.query.purchase),
         "price_dates_choices": list(PRICE_DATES_LABELS.items()),
-        "errors": form.error_dict() if form.errors else {},
+        "errors": {**(form.error_dict() if form.errors else {}), **refused},
         "five_families": _five_families(result),
         "family_presets": _family_presets(result),
+        "profiles": PROFILES,
     }
     status = 200 if valid and not result.error else 400
+    return render(request, "dashboard/comparison.html", context, status=status)
+
+
+def _profile_comparison(request, form: ProfileForm):
+    """`/?profile=KEY`: a workload profile's answer, in the page's question bar."""
+    query = form.query()
+    result = profile_comparison_selector.profile_comparison(query)
+    context = {
+        "form": form,
+        "comparison": result,
+        "profile_answer": result,
+        "table": result.table,
+        "chart_data": charts.profile_chart(result),
+        "basis_choices": list(BASIS_LABELS.items()),
+        "purchase_controls": purchase_controls(query.purchase),
+        "errors": {result.error[0] or "detail": [result.error[1]]} if result.error else {},
+        "family_presets": _family_presets(result),
+        "profiles": PROFILES,
+    }
+    status = 400 if result.error else 200
     return render(request, "dashboard/comparison.html", context, status=status)
 
 

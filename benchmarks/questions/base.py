@@ -20,6 +20,15 @@ def comma_list(value: str | None) -> tuple[str, ...]:
     return tuple(item.strip() for item in (value or "").split(",") if item.strip())
 
 
+def joined_families(data):
+    """The page's family checkboxes send one value each (and an empty one, so that none
+    ticked means every family): one comma-separated list, as the API takes it."""
+    if hasattr(data, "getlist") and len(data.getlist("families")) > 1:
+        data = data.copy()
+        data.setlist("families", [",".join(v for v in data.getlist("families") if v)])
+    return data
+
+
 def date_field(help_text: str = "", **options) -> forms.DateField:
     """An optional day, written YYYY-MM-DD."""
     return forms.DateField(

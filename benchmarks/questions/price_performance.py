@@ -15,6 +15,7 @@ from benchmarks.questions.base import (
     QueryForm,
     comma_list,
     date_field,
+    joined_families,
     param_names,
 )
 from benchmarks.questions.parameters import measured_params
@@ -128,11 +129,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
     )
 
     def __init__(self, data, *args, optional: tuple[str, ...] = (), **kwargs):
-        if hasattr(data, "getlist") and len(data.getlist("families")) > 1:
-            # The page's family checkboxes send one value each (and an empty one, so that
-            # none ticked means every family): one comma-separated list, as the API takes.
-            data = data.copy()
-            data.setlist("families", [",".join(v for v in data.getlist("families") if v)])
+        data = joined_families(data)
         super().__init__(data, *args, **kwargs)
         for name in optional:
             self.fields[name].required = False

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django import forms
 
 from benchmarks.profiles import BY_KEY
-from benchmarks.questions.base import QuestionForm, comma_list
+from benchmarks.questions.base import QuestionForm, comma_list, joined_families
 from benchmarks.questions.price_performance import BASES, PricePerformanceForm
 from benchmarks.questions.purchase import Purchase, PurchaseFields
 
@@ -54,6 +54,9 @@ class ProfileForm(QuestionForm, PurchaseFields):
     instance_types = _SHARED["instance_types"]
     families = _SHARED["families"]
     basis = _SHARED["basis"]
+
+    def __init__(self, data, *args, **kwargs):
+        super().__init__(joined_families(data), *args, **kwargs)
 
     def clean(self):
         cleaned = super().clean()

@@ -15,6 +15,7 @@ from benchmarks.selectors.price_performance import (
     PricePerformanceTable,
     best_first,
 )
+from benchmarks.selectors.profiles import ProfileTable
 
 BASIS_WORDS = {
     "sustained": "burstable types at what they sustain once their CPU credits are spent",
@@ -135,3 +136,44 @@ def _nothing_priced(table: PricePerformanceTable, where: str) -> str:
         f"None of the {count} type{'s' if count != 1 else ''} with {benchmark} results{measured}"
         f" can be ranked at {where}: {reasons}."
     )
+
+
+def profile_summary(table: ProfileTable) -> str:
+    """The sentence answering a workload profile's question: which type buys the most of its
+    work per dollar, by how much over the best of the next family, at which prices; then what
+    is left out (types lacking a member, types without a price)."""
+    option = OPTION_WORDS.get(table.purchase.option, table.purchase.option.replace("_", " "))
+    if table.purchase.is_commitment or table.purchase.option == "spot":
+        option = table.purchase.describe().replace(table.purchase.option, option, 1)
+    where = f"{option} prices in {table.region.code} in force on {table.at}"
+    work = f"{table.profile.name} work"
+    ranked = sorted(table.results, key=lambda row: -(row.per_dollar or 0))
+    if not ranked:
+        sentence = f"No instance type can be ranked on {work} at {where}."
+    else:
+        winner = ranked[0]
+        sentence = (
+            f"For {work}, {_name(winner)} buys the most per dollar "
+            f"({_hours(winner.per_dollar)} of the median type's work)"
+        )
+        other = next((row for row in ranked[1:] if row.family != winner.family), None)
+        if other is not None and other.per_dollar:
+            sentence += (
+                f", {_more(winner.per_dollar / other.per_dollar)} the best of the next family "
+                f"({_name(other)})"
+            )
+        basis = BASIS_WORDS[table.basis] if any(row.burstable for row in ranked) else ""
+        sentence += f", at {where}" + (f" ({basis})" if basis else "") + "."
+    left = []
+    if table.lacking:
+        left.append(f"{len(table.lacking)} lacking one of its benchmarks")
+    if table.unpriced:
+        article = "an" if option[:1] in "aeiou" else "a"
+        left.append(f"{len(table.unpriced)} without {article} {option} price")
+    if left:
+        sentence += f" Left out: {' and '.join(left)}."
+    return sentence
+
+
+def _hours(value: float | None) -> str:
+    return "no" if value is None else f"{float(f'{value:.3g}'):g} hours"

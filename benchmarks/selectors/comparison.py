@@ -220,7 +220,8 @@ def group_of(benchmark: Benchmark) -> str:
     return benchmark.group or benchmark.tool
 
 
-def _groups(benchmarks: list[Benchmark]) -> list[BenchmarkGroup]:
+def menu_groups(benchmarks: list[Benchmark]) -> list[BenchmarkGroup]:
+    """The benchmark menu: benchmarks grouped by kind, groups in order of their labels."""
     grouped: dict[str, list[Benchmark]] = defaultdict(list)
     for benchmark in benchmarks:
         grouped[group_of(benchmark)].append(benchmark)
@@ -235,7 +236,7 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
     benchmarks = [b for b in Benchmark.objects.order_by("key") if b.families]
     menu = prices.price_menu()
     result = Comparison(benchmarks=benchmarks, price_menu=menu, query=query)
-    result.groups = _groups(benchmarks)
+    result.groups = menu_groups(benchmarks)
     result.demo_note = demo.loading_note()
     by_key = {benchmark.key: benchmark for benchmark in benchmarks}
     result.studies = [study for study in STUDY_VIEWS if study.query["benchmark"] in by_key]

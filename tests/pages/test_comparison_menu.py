@@ -7,6 +7,7 @@ import pytest
 
 from benchmarks import inspector
 from benchmarks.models import Run
+from benchmarks.profiles import PROFILES
 from benchmarks.services import demo
 from benchmarks.services import prices as price_services
 
@@ -33,7 +34,11 @@ def menu(html: str) -> dict[str, list[tuple[str, str]]]:
 def test_the_menu_groups_benchmarks_by_kind_with_what_each_measures(client, spare_cores):
     html = client.get("/").content.decode()
     groups = menu(html)
-    assert list(groups) == sorted(groups, key=str.lower)
+    # The workload profiles first, then the benchmarks' kinds in order.
+    workloads, *kinds = groups
+    assert workloads.startswith("Workloads")
+    assert [key for key, _ in groups[workloads]] == [f"profile:{p.key}" for p in PROFILES]
+    assert kinds == sorted(kinds, key=str.lower)
     assert {
         "CPU",
         "Compression",

@@ -179,3 +179,36 @@ def test_on_a_phone_the_family_picker_opens_within_the_screen(demo_site, browser
         assert page.console_errors == []
     finally:
         context.close()
+
+
+def test_a_workload_is_chosen_in_the_same_bar_and_answered_on_the_first_screen(demo_site, browser):
+    context, page = open_landing(browser, "desktop", url=demo_site.url)
+    try:
+        page.select_option("#benchmark", "profile:crypto")
+        page.wait_for_url("**profile=crypto**")
+        page.wait_for_selector(READY, timeout=15000)
+        page.screenshot(path=str(SCREENSHOTS / "profile-crypto-1280x800.png"))
+        answer = page.locator('[data-role="answer"]')
+        assert answer.inner_text().startswith("For Crypto work, ")
+        box = answer.bounding_box()
+        assert box["y"] + box["height"] <= SIZES["desktop"][1]
+        chart = page.locator("#profile-chart").bounding_box()
+        assert SIZES["desktop"][1] - chart["y"] >= 200, chart
+        labels = page.evaluate("() => Chart.getChart('profile-chart').data.labels")
+        rows = page.locator("#results-table tbody tr").evaluate_all(
+            "rows => rows.map(row => row.dataset.instanceType)"
+        )
+        assert labels and labels == rows[: len(labels)]
+        # The family picker answers without a reload here too.
+        page.evaluate("window.notReloaded = true")
+        page.click("#family-picker summary")
+        page.locator('#family-presets a[data-preset="graviton"]').click()
+        page.wait_for_function("() => !document.body.dataset.answerLoading")
+        page.wait_for_selector(READY)
+        labels = page.evaluate("() => Chart.getChart('profile-chart').data.labels")
+        assert labels and {label.split(".")[0] for label in labels} == {"c7g"}
+        assert page.evaluate("window.notReloaded") is True
+        assert "profile=crypto" in page.url and "c7g" in page.url
+        assert page.console_errors == []
+    finally:
+        context.close()
