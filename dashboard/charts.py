@@ -281,6 +281,34 @@ def unit_price_chart(section: SideBySide) -> dict:
     }
 
 
+def family_options_chart(section: SideBySide) -> dict:
+    """The five side by side under every way of paying: each family's (and architecture's)
+    cheapest vCPU-hour as an effective hourly price, one series per option with a price (a
+    commitment's upfront fee spread over its term), null where the option has none."""
+    lines = section.lines
+    series, missing = [], []
+    for option, answer in section.by_option.items():
+        values = []
+        for line in lines:
+            summary = answer.summary_of(line.family, line.architecture)
+            values.append(summary.usd_per_vcpu_hour if summary else None)
+        label = answer.purchase.describe()
+        if any(value is not None for value in values):
+            series.append({"key": option, "label": label, "values": values})
+        else:
+            missing.append(label)
+    return {
+        # The options with no price for any of the families (not drawn).
+        "missing": missing,
+        "region": section.region.code,
+        "at": section.at.isoformat(),
+        "labels": [
+            line.family + (f" ({line.architecture})" if line.architecture else "") for line in lines
+        ],
+        "series": series,
+    }
+
+
 def options_chart(cost: CommitmentCost) -> dict:
     """Every way of paying for one type in one region as an effective hourly price, cheapest
     first; below always-on use, also what an hour of use costs over a year at that use (a

@@ -144,7 +144,11 @@ def _five_families(result) -> dict | None:
     section = five_families_selector.for_comparison(result)
     if section is None:
         return None
-    return {"answer": section, "chart_data": charts.unit_price_chart(section)}
+    return {
+        "answer": section,
+        "chart_data": charts.unit_price_chart(section),
+        "options_data": charts.family_options_chart(section),
+    }
 
 
 def upload(request):

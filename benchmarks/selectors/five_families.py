@@ -1,9 +1,11 @@
 """The landing page's five side by side: Fargate, t2, c7g, c7a and c7i on what they share,
-the price of a vCPU-hour and of a GiB-hour (on-demand and spot), and, for the page's
-benchmark, which of them have results and how to measure the others with the agent.
+the price of a vCPU-hour and of a GiB-hour (on-demand and spot; a vCPU-hour under every way of
+paying, OPTIONS), and, for the page's benchmark, which of them have results and how to measure
+the others with the agent.
 
-Two queries (`unit_prices.answers_by_option`: EC2's on-demand and spot prices together,
-Fargate's rates); the region, the day and the families with results are the page's.
+Four queries (`unit_prices.answers_by_option`: EC2's prices of every way of paying together,
+then Fargate's rates on demand, under a Savings Plan and as Fargate Spot); the region, the day
+and the families with results are the page's.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 
 from benchmarks.models import Architecture, PurchaseOption, Region, fargate_name
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
+from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors.comparison import Comparison
 from benchmarks.selectors.unit_prices import (
     FARGATE,
@@ -22,6 +25,15 @@ from benchmarks.selectors.unit_prices import (
     answers_by_option,
 )
 
+# Every way of paying the section compares, commitments at their defaults (1 year, no
+# upfront; standard Reserved, Compute Savings Plan): one EC2 query for all of them.
+OPTIONS = (
+    Purchase(option=PurchaseOption.ON_DEMAND),
+    Purchase(option=PurchaseOption.SPOT),
+    Purchase(option=PurchaseOption.RESERVED),
+    Purchase(option=PurchaseOption.SAVINGS_PLAN),
+    Purchase(option=PurchaseOption.FARGATE_SPOT),
+)
 # The Fargate size suggested for measuring: study S1's 1 vCPU and 2 GB.
 SUGGESTED_FARGATE_SIZE = (1, 2)
 
@@ -70,6 +82,8 @@ class SideBySide:
     spot: UnitPrices
     lines: list[FamilyLine] = field(default_factory=list)
     coverage: list[FamilyCoverage] = field(default_factory=list)
+    # Every way of paying (OPTIONS), by purchase option: on demand and spot as above.
+    by_option: dict[str, UnitPrices] = field(default_factory=dict)
 
     @property
     def missing(self) -> list[Missing]:
@@ -97,14 +111,18 @@ def side_by_side(
     families_with_results: list[str] | tuple[str, ...],
     families: tuple[str, ...] = DEFAULT_FAMILIES,
 ) -> SideBySide:
-    """The five families on what they share, for a region and day: two queries (EC2's
-    on-demand and spot prices together, Fargate's rates); the region is the caller's."""
-    answers = answers_by_option(
-        region, families, (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT), at
-    )
+    """The five families on what they share, for a region and day: four queries (EC2's
+    prices of every option together, Fargate's rates per option it is sold by); the region is
+    the caller's."""
+    answers = answers_by_option(region, families, OPTIONS, at)
     on_demand, spot = answers[PurchaseOption.ON_DEMAND], answers[PurchaseOption.SPOT]
     result = SideBySide(
-        region=region, at=at, benchmark=benchmark_key, on_demand=on_demand, spot=spot
+        region=region,
+        at=at,
+        benchmark=benchmark_key,
+        on_demand=on_demand,
+        spot=spot,
+        by_option=answers,
     )
     for family in families:
         architectures = [

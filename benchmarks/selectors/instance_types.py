@@ -120,6 +120,16 @@ class BenchmarkRanks:
 
 
 @dataclass
+class RegionPrices:
+    """A region's on-demand price and cheapest spot zone now (None: no such price)."""
+
+    region: str
+    on_demand: float | None = None
+    spot: float | None = None
+    spot_zone: str = ""
+
+
+@dataclass
 class InstanceTypePage:
     """Everything the instance type page shows."""
 
@@ -133,6 +143,31 @@ class InstanceTypePage:
     @property
     def has_spot(self) -> bool:
         return any(line.availability_zone for line in self.lines)
+
+    @property
+    def regions_by_price(self) -> list[RegionPrices]:
+        """Each region with an on-demand or spot price in force, cheapest on demand first (then
+        those with spot only): from the lines, no query."""
+        found: dict[str, RegionPrices] = {}
+        for line in self.lines:
+            current = line.current
+            if current.effective_to is not None:
+                continue
+            prices = found.setdefault(line.region, RegionPrices(line.region))
+            if line.purchase_option == "on_demand":
+                prices.on_demand = current.usd_per_hour
+            elif line.purchase_option == "spot" and (
+                prices.spot is None or current.usd_per_hour < prices.spot
+            ):
+                prices.spot, prices.spot_zone = current.usd_per_hour, line.availability_zone
+        return sorted(
+            (prices for prices in found.values() if prices.on_demand or prices.spot),
+            key=lambda prices: (
+                prices.on_demand is None,
+                prices.on_demand or prices.spot,
+                prices.region,
+            ),
+        )
 
 
 def instance_type_page(name: str) -> InstanceTypePage:

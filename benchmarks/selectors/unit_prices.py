@@ -24,6 +24,7 @@ from benchmarks.models import (
     FargateRate,
     InstanceType,
     Price,
+    PurchaseOption,
     Region,
     family_of,
     fargate_name,
@@ -44,6 +45,10 @@ FARGATE = "fargate"
 FARGATE_SPOT_MISSING = (
     "Fargate has no spot price: Fargate Spot is purchase_option=fargate_spot, so Fargate is "
     "left out of a spot answer"
+)
+FARGATE_RESERVED_MISSING = (
+    "Fargate has no Reserved price: a Compute Savings Plan covers it "
+    "(purchase_option=savings_plan), so Fargate is left out of a reserved answer"
 )
 ARCHITECTURE_ORDER = {Architecture.X86_64: 0, Architecture.ARM64: 1}
 
@@ -158,7 +163,12 @@ def answers_by_option(
     if FARGATE in families:
         for option, answer in answers.items():
             if option not in FARGATE_OPTIONS:
-                answer.missing.append(Missing(FARGATE, None, FARGATE_SPOT_MISSING))
+                reason = (
+                    FARGATE_RESERVED_MISSING
+                    if option == PurchaseOption.RESERVED
+                    else FARGATE_SPOT_MISSING
+                )
+                answer.missing.append(Missing(FARGATE, None, reason))
                 continue
             rates = _fargate_rates(region, day, purchases[option])
             answer.fargate_rates = rates

@@ -46,4 +46,42 @@
     },
   });
   canvas.dataset.drawn = "true";
+  drawOptions();
+
+  // Every way of paying the cheapest vCPU-hour of each family: one series per option with a
+  // price, in a colour of its own (Okabe and Ito's).
+  function drawOptions() {
+    const optionsElement = document.getElementById("family-options-data");
+    const optionsCanvas = document.getElementById("family-options-chart");
+    if (!optionsElement || !optionsCanvas) return;
+    const options = JSON.parse(optionsElement.textContent);
+    const palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
+    if (tools) tools.fitRows("family-options-chart", Math.ceil(options.labels.length * options.series.length * 0.75));
+    new Chart(optionsCanvas, {
+      type: "bar",
+      data: {
+        labels: options.labels,
+        datasets: options.series.map((series, index) => ({
+          label: series.label,
+          data: series.values,
+          backgroundColor: palette[index % palette.length],
+        })),
+      },
+      options: {
+        indexAxis: "y",
+        maintainAspectRatio: false,
+        plugins: {
+          legend: { position: "bottom" },
+          tooltip: { callbacks: { label: (item) => item.dataset.label + ": " + usd(item.raw) + " per vCPU" } },
+        },
+        scales: {
+          x: {
+            beginAtZero: true,
+            title: { display: true, text: "USD per vCPU-hour, cheapest type of each (" + options.region + ", " + options.at + ")" },
+          },
+        },
+      },
+    });
+    optionsCanvas.dataset.drawn = "true";
+  }
 })();

@@ -92,3 +92,20 @@ def test_the_run_page_formats_figures_flags_the_run_and_links_its_comparison():
     assert line.flag == flags.CAPPED
     assert line.comparison_url.startswith("/?benchmark=openssl%3Asha256&block_size=8192")
     assert "families=fargate%2Ct2%2Cc7g%2Cc7a%2Cc7i" in line.comparison_url
+
+
+def test_the_regions_are_listed_cheapest_on_demand_first_with_their_cheapest_spot_zone():
+    price("c7g.large", "0.0725", JAN, region="us-east-1")
+    price("c7g.large", "0.080", JAN, JUN - datetime.timedelta(1), region="eu-west-1")
+    price("c7g.large", "0.060", JUN, region="eu-west-1")  # the price now
+    price("c7g.large", "0.091", JAN, region="ap-northeast-1")
+    for zone, usd in (("use1-az1", "0.031"), ("use1-az2", "0.029")):
+        price("c7g.large", usd, JAN, region="us-east-1", option="spot", zone=zone)
+    price("c7g.large", "0.02", JAN, region="sa-east-1", option="spot", zone="sae1-az1")
+    regions = instance_type_page("c7g.large").regions_by_price
+    assert [(r.region, r.on_demand, r.spot, r.spot_zone) for r in regions] == [
+        ("eu-west-1", 0.06, None, ""),
+        ("us-east-1", 0.0725, 0.029, "use1-az2"),
+        ("ap-northeast-1", 0.091, None, ""),
+        ("sa-east-1", None, 0.02, "sae1-az1"),
+    ]

@@ -2,13 +2,15 @@
 and how to measure the families without results."""
 
 import datetime
+from decimal import Decimal
 
 import pytest
 
-from benchmarks.models import Region
+from benchmarks.models import FargateRate, InstanceType, Price, Region
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.selectors.comparison import comparison
 from benchmarks.selectors.five_families import agent_options, for_comparison, side_by_side
+from dashboard.charts import family_options_chart
 from tests.api.test_unit_prices import fleet
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_rolled_back")]
@@ -87,10 +89,14 @@ def test_a_refused_question_has_no_section():
 
 
 @pytest.mark.parametrize("count", [10, 1000])
-def test_it_reads_in_two_queries_whatever_the_number_of_types(count, django_assert_max_num_queries):
+def test_it_reads_in_four_queries_whatever_the_number_of_types(
+    count, django_assert_max_num_queries
+):
     fleet(count)
     region = Region.objects.get(code="us-east-1")
-    with django_assert_max_num_queries(2):
+    # EC2's prices of every way of paying together; Fargate's rates on demand, under a
+    # Savings Plan and as Fargate Spot.
+    with django_assert_max_num_queries(4):
         section = side_by_side(
             region=region,
             at=TODAY,
@@ -100,3 +106,46 @@ def test_it_reads_in_two_queries_whatever_the_number_of_types(count, django_asse
         )
     assert section.on_demand.summary_of("zz1", "x86_64").instance_types == count
     assert section.spot.summary_of("zz1", "x86_64").usd_per_vcpu_hour == 0.01  # median 0.02 / 2
+
+
+def test_every_way_of_paying_the_families_vcpu_hour_is_charted_and_the_missing_named():
+    region = Region.objects.get(code="us-east-1")
+    c7g = InstanceType.objects.get(name="c7g.large")  # 2 vCPUs
+    start = datetime.date(2024, 1, 1)
+    for option, extra, usd in (
+        ("reserved", {"offering_class": "standard"}, "0.046"),
+        ("savings_plan", {"plan": "compute"}, "0.05"),
+    ):
+        Price.objects.create(
+            instance_type=c7g, region=region, purchase_option=option, term="1y",
+            payment="no_upfront", usd_per_hour=Decimal(usd), hourly_usd=Decimal(usd),
+            upfront_usd=Decimal(0), effective_from=start, source="test", **extra,
+        )  # fmt: skip
+    for component, usd in (("vcpu", "0.0121"), ("memory_gb", "0.0013")):
+        FargateRate.objects.create(
+            region=region, architecture="x86_64", operating_system="linux",
+            component=component, purchase_option="fargate_spot",
+            usd_per_unit_hour=Decimal(usd), effective_from=start, source="test",
+        )  # fmt: skip
+    section = side_by_side(region=region, at=TODAY, benchmark_key=None, families_with_results=[])
+    chart = family_options_chart(section)
+    by_label = {series["label"]: series["values"] for series in chart["series"]}
+    assert list(by_label) == [
+        "on_demand",
+        "spot",
+        "reserved (1y, no_upfront, standard)",
+        "savings_plan (compute, 1y, no_upfront)",
+        "fargate_spot",
+    ]
+    assert chart["missing"] == []
+    row = chart["labels"].index("c7g (arm64)")
+    assert by_label["reserved (1y, no_upfront, standard)"][row] == pytest.approx(0.023)
+    assert by_label["savings_plan (compute, 1y, no_upfront)"][row] == pytest.approx(0.025)
+    # Reserved prices only for c7g: the other families' bars are missing, not zero.
+    assert (
+        by_label["reserved (1y, no_upfront, standard)"][chart["labels"].index("t2 (x86_64)")]
+        is None
+    )
+    fargate = chart["labels"].index("fargate (x86_64)")
+    assert by_label["fargate_spot"][fargate] is not None
+    assert by_label["fargate_spot"][fargate] < by_label["on_demand"][fargate]
