@@ -34,6 +34,17 @@ def test_the_landing_shows_all_five_families_with_figures(demo_site, page):
         "() => Chart.getChart('five-families-chart').data.datasets.map(d => d.data.length)"
     )
     assert series == [6, 6, 6, 6]
+    # Every way of paying: the demo prices on demand and spot for the five; the options it
+    # has no price for are named, not drawn.
+    page.wait_for_selector("#family-options-chart[data-drawn=true]")
+    options = page.evaluate(
+        "() => Chart.getChart('family-options-chart').data.datasets.map(d => d.label)"
+    )
+    assert options == ["on_demand", "spot"]
+    assert (
+        "reserved (1y, no_upfront, standard)"
+        in page.locator("#family-options-missing").inner_text()
+    )
     assert page.console_errors == []
 
 
