@@ -240,7 +240,9 @@ def _cost_over_a_period(request, page) -> dict:
     if not form.is_valid():
         return {**context, "cost_error": form.error_text()}
     try:
-        cost = commitment_cost_selector.commitment_cost(**form.selector_arguments())
+        cost = commitment_cost_selector.commitment_cost(
+            **form.selector_arguments(), instance_type=page.instance_type
+        )
     except DomainError as error:
         return {**context, "cost_error": error.message}
     return {**context, "cost": cost, "options_chart": charts.options_chart(cost)}

@@ -1,8 +1,8 @@
 """What one instance type costs over a period in one region, every way it can be paid: for
 1 month, 1 year and 3 years of use, on demand, spot (the median zone), each Reserved term and
 each Savings Plan with a price, split into upfront and hourly parts, with each commitment's
-break-even month against on demand. Three queries whatever the number of prices (the type,
-the region, then every price's period picked in SQL)."""
+break-even month against on demand. Two queries whatever the number of prices (the type, then
+every price's period picked in SQL), and the region when it has none."""
 
 from __future__ import annotations
 
@@ -115,25 +115,32 @@ class CommitmentCost:
     note: str | None = None
 
 
-def commitment_cost(*, query: CommitmentCostQuery) -> CommitmentCost:
-    """Every priced way of paying for the type in the region, on demand first."""
-    instance_type = lookups.get_instance_type(query.instance_type)
-    region = lookups.get_region(query.region)
+def commitment_cost(
+    *, query: CommitmentCostQuery, instance_type: InstanceType | None = None
+) -> CommitmentCost:
+    """Every priced way of paying for the type in the region, on demand first.
+
+    `instance_type`: the query's type, when the caller has read it already (its page). The
+    region is looked up only when it has no price: an unknown one is then refused."""
+    if instance_type is None or instance_type.name != query.instance_type:
+        instance_type = lookups.get_instance_type(query.instance_type)
     day = query.at or timezone.localdate()
     answer = CommitmentCost(
         instance_type=instance_type.name,
-        region=region.code,
+        region=query.region,
         at=day,
         hours_per_month=query.hours_per_month,
     )
     if instance_type.kind == InstanceType.Kind.FARGATE:
+        lookups.get_region(query.region)
         answer.note = (
             f"{instance_type.name} is a Fargate task size: its rates are answered by "
             "fargate-rates/, not by Reserved terms"
         )
         return answer
-    quotes = _quotes(instance_type, region, day)
+    quotes = _quotes(instance_type, query.region, day)
     if not quotes:
+        region = lookups.get_region(query.region)
         answer.note = f"no price known for {instance_type.name} in {region.code}"
         return answer
     on_demand = quotes.get((PurchaseOption.ON_DEMAND.value, "", "", "", ""))
@@ -144,16 +151,16 @@ def commitment_cost(*, query: CommitmentCostQuery) -> CommitmentCost:
     _mark_cheapest(answer.results)
     if on_demand is None:
         answer.note = (
-            f"no on-demand price known for {instance_type.name} in {region.code}: "
+            f"no on-demand price known for {instance_type.name} in {query.region}: "
             "no break-even month"
         )
     return answer
 
 
-def _quotes(instance_type, region, day: datetime.date) -> dict[tuple, PriceQuote]:
+def _quotes(instance_type, region: str, day: datetime.date) -> dict[tuple, PriceQuote]:
     """One query: each option's quote, by (purchase option, term, payment, class, plan)."""
     picks = pick_periods(
-        Price.objects.filter(instance_type=instance_type, region=region, os="linux"),
+        Price.objects.filter(instance_type=instance_type, region__code=region, os="linux"),
         day=day,
         partition=["purchase_option", *COMMITMENT_FIELDS, "availability_zone"],
         amount="usd_per_hour",

@@ -269,14 +269,28 @@ def finder_table(query: FinderQuery) -> FinderTable:
     ranked = benchmark is not None or profile is not None
     if query.measured and ranked:
         types = [machine for machine in types if machine.name in results]
-    quotes = prices.hourly_prices(
-        instance_types=types,
-        among=matching.values("pk"),
-        region=region,
-        purchase_option=query.purchase_option,
-        day=at,
+    # A type the benchmark's answer priced keeps that quote; the others are priced here.
+    known = {
+        name: _quote_of(row)
+        for name, row in results.items()
+        if isinstance(row, PricePerformanceRow)
+    }
+    unquoted = [machine for machine in types if machine.name not in known]
+    quotes = (
+        prices.hourly_prices(
+            instance_types=unquoted,
+            among=matching.values("pk"),
+            region=region,
+            purchase_option=query.purchase_option,
+            day=at,
+        )
+        if unquoted
+        else {}
     )
-    rows = [_row(machine, quotes[machine.pk], results.get(machine.name)) for machine in types]
+    rows = [
+        _row(machine, quotes.get(machine.pk) or known[machine.name], results.get(machine.name))
+        for machine in types
+    ]
     rows = [row for row in rows if _in_price_range(row, query)]
     table = FinderTable(
         query=query,
@@ -293,6 +307,22 @@ def finder_table(query: FinderQuery) -> FinderTable:
     if table.ranked:
         table.measured = sum(1 for row in rows if row.result is not None)
     return table
+
+
+def _quote_of(row: PricePerformanceRow) -> prices.PriceQuote:
+    """The quote a price-performance row was priced with."""
+
+    def decimal(value: float | None) -> Decimal | None:
+        return None if value is None else Decimal(str(value))
+
+    return prices.PriceQuote(
+        usd_per_hour=decimal(row.usd_per_hour),
+        note=row.price_note,
+        effective_from=row.price_effective_from,
+        in_force=row.price_in_force,
+        upfront_usd=decimal(row.upfront_usd),
+        hourly_usd=decimal(row.hourly_usd),
+    )
 
 
 def _row(machine: FinderType, quote: prices.PriceQuote, result) -> FinderRow:

@@ -10,7 +10,7 @@ from benchmarks.models import Run
 from benchmarks.selectors.benchmark_pages import benchmark_page
 from benchmarks.selectors.instance_types import instance_type_page
 from benchmarks.selectors.runs import run_page
-from tests.selectors.test_price_performance import price, run_with
+from tests.selectors.test_price_performance import make_type, price, run_with
 
 pytestmark = pytest.mark.django_db
 
@@ -57,6 +57,27 @@ def test_the_instance_type_page_reads_in_a_fixed_number_of_queries(
     with django_assert_max_num_queries(5):
         page = instance_type_page("t2.nano")
     assert page.ranks[0].main.out_of == peers + 1
+
+
+@pytest.mark.parametrize("peers", [2, 40])
+def test_the_whole_instance_type_page_takes_at_most_ten_queries(
+    client, django_assert_max_num_queries, peers
+):
+    """The type, its prices, ranks and runs, similar types (benchmark, types, statistics,
+    their prices) and the cost table's prices: whatever the number of peers."""
+    # Two vCPUs and 4 GiB each: every peer is a similar type.
+    for name in [f"c7g.{index}xlarge" for index in range(peers)] + ["c7g.large"]:
+        make_type(name, vcpus=2, memory_gib=4)
+        price(name, "0.0725", JAN)
+        run_with(name, [1.0 + len(name)], params={"block_size": 8192})
+    with django_assert_max_num_queries(10):
+        response = client.get("/instance-types/c7g.large/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="cost-table"' in html and 'id="ranks-table"' in html
+    similar = html.split('<h2 id="similar">')[1].split("</table>")[0]
+    # This type and its peers, each priced and ranked.
+    assert similar.count("<tr data-instance-type=") == min(peers + 1, 10)
 
 
 def test_an_unknown_type_or_benchmark_is_a_domain_error():
