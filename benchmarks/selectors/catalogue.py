@@ -2,9 +2,9 @@
 recent runs, filterable and paginated (`/runs/`).
 
 Two queries for the benchmarks whatever the number of results (the benchmarks, and their
-coverage from the kept statistics); for a page of runs, the count and the page (each run's
-results counted by a correlated subquery, for the page's rows only), and one lookup per
-filter given.
+coverage counted over the series' own index: no statistics or results read); for a page of
+runs, the count and the page (each run's results counted by a correlated subquery, for the
+page's rows only), and one lookup per filter given.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery, Sum
+from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
 from django.urls import reverse
 
 from benchmarks import units
-from benchmarks.models import Benchmark, Result, Run, SeriesStatistics
+from benchmarks.models import Benchmark, Result, Run, Series
 from benchmarks.selectors.benchmark_pages import TOOL_DESCRIPTIONS
 from benchmarks.selectors.lookups import get_benchmark, get_instance_type
 
@@ -31,7 +31,8 @@ class BenchmarkSummary:
     benchmark: Benchmark
     reading: units.Reading
     instance_types: int
-    runs: int
+    # Series: one per instance type (and variant) and parameter set measured.
+    series: int
 
     @property
     def key(self) -> str:
@@ -66,10 +67,9 @@ class BenchmarkGroup:
 def benchmark_index() -> list[BenchmarkGroup]:
     """Every benchmark, grouped by kind, with the instance types and runs it covers."""
     coverage = {
-        row["series__benchmark_id"]: row
-        for row in SeriesStatistics.objects.filter(measured_in=SeriesStatistics.ALL_REGIONS)
-        .values("series__benchmark_id")
-        .annotate(types=Count("series__instance_type_id", distinct=True), runs=Sum("runs"))
+        row["benchmark_id"]: row
+        for row in Series.objects.values("benchmark_id")
+        .annotate(types=Count("instance_type_id", distinct=True), series=Count("pk"))
         .order_by()
     }
     groups: dict[str, list[BenchmarkSummary]] = {}
@@ -79,7 +79,7 @@ def benchmark_index() -> list[BenchmarkGroup]:
             benchmark=benchmark,
             reading=units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better),
             instance_types=found.get("types", 0),
-            runs=found.get("runs") or 0,
+            series=found.get("series", 0),
         )
         groups.setdefault(summary.group, []).append(summary)
     return [BenchmarkGroup(label, groups[label]) for label in sorted(groups, key=str.lower)]
