@@ -90,6 +90,12 @@ window.PricebenchComparison = (function () {
           indexAxis: "y",
           maintainAspectRatio: false,
           skipNull: true,
+          // A click on a bar ticks (or unticks) its type for "Compare selected".
+          onClick: (_event, elements) => {
+            if (elements.length && window.PricebenchComparePicker) {
+              window.PricebenchComparePicker.toggle(bars[elements[0].index].instance_type);
+            }
+          },
           plugins: {
             legend: familyLegend([
               { text: "★ best per dollar", fillStyle: "#fff", strokeStyle: "#000", lineWidth: 3 },

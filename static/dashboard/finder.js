@@ -1,4 +1,4 @@
-// The finder table's column picker and its "compare selected" button. Filtering and sorting
+// The finder table's column picker ("compare selected" is compare-picker.js). Filtering and sorting
 // are the server's (the URL holds them, and the CSV export is the same rows); the picker
 // only hides columns, and keeps its choice in the URL (`columns=`) so a link shows the same.
 (function () {
@@ -52,31 +52,5 @@
       table.classList.toggle(`hide-${box.value}`, !box.checked);
       keepColumns();
     });
-  });
-
-  // Compare: 2 to 8 ticked types, sent as one comma-separated `types`.
-  const compare = document.getElementById("compare-form");
-  if (!compare) return;
-  const button = document.getElementById("compare-selected");
-  const count = document.getElementById("selected-count");
-  const most = 8;
-
-  function ticked() {
-    return Array.from(table.querySelectorAll("input[name='types']:checked"));
-  }
-
-  table.addEventListener("change", (event) => {
-    if (event.target.name !== "types") return;
-    const chosen = ticked();
-    if (chosen.length > most) event.target.checked = false;
-    const number = Math.min(chosen.length, most);
-    count.textContent = String(number);
-    button.disabled = number < 2;
-  });
-
-  compare.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const names = ticked().map((box) => box.value);
-    window.location.assign(`${compare.action}?types=${encodeURIComponent(names.join(","))}`);
   });
 })();

@@ -97,6 +97,45 @@ def test_types_ticked_in_the_finder_open_side_by_side(demo_site, page):
     assert page.console_errors == []
 
 
+def test_types_ticked_on_the_comparison_page_or_clicked_in_its_chart_open_side_by_side(
+    demo_site, page
+):
+    page.goto(f"{demo_site.url}/?families=c7g,c7a,c7i")
+    page.wait_for_selector("body[data-charts-ready=true]", timeout=15000)
+    assert page.locator("#compare-selected").is_disabled()
+    page.check('#results-table input[name="types"][value="c7g.xlarge"]')
+    page.check('#results-table input[name="types"][value="c7a.xlarge"]')
+    assert page.inner_text("#selected-count") == "2"
+    # A click on the best bar ticks its type too.
+    best = page.evaluate("() => Chart.getChart('per-dollar-chart').data.labels[0]")
+    name = best.lstrip("★ ").split(" ")[0]
+    # The chart's top (its first bar) on screen.
+    page.evaluate(
+        "() => window.scrollBy(0, document.getElementById('per-dollar-chart')"
+        ".getBoundingClientRect().top - 100)"
+    )
+    box = page.evaluate(
+        """() => {
+            const chart = Chart.getChart('per-dollar-chart');
+            const bar = chart.getDatasetMeta(0).data[0];
+            const rect = chart.canvas.getBoundingClientRect();
+            return {x: rect.left + bar.x - 5, y: rect.top + bar.y};
+        }"""
+    )
+    page.mouse.click(box["x"], box["y"])
+    assert page.is_checked(f'#results-table input[name="types"][value="{name}"]')
+    expected = len({"c7g.xlarge", "c7a.xlarge", name})
+    assert page.inner_text("#selected-count") == str(expected)
+    with page.expect_navigation():
+        page.click("#compare-selected")
+    assert "/compare/?types=" in page.url
+    headers = page.locator("#compare-table thead th[data-instance-type]").evaluate_all(
+        "cells => cells.map(c => c.dataset.instanceType)"
+    )
+    assert {"c7g.xlarge", "c7a.xlarge", name} == set(headers)
+    assert page.console_errors == []
+
+
 def test_the_new_pages_are_in_the_navigation(demo_site, page):
     page.goto(f"{demo_site.url}/")
     for link, heading in (
