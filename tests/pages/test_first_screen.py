@@ -181,6 +181,24 @@ def test_on_a_phone_the_family_picker_opens_within_the_screen(demo_site, browser
         context.close()
 
 
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_workload_answers_on_the_first_screen(demo_site, browser, size):
+    context, page = open_landing(browser, size, "/?profile=crypto", url=demo_site.url)
+    width, height = SIZES[size]
+    try:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"profile-crypto-{width}x{height}.png"))
+        answer = page.locator('[data-role="answer"]').bounding_box()
+        assert answer["y"] >= 0 and answer["y"] + answer["height"] <= height, answer
+        chart = page.locator("#profile-chart").bounding_box()
+        visible = min(height, chart["y"] + chart["height"]) - chart["y"]
+        assert visible >= min(200, chart["height"]), (size, chart)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert page.console_errors == []
+    finally:
+        context.close()
+
+
 def test_a_workload_is_chosen_in_the_same_bar_and_answered_on_the_first_screen(demo_site, browser):
     context, page = open_landing(browser, "desktop", url=demo_site.url)
     try:
