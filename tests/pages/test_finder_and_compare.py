@@ -109,20 +109,20 @@ def test_types_ticked_on_the_comparison_page_or_clicked_in_its_chart_open_side_b
     # A click on the best bar ticks its type too.
     best = page.evaluate("() => Chart.getChart('per-dollar-chart').data.labels[0]")
     name = best.lstrip("★ ").split(" ")[0]
-    # The chart's top (its first bar) on screen.
-    page.evaluate(
-        "() => window.scrollBy(0, document.getElementById('per-dollar-chart')"
-        ".getBoundingClientRect().top - 100)"
+    # The bars' animation over (Chart.js draws them growing for a second), then a click in
+    # the middle of the first bar, where the canvas has it (Playwright scrolls it to view).
+    page.wait_for_function(
+        "() => !Chart.animator || !Chart.animator.running(Chart.getChart('per-dollar-chart'))"
     )
-    box = page.evaluate(
+    bar = page.evaluate(
         """() => {
             const chart = Chart.getChart('per-dollar-chart');
-            const bar = chart.getDatasetMeta(0).data[0];
-            const rect = chart.canvas.getBoundingClientRect();
-            return {x: rect.left + bar.x - 5, y: rect.top + bar.y};
+            const bar = chart.getDatasetMeta(0).data[0].getProps(["x", "y", "base"], true);
+            return {x: (bar.base + bar.x) / 2, y: bar.y};
         }"""
     )
-    page.mouse.click(box["x"], box["y"])
+    page.locator("#per-dollar-chart").click(position=bar)
+    page.wait_for_function("() => document.getElementById('selected-count').textContent !== '2'")
     assert page.is_checked(f'#results-table input[name="types"][value="{name}"]')
     expected = len({"c7g.xlarge", "c7a.xlarge", name})
     assert page.inner_text("#selected-count") == str(expected)
