@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.errors import DomainError
+from benchmarks.pricing.products import EC2
 
-EC2, ECS = "AmazonEC2", "AmazonECS"
 # The version in force now, as AWS names it in its paths (`current/us-east-1/index.json`).
 CURRENT = "current"
 # The current Savings Plans rates, region by region (the offer index's

@@ -20,7 +20,7 @@ from benchmarks.pricing import aws, fargate_spot, savings_plans, snapshot, versi
 from benchmarks.pricing.instance_types import read_instance_types
 from benchmarks.pricing.offer_files import OfferFile, Progress
 from benchmarks.pricing.price_list import load_price_list_file, read_price_list
-from benchmarks.pricing.products import ECS, RDS
+from benchmarks.pricing.products import EC2, ECS, RDS
 from benchmarks.pricing.records import (
     ReadStats,
     load_json_file,
@@ -140,7 +140,7 @@ def import_offer_version(
 
 # The offer files a region walk can read, by the name `import_prices --offers` takes: EC2's
 # (on-demand and Reserved), ECS's (Fargate) and the Savings Plans rates.
-REGION_OFFERS = {"ec2": versions.EC2, "ecs": versions.ECS, "savings-plans": None}
+REGION_OFFERS = {"ec2": EC2, "ecs": ECS, "savings-plans": None}
 
 
 @dataclass
@@ -194,7 +194,7 @@ def import_offer_regions(
             version = versions.resolve(
                 as_of,
                 base_url=base_url,
-                index=index if code == versions.EC2 else None,
+                index=index if code == EC2 else None,
                 folder=Path(folder),
                 offer=code,
             )
