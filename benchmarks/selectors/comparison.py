@@ -134,8 +134,32 @@ class BaselineSummary:
     best: PricePerformanceRow
 
 
+class AnswerLinks:
+    """The page's links to its answer, from `resolved` (the question as the API asks it) and
+    `price_menu`: the same question in the API and as CSV, and the page's permalink."""
+
+    resolved: dict[str, str]
+    price_menu: dict[str, list[str]]
+
+    @property
+    def regions(self) -> list[str]:
+        return list(self.price_menu)
+
+    @property
+    def api_url(self) -> str:
+        return f"{reverse('api:price-performance')}?{urlencode(self.resolved)}"
+
+    @property
+    def csv_url(self) -> str:
+        return f"{reverse('api:price-performance')}?{urlencode({**self.resolved, 'format': 'csv'})}"
+
+    @property
+    def permalink(self) -> str:
+        return f"{reverse('comparison')}?{urlencode(self.resolved)}"
+
+
 @dataclass
-class Comparison:
+class Comparison(AnswerLinks):
     """What the chart page shows: a table (None when the question was refused) and menus."""
 
     benchmarks: list[Benchmark]
@@ -180,24 +204,8 @@ class Comparison:
         return len(self.table.results) - len(self.bars) if self.table else 0
 
     @property
-    def regions(self) -> list[str]:
-        return list(self.price_menu)
-
-    @property
     def families_missing(self) -> list[str]:
         return [missing.family for missing in self.missing]
-
-    @property
-    def api_url(self) -> str:
-        return f"{reverse('api:price-performance')}?{urlencode(self.resolved)}"
-
-    @property
-    def csv_url(self) -> str:
-        return f"{reverse('api:price-performance')}?{urlencode({**self.resolved, 'format': 'csv'})}"
-
-    @property
-    def permalink(self) -> str:
-        return f"{reverse('comparison')}?{urlencode(self.resolved)}"
 
 
 def default_benchmark(benchmarks: list[Benchmark], families: tuple[str, ...]) -> Benchmark | None:

@@ -10,16 +10,13 @@ benchmark menu, the price menu and the profile table's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from urllib.parse import urlencode
-
-from django.urls import reverse
 
 from benchmarks import profiles as definitions
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.selectors import answer_sentence, demo, prices
-from benchmarks.selectors.comparison import BARS_CHARTED, BenchmarkGroup, menu_groups
+from benchmarks.selectors.comparison import BARS_CHARTED, AnswerLinks, BenchmarkGroup, menu_groups
 from benchmarks.selectors.profiles import ProfileRow, ProfileTable, profile_table
 
 # The page's benchmark menu names a profile with this prefix (`profile:crypto`).
@@ -27,7 +24,7 @@ MENU_PREFIX = "profile:"
 
 
 @dataclass
-class ProfileComparison:
+class ProfileComparison(AnswerLinks):
     """What the page shows for a profile: its table (None when refused), menus and charts."""
 
     query: ProfileQuery
@@ -52,28 +49,12 @@ class ProfileComparison:
         return MENU_PREFIX + self.query.profile
 
     @property
-    def regions(self) -> list[str]:
-        return list(self.price_menu)
-
-    @property
     def families_missing(self) -> list[str]:
         return [family for family in self.query.families if family not in self.families]
 
     @property
     def bars_left_out(self) -> int:
         return len(self.table.results) - len(self.bars) if self.table else 0
-
-    @property
-    def api_url(self) -> str:
-        return f"{reverse('api:price-performance')}?{urlencode(self.resolved)}"
-
-    @property
-    def csv_url(self) -> str:
-        return f"{reverse('api:price-performance')}?{urlencode({**self.resolved, 'format': 'csv'})}"
-
-    @property
-    def permalink(self) -> str:
-        return f"{reverse('comparison')}?{urlencode(self.resolved)}"
 
 
 def profile_comparison(query: ProfileQuery) -> ProfileComparison:
