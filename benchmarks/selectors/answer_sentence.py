@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from benchmarks import units
+from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
@@ -29,10 +30,7 @@ def summary(table: PricePerformanceTable) -> str:
     """One sentence (two when something is left out) answering the table's question."""
     benchmark = table.benchmark
     reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
-    option = OPTION_WORDS.get(table.purchase_option, table.purchase_option.replace("_", " "))
-    if table.purchase.is_commitment or table.purchase.option == "spot":
-        # Which commitment, or which zone: "reserved (3y, all_upfront, standard)".
-        option = table.purchase.describe().replace(table.purchase.option, option, 1)
+    option = option_words(table.purchase)
     where = f"{option} prices in {table.region.code}"
     if not table.results:
         return _nothing_priced(table, where)
@@ -51,6 +49,15 @@ def summary(table: PricePerformanceTable) -> str:
     sentence += f", at {price_dates(table, where)}" + (f" ({basis})" if basis else "") + "."
     left_out = _left_out(table, option)
     return f"{sentence} {left_out}" if left_out else sentence
+
+
+def option_words(purchase: Purchase) -> str:
+    """How a sentence names the prices' option: "on-demand", or which commitment or zone,
+    "reserved (3y, all_upfront, standard)"."""
+    option = OPTION_WORDS.get(purchase.option, purchase.option.replace("_", " "))
+    if purchase.is_commitment or purchase.option == "spot":
+        return purchase.describe().replace(purchase.option, option, 1)
+    return option
 
 
 def price_dates(table: PricePerformanceTable, where: str | None = None) -> str:
@@ -142,9 +149,7 @@ def profile_summary(table: ProfileTable) -> str:
     """The sentence answering a workload profile's question: which type buys the most of its
     work per dollar, by how much over the best of the next family, at which prices; then what
     is left out (types lacking a member, types without a price)."""
-    option = OPTION_WORDS.get(table.purchase.option, table.purchase.option.replace("_", " "))
-    if table.purchase.is_commitment or table.purchase.option == "spot":
-        option = table.purchase.describe().replace(table.purchase.option, option, 1)
+    option = option_words(table.purchase)
     where = f"{option} prices in {table.region.code} in force on {table.at}"
     work = f"{table.profile.name} work"
     ranked = sorted(table.results, key=lambda row: -(row.per_dollar or 0))
