@@ -55,8 +55,14 @@ class Run(models.Model):
     parent = models.ForeignKey(
         "self", on_delete=models.CASCADE, null=True, blank=True, related_name="children"
     )
+    # Indexed as the first column of (instance_type, region, variant).
     instance_type = models.ForeignKey(
-        InstanceType, on_delete=models.PROTECT, null=True, blank=True, related_name="runs"
+        InstanceType,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="runs",
+        db_index=False,
     )
     region = models.ForeignKey(
         Region, on_delete=models.PROTECT, null=True, blank=True, related_name="runs"
@@ -131,7 +137,10 @@ class Series(models.Model):
     parameters belong to another series and are never mixed with these.
     """
 
-    benchmark = models.ForeignKey(Benchmark, on_delete=models.CASCADE, related_name="series")
+    # Indexed as the first column of the natural key.
+    benchmark = models.ForeignKey(
+        Benchmark, on_delete=models.CASCADE, related_name="series", db_index=False
+    )
     instance_type = models.ForeignKey(InstanceType, on_delete=models.CASCADE, related_name="series")
     variant = models.CharField(max_length=100, blank=True, default="")
     params = models.JSONField(default=dict, blank=True)
@@ -167,11 +176,16 @@ class SeriesStatistics(models.Model):
     ALL_REGIONS = ""
     SAMPLES_KEPT = 100
 
-    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="statistics")
+    # Indexed as the first column of (series, measured_in).
+    series = models.ForeignKey(
+        Series, on_delete=models.CASCADE, related_name="statistics", db_index=False
+    )
     # The series' benchmark and parameter key, copied: a type's rank among its peers (the
     # same benchmark and parameters) is then a count over one index (`statistics_peers`).
+    # No foreign key in the database: the series' own checks the benchmark, and checking
+    # the copy as well cost every ingest a lookup per row at commit (docs/performance.md).
     benchmark = models.ForeignKey(
-        Benchmark, on_delete=models.CASCADE, related_name="+", db_index=False
+        Benchmark, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
     )
     params_key = models.CharField(max_length=1000)
     measured_in = models.CharField(max_length=32, blank=True, default="")
@@ -226,7 +240,16 @@ class Result(models.Model):
     """One figure a run measured: a benchmark, its parameters and the value."""
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="results")
-    benchmark = models.ForeignKey(Benchmark, on_delete=models.PROTECT, related_name="results")
+    # Always its series' benchmark (`rebuild_stats --check` says so): the series' foreign
+    # key checks it in the database, a second one on every result only cost the ingest. Its
+    # index is the first column of (benchmark, run).
+    benchmark = models.ForeignKey(
+        Benchmark,
+        on_delete=models.PROTECT,
+        related_name="results",
+        db_constraint=False,
+        db_index=False,
+    )
     params = models.JSONField(default=dict, blank=True)
     value = models.FloatField()
     notes = models.TextField(blank=True, default="")

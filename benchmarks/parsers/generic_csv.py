@@ -70,10 +70,11 @@ def parse(text: str) -> ParsedOutput:
     try:
         columns = _read_header(next(reader), line=header_line)
         output.warnings.extend(unknown_column_warnings(columns))
+        params = param_columns(columns)
         for cells in reader:
             line = header_index + reader.line_num
             if any(cell.strip() for cell in cells):
-                output.results.append(_row_result(columns, cells, line=line))
+                output.results.append(_row_result(columns, cells, line=line, params=params))
     except csv.Error as error:
         raise ParseError(f"unreadable CSV: {error}", line=header_index + reader.line_num) from None
     if not output.results:
@@ -81,50 +82,76 @@ def parse(text: str) -> ParsedOutput:
     return output
 
 
-def _row_result(columns: list[str], cells: list[str], *, line: int) -> ParsedResult:
+def _row_result(
+    columns: list[str], cells: list[str], *, line: int, params: list[tuple[str, str]]
+) -> ParsedResult:
     if len(cells) > len(columns):
         raise ParseError(
             f"this row has {len(cells)} cells but the header names {len(columns)} columns",
             line=line,
         )
-    return result_from_row(dict(zip(columns, cells, strict=False)), line=line)
+    return result_from_row(dict(zip(columns, cells, strict=False)), line=line, params=params)
 
 
-def result_from_row(row: Mapping[str, Any], *, line: int | None, where: str = "") -> ParsedResult:
+def param_columns(columns: Iterable[str]) -> list[tuple[str, str]]:
+    """(column, parameter name) of the `param.<name>` columns, found once per table."""
+    return [
+        (column, column.removeprefix(PARAM_PREFIX))
+        for column in columns
+        if column.startswith(PARAM_PREFIX)
+    ]
+
+
+def result_from_row(
+    row: Mapping[str, Any],
+    *,
+    line: int | None,
+    where: str = "",
+    params: list[tuple[str, str]] | None = None,
+) -> ParsedResult:
     """One row (column name -> cell) as a ParsedResult; ParseError names the bad column.
 
     Cells may be strings (CSV) or JSON values; `where` prefixes messages (`row 3: `) for
     input without line numbers. A `params` mapping (JSON) joins the `param.<name>` cells.
+    `params` lists the rows' `param_columns` when the caller knows them (a table's header).
     """
 
     def fail(column: str, problem: str) -> ParseError:
         return ParseError(f"{where}column {column!r} {problem}", line=line)
 
-    for column in REQUIRED_COLUMNS:
-        if column not in row:
-            raise fail(column, "is missing (required: " + ", ".join(REQUIRED_COLUMNS) + ")")
-        if _text(row[column]) is None:
-            raise fail(column, "is empty; it is required")
+    benchmark, instance_type, region, _, unit = required = [
+        _text(row[column]) if column in row else _MISSING for column in REQUIRED_COLUMNS
+    ]
+    if _MISSING in required or None in required:
+        for column, text in zip(REQUIRED_COLUMNS, required, strict=True):
+            if text is _MISSING:
+                raise fail(column, "is missing (required: " + ", ".join(REQUIRED_COLUMNS) + ")")
+            if text is None:
+                raise fail(column, "is empty; it is required")
 
-    benchmark, valid = _benchmark_key(_text(row["benchmark"]))
+    benchmark, valid = _benchmark_key(benchmark)
     if not valid:
         raise fail("benchmark", f"must look like tool:test (got {benchmark!r})")
 
+    get = row.get
     return ParsedResult(
         benchmark=benchmark,
-        params=_params(row, fail),
+        params=_params(row, fail, params),
         value=_value(row["value"], fail),
-        unit=_text(row["unit"]),
-        higher_is_better=_boolean(row.get("higher_is_better"), fail),
-        instance_type=_text(row["instance_type"]),
-        region=_text(row["region"]),
-        variant=_text(row.get("variant")),
-        measured_at=_date(row.get("measured_at"), fail),
-        cpu_model=_text(row.get("cpu_model")),
-        notes=_text(row.get("notes")),
-        source=_text(row.get("source")),
-        licence=_text(row.get("licence")),
+        unit=unit,
+        higher_is_better=_boolean(get("higher_is_better"), fail),
+        instance_type=instance_type,
+        region=region,
+        variant=_text(get("variant")),
+        measured_at=_date(get("measured_at"), fail),
+        cpu_model=_text(get("cpu_model")),
+        notes=_text(get("notes")),
+        source=_text(get("source")),
+        licence=_text(get("licence")),
     )
+
+
+_MISSING: Any = object()  # a required column the row lacks (its text would be None)
 
 
 def unknown_column_warnings(columns: Iterable[str]) -> list[str]:
@@ -236,12 +263,12 @@ def _date(cell: Any, fail) -> str | None:
     return day
 
 
-def _params(row: Mapping[str, Any], fail) -> dict[str, Any]:
-    cells = {
-        column.removeprefix(PARAM_PREFIX): cell
-        for column, cell in row.items()
-        if column.startswith(PARAM_PREFIX)
-    }
+def _params(
+    row: Mapping[str, Any], fail, columns: list[tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    if columns is None:
+        columns = param_columns(row)
+    cells = {name: row[column] for column, name in columns if column in row}
     extra = row.get("params")
     if extra is not None:
         if not isinstance(extra, Mapping):

@@ -63,7 +63,8 @@ def store_outputs(*, outputs: Sequence[OutputToStore]) -> list[results.ResultRow
         [output.run for output in outputs if output.run._state.adding], batch_size=500
     )
     for run in pending:
-        run.save()
+        # Not the raw output, which PostgreSQL would otherwise compress and store again.
+        run.save(update_fields=_PARSED_FIELDS)
     rows: list[results.ResultRow] = []
     for output, reading in zip(outputs, parsed, strict=True):
         if reading is None:
@@ -75,6 +76,18 @@ def store_outputs(*, outputs: Sequence[OutputToStore]) -> list[results.ResultRow
     if rows:
         statistics.refresh_stored(rows, created=results.store(rows))
     return rows
+
+
+# What `_parse` and `_mark_failed` set on a run.
+_PARSED_FIELDS = (
+    "status",
+    "format",
+    "tool_version",
+    "cpu_model",
+    "warnings",
+    "error",
+    "finished_at",
+)
 
 
 def _parse(output: OutputToStore, now) -> ParsedOutput | None:

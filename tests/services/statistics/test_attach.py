@@ -14,6 +14,14 @@ def test_a_parameter_set_has_one_key_whatever_the_order_of_its_names():
     assert statistics.params_key({"op": "sign"}) != statistics.params_key({"op": "verify"})
 
 
+def test_values_equal_in_python_but_not_in_json_keep_their_own_keys():
+    # The keys are remembered across calls under each value and its type.
+    keys = [statistics.params_key({"n": value}) for value in (1, 1.0, True, "1", 1, True)]
+    assert keys == ['{"n":1}', '{"n":1.0}', '{"n":true}', '{"n":"1"}', '{"n":1}', '{"n":true}']
+    assert statistics.params_key({"sizes": [1, 2], "op": "x"}) == '{"op":"x","sizes":[1,2]}'
+    assert statistics.params_key({"é": "ü"}) == '{"é":"ü"}'
+
+
 @pytest.mark.django_db
 def test_results_get_their_series_and_only_the_missing_ones_are_created():
     machine = InstanceType.objects.create(name="c7g.large")
