@@ -26,6 +26,7 @@ from .compute import (
     STATISTICS_COLUMNS,
     Sample,
     compute_statistics,
+    merged_row,
     samples_in_hand,
     statistics_rows,
 )
@@ -67,13 +68,47 @@ def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = Fals
 def _lock_and_recompute(ids: Collection[int] | QuerySet) -> tuple[list[tuple], list[tuple]]:
     """Lock these series, recompute their statistics from the database and delete the old
     ones: (the series as (pk, benchmark id, params, kind, name), their new rows)."""
-    locked = list(
+    locked = _lock(ids)
+    fresh = compute_statistics(ids)
+    SeriesStatistics.objects.filter(series_id__in=ids).delete()
+    return locked, fresh
+
+
+def _lock(ids: Collection[int] | QuerySet) -> list[tuple]:
+    return list(
         Series.objects.select_for_update(of=("self",))
         .filter(pk__in=ids)
         .order_by("pk")
         .values_list("pk", "benchmark_id", "params", "instance_type__kind", "instance_type__name")
     )
-    fresh = compute_statistics(ids)
+
+
+def _lock_and_merge(ids: list[int], rows: Sequence) -> tuple[list[tuple], list[tuple]]:
+    """`_lock_and_recompute` for series that already had results and now have `rows` too:
+    a series' new row is merged from its kept one and the values in hand where that gives
+    the recomputation's figures exactly (`merged_row`: most series measured again in their
+    region), so its results are not read back; the others are recomputed."""
+    locked = _lock(ids)
+    kept: dict[int, list[tuple]] = defaultdict(list)
+    for row in SeriesStatistics.objects.filter(series_id__in=ids).values_list(*STATISTICS_COLUMNS):
+        kept[row[0]].append(row)
+    in_hand: dict[int, list[Sample]] = defaultdict(list)
+    for series_id, sample in samples_in_hand(row for row in rows if row.series_id in kept):
+        in_hand[series_id].append(sample)
+    now = timezone.now()
+    fresh, again = [], []
+    for pk in ids:
+        merged = (
+            merged_row(kept[pk][0], in_hand[pk], now)
+            if len(kept.get(pk, ())) == 1 and in_hand.get(pk)
+            else None
+        )
+        if merged is None:
+            again.append(pk)
+        else:
+            fresh.append(merged)
+    if again:
+        fresh.extend(compute_statistics(again))
     SeriesStatistics.objects.filter(series_id__in=ids).delete()
     return locked, fresh
 
@@ -86,8 +121,9 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     `rows` are the results as `attach_series` left them (services.results.ResultRow, their runs'
     region and instance type in memory); `created` the series it created. Those hold these
     results only, so their statistics come from the values in hand, without reading anything
-    back; the other series are locked and recomputed from the database, as `refresh_series`
-    does. The same statistics either way (tests/services/statistics/test_compute.py).
+    back; the other series are locked, and their rows merged from the kept ones and the
+    values in hand or recomputed from the database (`_lock_and_merge`). The same statistics
+    every way (tests/services/statistics/test_compute.py, test_keep.py).
     """
     if not rows:
         return
@@ -98,7 +134,7 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
             machine = row.run.instance_type
             new[row.series_id] = (row.benchmark_id, row.params, machine.kind, machine.name)
     old = sorted({row.series_id for row in rows} - new.keys())
-    locked, fresh = _lock_and_recompute(old) if old else ([], [])
+    locked, fresh = _lock_and_merge(old, rows) if old else ([], [])
     by_series: dict[int, list[Sample]] = defaultdict(list)
     for series_id, sample in samples_in_hand(row for row in rows if row.series_id in new):
         by_series[series_id].append(sample)

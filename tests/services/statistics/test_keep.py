@@ -190,3 +190,53 @@ def test_concurrent_ingests_of_one_series_both_count(reference_data):
     assert errors == []
     whole = SeriesStatistics.objects.get(series__benchmark__key="tool:x", measured_in="")
     assert (whole.runs, whole.results, whole.median) == (8, 8, 4.5)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("second", "reads_results"),
+    [
+        ([30.0, 10.0], False),  # measured again in its region: merged from the kept row
+        ([20.0], True),  # a value equal to a kept one: ordered by run, so recomputed
+        ([40.0, 50.0], True),  # in another region too: rows per region, recomputed
+    ],
+)
+def test_a_series_measured_again_keeps_the_figures_of_a_recomputation(second, reads_results):
+    InstanceType.objects.get_or_create(name="c7g.large")
+
+    def rows(values: list[float], regions: list[str], cpu: str) -> list[dict]:
+        return [
+            {"benchmark": "tool:again", "instance_type": "c7g.large", "region": region,
+             "value": value, "unit": "op/s", "cpu_model": cpu}
+            for value, region in zip(values, regions, strict=True)
+        ]  # fmt: skip
+
+    run_services.record_run(
+        content=table(rows([20.0, 5.0], ["us-east-1"] * 2, "Neoverse-V1")), format="csv"
+    )
+    regions = (
+        ["us-east-1"] * len(second)
+        if not reads_results or second == [20.0]
+        else (["us-east-1", "eu-west-1"])
+    )
+    run, _ = run_services.submit_run(
+        content=table(rows(second, regions, "AMD EPYC 9R14")), format="csv"
+    )
+    with CaptureQueriesContext(connection) as queries:
+        assert run_services.ingest_run(run_id=run.pk).status == Run.Status.DONE
+    read_results = [query["sql"] for query in queries if 'FROM "benchmarks_result"' in query["sql"]]
+    assert bool(read_results) == reads_results
+    after_ingest = kept()
+    statistics.rebuild_statistics()
+    assert kept() == after_ingest
+    whole = SeriesStatistics.objects.get(series__benchmark__key="tool:again", measured_in="")
+    values = sorted([20.0, 5.0, *second])
+    # A table's rows measured in one region are one run.
+    runs = len(set(regions))
+    assert (whole.results, whole.runs, whole.median) == (
+        len(values),
+        1 + runs,
+        stats.median(values),
+    )
+    assert whole.cpu_models == {"AMD EPYC 9R14": runs, "Neoverse-V1": 1}
+    assert [value for value, _ in whole.samples] == values
