@@ -222,6 +222,20 @@ def main() -> None:
             )
         )
         print(f"worker RSS: first {rss[0][1]:.0f} MiB, last {rss[-1][1]:.0f} MiB")
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT relname, seq_scan, seq_tup_read, idx_scan, last_autoanalyze "
+                "FROM pg_stat_user_tables WHERE relname IN ('benchmarks_result', "
+                "'benchmarks_series', 'benchmarks_seriesstatistics', 'benchmarks_run') "
+                "ORDER BY relname"
+            )
+            for name, scans, read, index_scans, analysed in cursor.fetchall():
+                print(
+                    f"{name}: {scans} sequential scans ({read:,} rows read), "
+                    f"{index_scans} index scans, last analysed {analysed:%H:%M:%S}"
+                    if analysed
+                    else f"{name}: {scans} sequential scans ({read:,} rows read), never analysed"
+                )
         done, wrong = faults.not_held_once(accepted, args.rows)
         print(f"{done - len(wrong)} of {done} done runs hold their {args.rows} results once")
         connection.close()
