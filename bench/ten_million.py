@@ -1,0 +1,394 @@
+"""Ten million results on PostgreSQL: the growth from one million, page by page and list by list.
+
+    .venv/bin/python bench/ten_million.py [--results 10000000] [--first 1000000] [--loads 30]
+
+Builds a throwaway PostgreSQL database (bench/common.py) holding what the demo bundles of
+prices and specifications (every AWS type it knows, priced as in the demo), then results of
+ten of Spare Cores' benchmarks, each with its 20 parameter sets most common in the demo
+(real keys, units and parameters; synthetic values, a deterministic function of the run and
+the series). Every run measures one type on one day in one of three regions, all 200 of
+its series: runs are copied in with COPY, their results written by one INSERT ... SELECT in
+PostgreSQL, the series' statistics and the benchmarks' summaries by `rebuild_statistics`
+(the code `rebuild_stats` and the ingest use), then the tables are vacuumed and analysed.
+
+At `--first` results, then at `--results`, it prints:
+
+- what the database holds and where the space goes (heap, indexes, TOAST per table), per
+  million results;
+- in this process (Django's test client, PostgreSQL restarted first so that its buffers are
+  empty): server time and SQL queries of the instance-type page for types nobody opened yet,
+  of `instance-types/NAME/` in the API, of the compare page (3 types), `/benchmarks/`, a
+  benchmark's page, `/runs/` and a run's page, and of every list endpoint's first page;
+- served by gunicorn (2 workers), timed from this process: the price-performance API cold
+  (`--loads` questions nobody asked yet: distinct `at` days, after restarting gunicorn and
+  PostgreSQL), and every list endpoint over `--loads` pages spread over the whole list;
+- in Debian's headless Chromium: the comparison page charting every type, first chart on
+  screen (`--loads` // 3 loads, each a question nobody asked yet).
+
+The same-run baseline is the first size: the ratios printed are the second size's medians
+over the first's. Targets (issue 26): price-performance cold p99 < 50 ms and 10M/1M <= 1.3;
+first chart < 1 s with <= 10 queries; instance-type page < 100 ms cold with <= 10 queries;
+`instance-types/NAME/` < 50 ms with <= 6; every list endpoint p99 < 100 ms with <= 6.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import datetime
+import json
+import lzma
+import os
+import statistics
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import common  # noqa: E402 (the bench folder is not a package)
+from page import CHROMIUM_ARGS  # noqa: E402
+
+# Ten of the benchmarks the demo bundles, each with its most common parameter sets.
+BENCHMARKS = (
+    "static_web:http",
+    "llama-bench:prompt",
+    "compression:lz4-compress",
+    "bw_mem:rd",
+    "compression:zstd-compress",
+    "redis:set",
+    "openssl:sha256",
+    "compression:brotli-compress",
+    "compression:gzip-compress",
+    "llama-bench:generate",
+)
+PARAM_SETS = 20
+MEASURED_IN = ("us-east-1", "eu-central-1", "ap-northeast-1")
+PRICED_IN = "us-east-1"
+FIRST_DAY = datetime.date(2024, 1, 1)
+DAYS = 1000
+# The bundled prices are in force from 2026-07-20: questions are asked `at` days after it.
+ASKED_FROM = datetime.date(2026, 7, 21)
+LISTS = ("regions", "instance-types", "prices", "fargate-rates", "benchmarks", "runs")
+
+
+def demo_benchmarks() -> dict[str, tuple[str, bool, list[dict]]]:
+    """{key: (unit, higher is better, its PARAM_SETS most common parameter sets)}."""
+    counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    units: dict[str, tuple[str, bool]] = {}
+    demo = common.ROOT / "benchmarks" / "demo" / "sparecores_inspector.csv.xz"
+    with lzma.open(demo, "rt", newline="") as lines:
+        for row in csv.DictReader(lines):
+            if row["benchmark"] in BENCHMARKS:
+                counts[row["benchmark"]][row["params"]] += 1
+                units[row["benchmark"]] = (row["unit"], row["higher_is_better"] == "1")
+    return {
+        key: (*units[key], [json.loads(text) for text, _ in counts[key].most_common(PARAM_SETS)])
+        for key in BENCHMARKS
+    }
+
+
+def load_fleet() -> list[int]:
+    """The demo's prices and specifications; the ids of the EC2 types, in name order."""
+    from benchmarks.models import InstanceType
+    from benchmarks.services import prices
+
+    prices.import_snapshot()
+    prices.import_bundled_specs()
+    return list(
+        InstanceType.objects.filter(kind=InstanceType.Kind.EC2)
+        .order_by("name")
+        .values_list("pk", flat=True)
+    )
+
+
+def create_series(type_ids: list[int]) -> tuple[int, str]:
+    """Every type's series of every benchmark and parameter set: how many per type, and the
+    query string of the first benchmark's first parameter set (what the charts ask)."""
+    from django.db import connection
+
+    from benchmarks.models import Benchmark
+    from benchmarks.services import statistics as kept
+
+    per_type = []
+    measured = demo_benchmarks()
+    for key, (unit, higher, param_sets) in measured.items():
+        benchmark, _ = Benchmark.objects.get_or_create(
+            key=key, defaults={"unit": unit, "higher_is_better": higher}
+        )
+        per_type += [(benchmark.pk, params, kept.params_key(params)) for params in param_sets]
+    raw = connection.cursor().cursor
+    columns = "benchmark_id, instance_type_id, variant, params, params_key"
+    with raw.copy(f"COPY benchmarks_series ({columns}) FROM STDIN") as copy:
+        for type_id in type_ids:
+            for benchmark_id, params, key in per_type:
+                copy.write_row((benchmark_id, type_id, "", json.dumps(params), key))
+    asked = {"benchmark": BENCHMARKS[0], "region": PRICED_IN, **measured[BENCHMARKS[0]][2][0]}
+    return len(per_type), urllib.parse.urlencode(asked)
+
+
+def add_runs(type_ids: list[int], first: int, count: int) -> None:
+    """Runs number `first` to `first + count - 1`, then their results, in PostgreSQL."""
+    from django.db import connection
+
+    from benchmarks.models import Region, Run
+
+    region_ids = [Region.objects.get(code=code).pk for code in MEASURED_IN]
+    raw = connection.cursor().cursor
+    raw.execute("SELECT coalesce(max(id), 0) FROM benchmarks_run")
+    (last_run,) = raw.fetchone()
+    columns = ("instance_type_id", "region_id", "variant", "cpu_model", "measured_at", "format",
+               "tool_version", "filename", "raw_output", "content_hash", "status", "error",
+               "warnings", "source", "licence", "created_at", "queue_attempts")  # fmt: skip
+    with raw.copy(f"COPY benchmarks_run ({', '.join(columns)}) FROM STDIN") as copy:
+        for number in range(first, first + count):
+            type_id = type_ids[number % len(type_ids)]
+            day = FIRST_DAY + datetime.timedelta(days=number * DAYS // 60_000 % DAYS)
+            copy.write_row(
+                (type_id, region_ids[number // len(type_ids) % 3], "",
+                 common.CPU_MODELS[type_id % 3], day, "csv", "", "", "", "", Run.Status.DONE,
+                 "", "[]", "bench", "", f"{day.isoformat()}T12:00:00Z", 0)
+            )  # fmt: skip
+    # A value per run and series: a level per series, and up to 10% spread between runs.
+    raw.execute(
+        "INSERT INTO benchmarks_result (run_id, benchmark_id, params, value, notes, series_id) "
+        "SELECT r.id, s.benchmark_id, s.params, "
+        "1000.0 * (1 + s.id %% 97) * (1 + ((r.id * 31 + s.id * 17) %% 101) / 1000.0), '', s.id "
+        "FROM benchmarks_run r JOIN benchmarks_series s ON s.instance_type_id = r.instance_type_id "
+        "WHERE r.id > %s ORDER BY r.id, s.id",
+        [last_run],
+    )
+
+
+def load(type_ids: list[int], per_run: int, results: int, done_runs: int) -> int:
+    """Grow to `results` results; the number of runs then stored."""
+    from django.db import connection, transaction
+
+    from benchmarks.services import statistics as kept
+
+    runs = results // per_run - done_runs
+    started = time.monotonic()
+    with transaction.atomic():
+        add_runs(type_ids, done_runs, runs)
+    copied = time.monotonic()
+    with transaction.atomic():
+        kept.rebuild_statistics()
+    rebuilt = time.monotonic()
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM (ANALYZE)")
+    print(
+        f"\n== {results:,} results: {runs:,} runs added, results written in "
+        f"{copied - started:.0f} s, statistics rebuilt in {rebuilt - copied:.0f} s, "
+        f"vacuumed and analysed in {time.monotonic() - rebuilt:.0f} s"
+    )
+    return done_runs + runs
+
+
+def database_size(results: int) -> None:
+    """Print the database's size per million results, and each table's heap, indexes and
+    TOAST, and the indexes of the four big tables."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname, c.reltuples::bigint, pg_table_size(c.oid) - "
+            "coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0), "
+            "pg_indexes_size(c.oid), "
+            "coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0) "
+            "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = 'public' AND c.relkind = 'r' "
+            "ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 8"
+        )
+        tables = cursor.fetchall()
+        cursor.execute("SELECT pg_database_size(current_database())")
+        (whole,) = cursor.fetchone()
+    mb = 1024 * 1024
+    millions = results / 1e6
+    print(f"database: {whole / mb:,.0f} MB, {whole / mb / millions:,.0f} MB per million results")
+    print(f"  {'table':32} {'rows':>11} {'heap MB':>9} {'index MB':>9} {'TOAST MB':>9}")
+    for name, rows, heap, indexes, toast in tables:
+        sizes = " ".join(f"{size / mb:>9,.0f}" for size in (heap, indexes, toast))
+        print(f"  {name:32} {rows:>11,} {sizes}")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexrelid::regclass::text, pg_relation_size(indexrelid) FROM "
+            "pg_index i JOIN pg_class c ON c.oid = i.indrelid WHERE c.relname IN "
+            "('benchmarks_result', 'benchmarks_seriesstatistics', 'benchmarks_series', "
+            "'benchmarks_run') ORDER BY 2 DESC"
+        )
+        print("  indexes: " + "; ".join(f"{name} {size / mb:,.0f} MB" for name, size in cursor))
+
+
+def in_process(cluster, type_names: list[str], run_ids: list[int]) -> dict[str, list]:
+    """{page: [(ms, queries), ...]} through Django's test client, PostgreSQL just restarted."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    connection.close()
+    cluster.restart()
+    client = Client()
+    figures: dict[str, list] = collections.defaultdict(list)
+
+    def ask(label: str, path: str) -> None:
+        with CaptureQueriesContext(connection) as captured:
+            began = time.perf_counter()
+            response = client.get(path)
+            elapsed = (time.perf_counter() - began) * 1000
+        assert response.status_code == 200, (path, response.status_code)
+        figures[label].append((elapsed, len(captured)))
+
+    for _ in range(3):
+        ask("/healthz (baseline)", "/healthz")
+    for name in type_names:
+        ask("/instance-types/NAME/ (cold)", f"/instance-types/{name}/")
+    for name in type_names:
+        ask("/api/v1/instance-types/NAME/", f"/api/v1/instance-types/{name}/")
+    for start in range(0, 9, 3):
+        ask("/compare/ (3 types)", f"/compare/?types={','.join(type_names[start : start + 3])}")
+    for key in BENCHMARKS[:3]:
+        ask("/benchmarks/", "/benchmarks/")
+        ask("/benchmarks/KEY/", f"/benchmarks/{key}/")
+    for run_id in run_ids[:3]:
+        ask("/runs/", "/runs/")
+        ask("/runs/ID/", f"/runs/{run_id}/")
+    for name in LISTS:
+        for _ in range(3):
+            ask(f"/api/v1/{name}/", f"/api/v1/{name}/")
+    return figures
+
+
+def served(cluster, server, question: str, loads: int, offset: int) -> dict[str, list[float]]:
+    """{what: latencies} from gunicorn: price-performance cold, and list pages."""
+    from django.db import connection
+
+    connection.close()
+    cluster.restart()
+    server.restart()
+    latencies: dict[str, list[float]] = {}
+    cold = []
+    for index in range(loads):
+        day = ASKED_FROM + datetime.timedelta(days=offset + index)
+        path = f"/api/v1/price-performance/?{question}&at={day}"
+        ms, status, _ = common.timed_get(server.url + path)
+        assert status == 200, (path, status, _body(server.url + path))
+        cold.append(ms)
+    latencies["price-performance (cold)"] = cold
+    for name in LISTS:
+        count = json.loads(_body(f"{server.url}/api/v1/{name}/?limit=1"))["count"]
+        pages = []
+        for index in range(loads):
+            offset_in_list = count * index // loads
+            path = f"/api/v1/{name}/?limit=50&offset={offset_in_list}"
+            ms, status, _ = common.timed_get(server.url + path)
+            assert status == 200, (path, status)
+            pages.append(ms)
+        print(f"  /api/v1/{name}/ lists {count:,} rows")
+        latencies[f"/api/v1/{name}/ served"] = pages
+    return latencies
+
+
+def _body(url: str) -> bytes:
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return response.read()
+    except urllib.error.HTTPError as error:
+        return error.read()
+
+
+MARKS = "performance.getEntriesByType('mark').map(m => [m.name, m.startTime])"
+
+
+def first_charts(server, question: str, loads: int, offset: int) -> tuple[list[float], list[float]]:
+    """Milliseconds from navigation to the first chart, and to every chart, per load."""
+    from playwright.sync_api import sync_playwright
+
+    first, every = [], []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        for index in range(loads):
+            day = ASKED_FROM + datetime.timedelta(days=offset + index)
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
+            page.goto(f"{server.url}/?{question}&families=&at={day}")
+            page.wait_for_selector("body[data-charts-ready=true]", timeout=60_000)
+            marks = dict(page.evaluate(MARKS))
+            assert not errors, errors
+            first.append(marks["pricebench:first-chart"])
+            every.append(marks["pricebench:charts-ready"])
+            page.close()
+        browser.close()
+    return first, every
+
+
+def show(figures: dict[str, list]) -> dict[str, float]:
+    """Print each page's time and queries; return their median milliseconds."""
+    medians = {}
+    print(f"  {'in process (server time)':40} {'median ms':>10} {'max ms':>8} {'queries':>8}")
+    for label, rows in figures.items():
+        times = [ms for ms, _ in rows]
+        medians[label] = statistics.median(times)
+        print(
+            f"  {label:40} {medians[label]:>10.1f} {max(times):>8.1f} "
+            f"{max(queries for _, queries in rows):>8}"
+        )
+    return medians
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=int, default=10_000_000)
+    parser.add_argument("--first", type=int, default=1_000_000)
+    parser.add_argument("--loads", type=int, default=30, choices=range(3, 31))
+    args = parser.parse_args()
+    common.ensure_debian(("chromium", "chromium"))
+    os.environ["ALLOWED_HOSTS"] = "127.0.0.1,testserver"
+    os.environ["LOG_LEVEL"] = "WARNING"
+
+    with common.postgres() as cluster:
+        common.setup_django(cluster.url)
+        from benchmarks.models import InstanceType, Run
+
+        type_ids = load_fleet()
+        per_run, question = create_series(type_ids)
+        print(f"{len(type_ids):,} EC2 types, {per_run} series each ({len(BENCHMARKS)} benchmarks)")
+        names = dict(InstanceType.objects.values_list("pk", "name"))
+        done_runs = 0
+        medians: dict[int, dict[str, float]] = {}
+        with common.gunicorn(cluster.url) as server:
+            for size, total in enumerate((args.first, args.results)):
+                done_runs = load(type_ids, per_run, total, done_runs)
+                database_size(total)
+                # Types nobody opened yet: a different slice of the fleet at each size.
+                opened = [names[pk] for pk in type_ids[size * 97 :: 53][:10]]
+                runs = list(Run.objects.order_by("?").values_list("pk", flat=True)[:3])
+                here = show(in_process(cluster, opened, runs))
+                answers = served(cluster, server, question, args.loads, offset=size * 30)
+                for label, latencies in answers.items():
+                    here[label] = statistics.median(latencies)
+                    print(f"  {label:40} {common.summary(latencies)}")
+                loads = max(3, args.loads // 3)
+                first, every = first_charts(server, question, loads, offset=60 + size * 10)
+                here["first chart"] = statistics.median(first)
+                print(
+                    f"  comparison page in Chromium ({len(type_ids):,} types charted): first chart"
+                    f" median {statistics.median(first):.0f} ms, max {max(first):.0f} ms; every"
+                    f" chart median {statistics.median(every):.0f} ms, max {max(every):.0f} ms"
+                )
+                medians[total] = here
+    small, large = args.first, args.results
+    print(f"\nratios, median at {large:,} over median at {small:,} results (same run)")
+    for label in medians[large]:
+        ratio = medians[large][label] / max(medians[small][label], 0.001)
+        print(f"  {label:40} {ratio:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
