@@ -117,6 +117,8 @@ class Run(models.Model):
             models.Index(
                 fields=["queued_at"], condition=Q(status="pending"), name="run_pending_queued"
             ),
+            # The lists' order (`/runs/`, `runs/`): their first page without sorting every run.
+            models.Index(fields=["-created_at", "-id"], name="run_newest_first"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -18,6 +18,7 @@ from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from benchmarks.models import Benchmark, InstanceType, SeriesStatistics, family_of, in_family
+from benchmarks.services.statistics import params_key
 
 if TYPE_CHECKING:
     from benchmarks.questions import PricePerformanceQuery
@@ -100,11 +101,16 @@ def statistics_in_scope(
         )
     else:
         scope = Q(measured_in=SeriesStatistics.ALL_REGIONS)
-    rows = SeriesStatistics.objects.filter(
-        scope,
-        series__benchmark=benchmark,
-        **{f"series__params__{name}": value for name, value in params.items()},
-    )
+    key = exact_params_key(benchmark, params)
+    if key is not None:
+        # Every parameter named: one key, read through the `statistics_peers` index.
+        rows = SeriesStatistics.objects.filter(scope, benchmark=benchmark, params_key=key)
+    else:
+        rows = SeriesStatistics.objects.filter(
+            scope,
+            series__benchmark=benchmark,
+            **{f"series__params__{name}": value for name, value in params.items()},
+        )
     if query.instance_types:
         rows = rows.filter(series__instance_type__name__in=query.instance_types)
     if query.families:
@@ -115,6 +121,29 @@ def statistics_in_scope(
             series__instance_type__in=InstanceType.objects.filter(wanted).values("pk")
         )
     return rows
+
+
+def exact_params_key(benchmark: Benchmark, params: dict[str, Any]) -> str | None:
+    """The series' parameter key (`Series.params_key`) when `params` name a value of every
+    parameter the benchmark was measured with (its kept summary), else None.
+
+    Each value is taken as the summary stores it, so that the key is the one the series
+    were stored under and matches what comparing the values as JSON would: `threads=8.0`
+    finds the series measured with 8, and `true` never equals 1.
+    """
+    if set(params) != set(benchmark.params):
+        return None
+    stored = {}
+    for name, value in params.items():
+        same = (
+            known
+            for known in benchmark.params[name]
+            if isinstance(known, bool) == isinstance(value, bool) and known == value
+        )
+        stored[name] = next(same, None)
+        if stored[name] is None:
+            return None
+    return params_key(stored)
 
 
 def read_kept_series(rows: QuerySet, extras: tuple[str, ...]) -> list[KeptSeries]:

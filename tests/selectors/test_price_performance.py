@@ -8,7 +8,9 @@ import pytest
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
 from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions.parameters import benchmark_params
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES, comparison
+from benchmarks.selectors.kept_series import exact_params_key
 from benchmarks.selectors.price_performance import price_performance_table
 from benchmarks.services import statistics
 
@@ -219,6 +221,35 @@ def test_it_refuses_to_mix_parameters_in_one_row():
         params={"block_size": "8192"},
     )
     assert table.results[0].median == 9.0
+
+
+@pytest.mark.parametrize(
+    ("given", "exact", "medians"),
+    [
+        # Every parameter named: the series' key, read from the statistics' own index.
+        ({"block_size": "8192", "processes": "1"}, True, {"c5.large": 9.0, "m5.large": 4.0}),
+        # A number written as a float finds the series measured with the integer, as a
+        # comparison of JSON values does.
+        ({"block_size": "8192.0", "processes": "1"}, True, {"c5.large": 9.0, "m5.large": 4.0}),
+        ({"block_size": "16", "processes": "1"}, True, {"c5.large": 1.0}),
+        # A value nobody measured: no row, whichever way the series are found.
+        ({"block_size": "4096", "processes": "1"}, False, {}),
+    ],
+)
+def test_a_question_naming_every_parameter_finds_the_series_it_names(given, exact, medians):
+    """The exact key and the comparison of values answer alike (kept_series.exact_params_key)."""
+    for name in ("c5.large", "m5.large"):
+        price(name, "0.085", datetime.date(2024, 1, 1))
+    run_with("c5.large", [1.0], params={"block_size": 16, "processes": 1})
+    run_with("c5.large", [9.0], params={"block_size": 8192, "processes": 1})
+    run_with("m5.large", [4.0], params={"block_size": 8192, "processes": 1})
+    # Not among them: a series without `processes`.
+    run_with("m5.large", [7.0], params={"block_size": 8192})
+    benchmark = Benchmark.objects.get(key="openssl:sha256")
+    key = exact_params_key(benchmark, benchmark_params(benchmark, given))
+    assert (key is not None) == exact
+    table = answer("openssl:sha256", "us-east-1", at=DAY, params=given)
+    assert {row.instance_type: row.median for row in table.results} == medians
 
 
 def test_it_names_unknown_benchmarks_regions_and_parameters():
