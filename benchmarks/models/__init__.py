@@ -37,7 +37,14 @@ from benchmarks.models.prices import (
     is_in_force,
     starts_once,
 )
-from benchmarks.models.results import Benchmark, Result, Run, Series, SeriesStatistics
+from benchmarks.models.results import (
+    Benchmark,
+    BenchmarkCoverage,
+    Result,
+    Run,
+    Series,
+    SeriesStatistics,
+)
 
 __all__ = [
     "COMMITMENT_FIELDS",
@@ -50,6 +57,7 @@ __all__ = [
     "CpuAllocation",
     "AuroraRate",
     "Benchmark",
+    "BenchmarkCoverage",
     "DatabasePrice",
     "DatedPeriod",
     "FargateRate",

@@ -25,6 +25,9 @@ class Benchmark(models.Model):
     # instance type families with results.
     params = models.JSONField(default=dict, blank=True, editable=False)
     families = models.JSONField(default=list, blank=True, editable=False)
+    # How many instance types were measured with it: its BenchmarkCoverage rows, counted as
+    # they are added (`/benchmarks/` reads this, not the series).
+    instance_types = models.PositiveIntegerField(default=0, editable=False)
     stats_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
@@ -266,3 +269,24 @@ class Result(models.Model):
 
     def __str__(self) -> str:
         return f"{self.benchmark} {self.params} = {self.value}"
+
+
+class BenchmarkCoverage(models.Model):
+    """An instance type measured with a benchmark (it has a series of it): kept at ingest by
+    services/statistics/, which counts each benchmark's new ones into `instance_types`."""
+
+    # Indexed as the first column of the pair.
+    benchmark = models.ForeignKey(
+        Benchmark, on_delete=models.CASCADE, related_name="coverage", db_index=False
+    )
+    instance_type = models.ForeignKey(InstanceType, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["benchmark", "instance_type"], name="benchmark_coverage_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.benchmark_id} measured on {self.instance_type_id}"

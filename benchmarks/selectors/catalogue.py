@@ -1,8 +1,8 @@
 """What pricebench holds, listed: every benchmark with its coverage (`/benchmarks/`), and the
 recent runs, filterable and paginated (`/runs/`).
 
-Two queries for the benchmarks whatever the number of results (the benchmarks, and their
-coverage counted over the series' own index: no statistics or results read); for a page of
+One query for the benchmarks whatever the number of results: their coverage is kept on them
+at ingest (services/statistics/); for a page of
 runs, the count and the page (each run's results counted by a correlated subquery, for the
 page's rows only), and one lookup per filter given.
 """
@@ -17,7 +17,7 @@ from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
 from django.urls import reverse
 
 from benchmarks import units
-from benchmarks.models import Benchmark, Result, Run, Series
+from benchmarks.models import Benchmark, Result, Run
 from benchmarks.selectors.benchmark_pages import TOOL_DESCRIPTIONS
 from benchmarks.selectors.lookups import get_benchmark, get_instance_type
 
@@ -30,9 +30,10 @@ class BenchmarkSummary:
 
     benchmark: Benchmark
     reading: units.Reading
-    instance_types: int
-    # Series: one per instance type (and variant) and parameter set measured.
-    series: int
+
+    @property
+    def instance_types(self) -> int:
+        return self.benchmark.instance_types
 
     @property
     def key(self) -> str:
@@ -65,21 +66,12 @@ class BenchmarkGroup:
 
 
 def benchmark_index() -> list[BenchmarkGroup]:
-    """Every benchmark, grouped by kind, with the instance types and runs it covers."""
-    coverage = {
-        row["benchmark_id"]: row
-        for row in Series.objects.values("benchmark_id")
-        .annotate(types=Count("instance_type_id", distinct=True), series=Count("pk"))
-        .order_by()
-    }
+    """Every benchmark, grouped by kind, with the instance types and families it covers."""
     groups: dict[str, list[BenchmarkSummary]] = {}
     for benchmark in Benchmark.objects.order_by("key"):
-        found = coverage.get(benchmark.pk, {})
         summary = BenchmarkSummary(
             benchmark=benchmark,
             reading=units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better),
-            instance_types=found.get("types", 0),
-            series=found.get("series", 0),
         )
         groups.setdefault(summary.group, []).append(summary)
     return [BenchmarkGroup(label, groups[label]) for label in sorted(groups, key=str.lower)]

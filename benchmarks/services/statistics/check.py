@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Count, F, Q
 
-from benchmarks.models import Benchmark, Result, Run, Series, SeriesStatistics
+from benchmarks.models import Benchmark, BenchmarkCoverage, Result, Run, Series, SeriesStatistics
 
 from .compute import ALL_REGIONS, STATISTICS_COLUMNS, compute_statistics
 from .keep import ordered_params, summaries_of
@@ -208,16 +209,24 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
 
 
 def _check_summaries(with_results: list, differences: list[Difference]) -> int:
-    """Each benchmark's parameter values and families against those of its series."""
+    """Each benchmark's parameter values, families and instance types (its coverage rows and
+    their count) against those of its series."""
     summaries = summaries_of(with_results)
-    benchmarks = Benchmark.objects.order_by("key").values_list("pk", "key", "params", "families")
+    covered: dict[int, list[str]] = defaultdict(list)
+    for pk, name in BenchmarkCoverage.objects.values_list("benchmark_id", "instance_type__name"):
+        covered[pk].append(name)
+    benchmarks = Benchmark.objects.order_by("key").values_list(
+        "pk", "key", "params", "families", "instance_types"
+    )
     count = 0
-    for pk, key, params, families in benchmarks:
+    for pk, key, params, families, instance_types in benchmarks:
         count += 1
-        values, measured = summaries.get(pk, ({}, set()))
+        values, measured, names = summaries.get(pk, ({}, set(), set()))
         for name, kept_value, recomputed in (
             ("params", params, ordered_params(values)),
             ("families", families, sorted(measured)),
+            ("instance types measured", sorted(covered[pk]), sorted(names)),
+            ("instance_types", instance_types, len(names)),
         ):
             if not _same(kept_value, recomputed):
                 differences.append(

@@ -1,5 +1,6 @@
 """Keeping the statistics: recompute the series a write touched, and merge (or recompute)
-their benchmarks' summaries (each parameter's values, the families measured).
+their benchmarks' summaries (each parameter's values, the families measured, the instance
+types measured and their number).
 
 Concurrent ingests of the same series wait for each other on the series' row locks (taken in
 id order, then the benchmarks' in id order, so that two transactions never deadlock), and
@@ -9,16 +10,24 @@ each reads the values the other committed.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from benchmarks import freshness
-from benchmarks.models import Benchmark, Result, Series, SeriesStatistics, family_of
+from benchmarks.models import (
+    Benchmark,
+    BenchmarkCoverage,
+    InstanceType,
+    Result,
+    Series,
+    SeriesStatistics,
+    family_of,
+)
 
 from .attach import params_key
 from .compute import (
@@ -144,16 +153,20 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
 
 
-def summaries_of(series: Iterable[tuple[int, dict, str, str]]) -> dict[int, tuple[dict, set]]:
-    """(benchmark id, params, instance type kind, name) -> {benchmark id: (values, families)}."""
-    summaries: dict[int, tuple[dict[str, set], set[str]]] = defaultdict(
-        lambda: (defaultdict(set), set())
+def summaries_of(
+    series: Iterable[tuple[int, dict, str, str]],
+) -> dict[int, tuple[dict, set, set]]:
+    """(benchmark id, params, instance type kind, name) -> {benchmark id: (values, families,
+    instance type names)}."""
+    summaries: dict[int, tuple[dict[str, set], set[str], set[str]]] = defaultdict(
+        lambda: (defaultdict(set), set(), set())
     )
     for benchmark_id, params, kind, name in series:
-        values, families = summaries[benchmark_id]
+        values, families, names = summaries[benchmark_id]
         for param, value in params.items():
             values[param].add(_hashable(value))
         families.add(family_of(kind, name))
+        names.add(name)
     return summaries
 
 
@@ -204,11 +217,14 @@ def _merge_summaries(series: list[tuple]) -> None:
         current = Benchmark.objects.filter(pk__in=stale) if stale else Benchmark.objects.none()
     else:
         current = Benchmark.objects.select_for_update().filter(pk__in=ids)
+    # Under the benchmarks' locks: two ingests adding the same type wait on them, not on
+    # each other's new coverage rows.
+    _merge_coverage(summaries)
     changed: dict[int, tuple[dict, list]] = {}
     for pk, known_params, known_families in current.order_by("pk").values_list(
         "pk", "params", "families"
     ):
-        values, families = summaries[pk]
+        values, families, _names = summaries[pk]
         for name, known in known_params.items():
             values[name].update(_hashable(value) for value in known)
         params = ordered_params(values)
@@ -220,6 +236,64 @@ def _merge_summaries(series: list[tuple]) -> None:
     Benchmark.objects.filter(pk__in=ids).update(stats_updated_at=timezone.now())
     if changed:
         _write_summaries(changed)
+
+
+def _merge_coverage(summaries: dict[int, tuple[dict, set, set]]) -> None:
+    """Record the instance types measured with each benchmark, and count the new ones into
+    its `instance_types`: one statement on PostgreSQL (the pairs it could insert are the new
+    ones), a read of the pairs already known elsewhere."""
+    pairs = sorted((pk, name) for pk, (_, _, names) in summaries.items() for name in names)
+    coverage = connection.ops.quote_name(BenchmarkCoverage._meta.db_table)
+    benchmarks = connection.ops.quote_name(Benchmark._meta.db_table)
+    machines = connection.ops.quote_name(InstanceType._meta.db_table)
+    if connection.vendor == "postgresql":
+        wanted = json.dumps([{"benchmark_id": pk, "name": name} for pk, name in pairs])
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH added AS (INSERT INTO {coverage} (benchmark_id, instance_type_id) "
+                f"SELECT pair.benchmark_id, machine.id "
+                f"FROM jsonb_to_recordset(%s::jsonb) AS pair(benchmark_id bigint, name text) "
+                f"JOIN {machines} AS machine ON machine.name = pair.name ORDER BY 1, 2 "
+                f"ON CONFLICT DO NOTHING RETURNING benchmark_id) "
+                f"UPDATE {benchmarks} AS benchmark "
+                f"SET instance_types = benchmark.instance_types + counted.added "
+                f"FROM (SELECT benchmark_id, COUNT(*) AS added FROM added GROUP BY 1) AS counted "
+                f"WHERE benchmark.id = counted.benchmark_id",
+                [wanted],
+            )
+        return
+    ids = dict(
+        InstanceType.objects.filter(name__in={name for _, name in pairs}).values_list("name", "pk")
+    )
+    wanted = {(pk, ids[name]) for pk, name in pairs}
+    known = set(
+        BenchmarkCoverage.objects.filter(
+            benchmark_id__in=summaries, instance_type_id__in=ids.values()
+        ).values_list("benchmark_id", "instance_type_id")
+    )
+    added = sorted(wanted - known)
+    BenchmarkCoverage.objects.bulk_create(
+        [BenchmarkCoverage(benchmark_id=pk, instance_type_id=type_id) for pk, type_id in added]
+    )
+    for pk, count in Counter(pk for pk, _ in added).items():
+        Benchmark.objects.filter(pk=pk).update(instance_types=F("instance_types") + count)
+
+
+def recount_coverage(benchmark_ids: Collection[int]) -> dict[int, int]:
+    """These benchmarks' coverage again from their series that still have results; the
+    number of instance types of each (deletions and `rebuild_stats` call it)."""
+    BenchmarkCoverage.objects.filter(benchmark_id__in=benchmark_ids).delete()
+    pairs = list(
+        Series.objects.filter(benchmark_id__in=benchmark_ids, statistics__measured_in=ALL_REGIONS)
+        .values_list("benchmark_id", "instance_type_id")
+        .distinct()
+        .order_by()
+    )
+    BenchmarkCoverage.objects.bulk_create(
+        [BenchmarkCoverage(benchmark_id=pk, instance_type_id=type_id) for pk, type_id in pairs],
+        batch_size=5000,
+    )
+    return Counter(pk for pk, _ in pairs)
 
 
 def _write_summaries(changed: dict[int, tuple[dict, list]]) -> None:
@@ -258,13 +332,17 @@ def recompute_summaries(benchmark_ids: Collection[int]) -> None:
             benchmark_id__in=benchmark_ids, statistics__measured_in=ALL_REGIONS
         ).values_list("benchmark_id", "params", "instance_type__kind", "instance_type__name")
     )
+    covered = recount_coverage(benchmark_ids)
     now = timezone.now()
     for benchmark in benchmarks:
-        values, families = summaries.get(benchmark.pk, ({}, set()))
+        values, families, _names = summaries.get(benchmark.pk, ({}, set(), set()))
         benchmark.params = ordered_params(values)
         benchmark.families = sorted(families)
+        benchmark.instance_types = covered.get(benchmark.pk, 0)
         benchmark.stats_updated_at = now
-    Benchmark.objects.bulk_update(benchmarks, ["params", "families", "stats_updated_at"])
+    Benchmark.objects.bulk_update(
+        benchmarks, ["params", "families", "instance_types", "stats_updated_at"]
+    )
 
 
 def series_of_runs(run_ids: Collection[int]) -> QuerySet:

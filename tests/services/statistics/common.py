@@ -4,7 +4,7 @@ statistic in a form that compares across recomputations."""
 import csv
 import io
 
-from benchmarks.models import Benchmark, Run, SeriesStatistics
+from benchmarks.models import Benchmark, BenchmarkCoverage, Run, SeriesStatistics
 from benchmarks.services import runs as run_services
 
 TYPES = ["c7g.large", "c7a.large", "t2.nano", "fargate-1vcpu-2gb"]
@@ -44,5 +44,8 @@ def kept() -> dict:
             row.samples, row.first_measured_at, row.last_measured_at, row.flagged_runs,
             row.flags, row.only_flagged,
         )  # fmt: skip
-    summaries = {b.key: (b.params, b.families) for b in Benchmark.objects.all()}
-    return {"statistics": rows, "summaries": summaries}
+    summaries = {b.key: (b.params, b.families, b.instance_types) for b in Benchmark.objects.all()}
+    coverage = sorted(
+        BenchmarkCoverage.objects.values_list("benchmark__key", "instance_type__name")
+    )
+    return {"statistics": rows, "summaries": summaries, "coverage": coverage}

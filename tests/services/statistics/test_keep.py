@@ -12,7 +12,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchmarks import cpu_models, flags
-from benchmarks.models import Benchmark, InstanceType, Result, Run, Series, SeriesStatistics
+from benchmarks.models import (
+    Benchmark,
+    BenchmarkCoverage,
+    InstanceType,
+    Result,
+    Run,
+    Series,
+    SeriesStatistics,
+)
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
 from tests.services.statistics.common import REGIONS, TYPES, kept, table, upload
@@ -141,7 +149,28 @@ def test_a_series_left_without_results_and_its_benchmarks_summary_go():
     run_services.delete_run(run=run)
     assert not Series.objects.exists() and not SeriesStatistics.objects.exists()
     only = Benchmark.objects.get(key="tool:only")
-    assert (only.params, only.families) == ({}, [])
+    assert (only.params, only.families, only.instance_types) == ({}, [], 0)
+    assert not BenchmarkCoverage.objects.exists()
+
+
+@pytest.mark.django_db
+def test_each_benchmark_counts_the_instance_types_measured_with_it():
+    for name in ("c7g.large", "c7a.large"):
+        InstanceType.objects.get_or_create(name=name)
+
+    def row(benchmark, machine, block_size):
+        return {"benchmark": benchmark, "instance_type": machine, "region": "us-east-1",
+                "value": 1, "unit": "op/s", "param.block_size": block_size}  # fmt: skip
+
+    upload([row("tool:a", "c7g.large", "16"), row("tool:a", "c7g.large", "64")])
+    # A type measured again, with another parameter set, is not counted twice.
+    upload([row("tool:a", "c7g.large", "256"), row("tool:b", "c7g.large", "16")])
+    second = upload([row("tool:a", "c7a.large", "16")])
+    counts = dict(Benchmark.objects.values_list("key", "instance_types"))
+    assert counts == {"tool:a": 2, "tool:b": 1}
+    run_services.delete_run(run=second)
+    assert Benchmark.objects.get(key="tool:a").instance_types == 1
+    assert statistics.check_statistics().clean
 
 
 @pytest.mark.django_db
