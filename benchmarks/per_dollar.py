@@ -227,7 +227,9 @@ def cost_of_use(
         return CostOfUse(0.0, hourly, hourly, hourly)
     started = terms_started(hours, term_hours)
     upfront = upfront_usd * started
-    committed = upfront + hourly_usd * term_hours * started
+    # The hours committed first, then their price: with the hours used a whole number of
+    # terms, both products are then the same float, and never the committed one below.
+    committed = upfront + hourly_usd * (term_hours * started)
     return CostOfUse(upfront, hourly, upfront + hourly, committed)
 
 

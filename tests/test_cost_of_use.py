@@ -4,7 +4,7 @@ month against on demand."""
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from benchmarks import per_dollar as arithmetic
@@ -48,6 +48,9 @@ def test_negative_hours_and_empty_terms_are_refused():
 
 
 @given(hours=hours, hourly=hourly, upfront=upfront, term=terms)
+# Five whole years: the hourly fee times the hours committed was once a float below the
+# same fee times the hours used.
+@example(hours=43_800, hourly=30.6898877187159, upfront=0.0, term=8_760)
 def test_the_total_is_the_upfront_fees_of_the_terms_started_plus_the_hours(
     hours, hourly, upfront, term
 ):

@@ -272,8 +272,11 @@ class Result(models.Model):
 
 
 class BenchmarkCoverage(models.Model):
-    """An instance type measured with a benchmark (it has a series of it): kept at ingest by
-    services/statistics/, which counts each benchmark's new ones into `instance_types`."""
+    """An instance type measured with a benchmark, kept at ingest (services/statistics/).
+
+    One row per type with a series of the benchmark; the ingest counts each benchmark's new
+    ones into `Benchmark.instance_types`.
+    """
 
     # Indexed as the first column of the pair.
     benchmark = models.ForeignKey(
