@@ -1,22 +1,23 @@
 """The instance type page: specifications, prices over time, and ranks in each benchmark.
 
 Five queries whatever the data's size: the type, its EC2 prices (or the Fargate rates its
-price follows from), its ranks from the kept statistics (counted in SQL, one correlated
-count per series of the type), and its latest runs.
+price follows from), its ranks from the kept statistics (counted in SQL, one pass over the
+peers of each series of the type), and its latest runs.
 """
 
 from __future__ import annotations
 
 import datetime
 import functools
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, When
-from django.db.models.functions import Coalesce
+from django.db import connection
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
 from benchmarks import palette, units
@@ -263,53 +264,21 @@ def _fargate_lines(instance_type: InstanceType) -> tuple[list[PriceLine], str]:
 
 
 def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
-    """The type's rank in every benchmark and parameter set it was measured with (one query:
-    per series, two counts over the `statistics_peers` index, whatever the data's size).
+    """The type's rank in every benchmark and parameter set it was measured with.
 
-    The counts are of rows (`COUNT(*)`), not of ids: the index holds all they read, so
-    PostgreSQL counts from it alone, without visiting the peers' rows (five times faster
-    with 1,200 peers per parameter set; docs/performance.md)."""
-    peers = SeriesStatistics.objects.filter(
-        measured_in=SeriesStatistics.ALL_REGIONS,
-        benchmark=OuterRef("benchmark"),
-        params_key=OuterRef("params_key"),
-    ).order_by()
-
-    def count(rows):
-        counted = rows.annotate(group=F("benchmark")).values("group")
-        return Coalesce(Subquery(counted.annotate(n=Count("*")).values("n")[:1]), 0)
-
-    rows = (
-        SeriesStatistics.objects.filter(
-            measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type=instance_type
-        )
-        .annotate(
-            # Better: above for a higher-is-better benchmark, else below.
-            better=Case(
-                When(
-                    benchmark__higher_is_better=True,
-                    then=count(peers.filter(median__gt=OuterRef("median"))),
-                ),
-                default=count(peers.filter(median__lt=OuterRef("median"))),
-            ),
-            out_of=count(peers),
-        )
-        .order_by("benchmark__key", "params_key", "series__variant")
-        .values_list(
-            "benchmark__key",
-            "benchmark__unit",
-            "benchmark__higher_is_better",
-            "series__variant",
-            "series__params",
-            "median",
-            "runs",
-            "better",
-            "out_of",
-        )
-    )
+    One query, whatever the data's size: per statistics row of the type, one pass over its
+    peers' entries in the `statistics_peers` index counts them all and those better than
+    the type. The index holds every figure the counts read, so PostgreSQL counts from it
+    alone, without visiting the peers' rows (docs/performance.md, "Ten million results").
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_RANKS, [ALL_REGIONS, ALL_REGIONS, instance_type.pk])
+        rows = cursor.fetchall()
     grouped: dict[str, list[Rank]] = defaultdict(list)
     readings: dict[str, units.Reading] = {}
-    for key, unit, higher, variant, params, median, runs, better, out_of in rows:
+    for key, unit, higher, variant, params, median, runs, counts in rows:
+        out_of, better = (int(float(count)) for count in counts.split(","))
+        params = _params_of(params)
         reading = readings.get(key) or readings.setdefault(key, units.reading(key, unit, higher))
         grouped[key].append(
             Rank(
@@ -330,6 +299,32 @@ def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
         BenchmarkRanks(key, sorted(ranks, key=lambda rank: -rank.out_of))
         for key, ranks in grouped.items()
     ]
+
+
+ALL_REGIONS = SeriesStatistics.ALL_REGIONS
+# Both counts come out of one scan as "all,better" (text joins the two in any database):
+# `better` is above the type's median for a higher-is-better benchmark, else below.
+_RANKS = """
+    SELECT b.key, b.unit, b.higher_is_better, se.variant, st.params_key, st.median, st.runs,
+        (SELECT COUNT(*) || ',' || COALESCE(SUM(
+            CASE WHEN (b.higher_is_better AND peer.median > st.median)
+                   OR (NOT b.higher_is_better AND peer.median < st.median)
+                 THEN 1 ELSE 0 END), 0)
+         FROM benchmarks_seriesstatistics peer
+         WHERE peer.benchmark_id = st.benchmark_id AND peer.params_key = st.params_key
+            AND peer.measured_in = %s)
+    FROM benchmarks_seriesstatistics st
+    JOIN benchmarks_series se ON se.id = st.series_id
+    JOIN benchmarks_benchmark b ON b.id = st.benchmark_id
+    WHERE st.measured_in = %s AND se.instance_type_id = %s
+    ORDER BY b.key, st.params_key, se.variant
+"""
+
+
+@functools.lru_cache(maxsize=4096)
+def _params_of(key: str) -> dict[str, Any]:
+    """A parameter set from its canonical text (the ranks that share it share the dict)."""
+    return json.loads(key)
 
 
 # What every type with a result or a price must say (`check_specs`).
