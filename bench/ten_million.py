@@ -17,7 +17,8 @@ At `--first` results, then at `--results`, it prints:
   million results;
 - in this process (Django's test client, PostgreSQL restarted first so that its buffers are
   empty): server time and SQL queries of the instance-type page for types nobody opened yet,
-  of `instance-types/NAME/` in the API, of the compare page (3 types), `/benchmarks/`, a
+  of `instance-types/NAME/` in the API, of the comparison page charting every type, of the
+  compare page (3 types), `/benchmarks/`, a
   benchmark's page, `/runs/` and a run's page, and of every list endpoint's first page;
 - served by gunicorn (2 workers), timed from this process: the price-performance API cold
   (`--loads` questions nobody asked yet: distinct `at` days, after restarting gunicorn and
@@ -223,7 +224,9 @@ def database_size(results: int) -> None:
         print("  indexes: " + "; ".join(f"{name} {size / mb:,.0f} MB" for name, size in cursor))
 
 
-def in_process(cluster, type_names: list[str], run_ids: list[int]) -> dict[str, list]:
+def in_process(
+    cluster, type_names: list[str], run_ids: list[int], question: str
+) -> dict[str, list]:
     """{page: [(ms, queries), ...]} through Django's test client, PostgreSQL just restarted."""
     from django.db import connection
     from django.test import Client
@@ -248,6 +251,9 @@ def in_process(cluster, type_names: list[str], run_ids: list[int]) -> dict[str, 
         ask("/instance-types/NAME/ (cold)", f"/instance-types/{name}/")
     for name in type_names:
         ask("/api/v1/instance-types/NAME/", f"/api/v1/instance-types/{name}/")
+    for day in range(3):
+        at = ASKED_FROM + datetime.timedelta(days=100 + day)
+        ask("/ (every type charted)", f"/?{question}&families=&at={at}")
     for start in range(0, 9, 3):
         ask("/compare/ (3 types)", f"/compare/?types={','.join(type_names[start : start + 3])}")
     for key in BENCHMARKS[:3]:
@@ -369,7 +375,7 @@ def main() -> None:
                 # Types nobody opened yet: a different slice of the fleet at each size.
                 opened = [names[pk] for pk in type_ids[size * 97 :: 53][:10]]
                 runs = list(Run.objects.order_by("?").values_list("pk", flat=True)[:3])
-                here = show(in_process(cluster, opened, runs))
+                here = show(in_process(cluster, opened, runs, question))
                 answers = served(cluster, server, question, args.loads, offset=size * 30)
                 for label, latencies in answers.items():
                     here[label] = statistics.median(latencies)

@@ -28,6 +28,15 @@ class Benchmark(models.Model):
     # How many instance types were measured with it: its BenchmarkCoverage rows, counted as
     # they are added (`/benchmarks/` reads this, not the series).
     instance_types = models.PositiveIntegerField(default=0, editable=False)
+    # The newest done run with raw output that measured it: the sample `/benchmarks/` shows.
+    sample_run = models.ForeignKey(
+        "Run",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+    )
     stats_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:

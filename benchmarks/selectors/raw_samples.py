@@ -1,19 +1,19 @@
 """A sample of the raw output behind each kind of benchmark, for `/benchmarks/`.
 
-Two queries whatever the number of results: the newest done run with raw output of each
-benchmark (one indexed lookup per benchmark on results' (benchmark, run) index, in one query),
-then the first characters of those runs' outputs (the outputs themselves stay in the database).
+One query whatever the number of results: the first characters of the outputs of the runs
+each benchmark keeps as its sample (`Benchmark.sample_run`, the newest done run with raw
+output that measured it, kept at ingest by services/statistics/); the outputs themselves stay
+in the database.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Substr
 from django.urls import reverse
 
-from benchmarks.models import Benchmark, Result, Run
+from benchmarks.models import Benchmark, Run
 from benchmarks.selectors.catalogue import BenchmarkGroup
 
 # What a sample shows: the first lines of the output, at most this many characters.
@@ -40,28 +40,11 @@ class RawSample:
         return reverse("run", args=[self.run_id])
 
 
-def newest_sample_runs(benchmark_ids: list[int]) -> dict[int, int]:
-    """Benchmark id -> the newest done run with raw output that has a result of it."""
-    newest = (
-        Result.objects.filter(
-            benchmark=OuterRef("pk"), series__isnull=False, run__status=Run.Status.DONE
-        )
-        .exclude(run__raw_output="")
-        .order_by("-run_id")
-        .values("run_id")[:1]
-    )
-    return {
-        row["pk"]: row["sample_run"]
-        for row in Benchmark.objects.filter(pk__in=benchmark_ids)
-        .annotate(sample_run=Subquery(newest))
-        .values("pk", "sample_run")
-        if row["sample_run"] is not None
-    }
-
-
 def samples_by_benchmark(benchmarks: list[Benchmark]) -> dict[str, RawSample]:
     """Benchmark key -> the sample of its raw output (benchmarks of one run share it)."""
-    run_of = newest_sample_runs([benchmark.pk for benchmark in benchmarks])
+    run_of = {
+        benchmark.pk: benchmark.sample_run_id for benchmark in benchmarks if benchmark.sample_run_id
+    }
     samples = {
         row["pk"]: RawSample(
             run_id=row["pk"],

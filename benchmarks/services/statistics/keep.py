@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, QuerySet
+from django.db.models import Case, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from benchmarks import freshness
@@ -24,6 +24,7 @@ from benchmarks.models import (
     BenchmarkCoverage,
     InstanceType,
     Result,
+    Run,
     Series,
     SeriesStatistics,
     family_of,
@@ -151,6 +152,42 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     fresh.extend(statistics_rows(by_series, groups))
     insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
     _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
+    _keep_sample_runs(rows)
+
+
+def _keep_sample_runs(rows: Sequence) -> None:
+    """Each benchmark's newest run with raw output among these rows becomes its sample,
+    unless it already has a newer one: one UPDATE (the benchmarks are locked already)."""
+    newest: dict[int, int] = {}
+    for row in rows:
+        if row.run.raw_output and row.run.pk > newest.get(row.benchmark_id, 0):
+            newest[row.benchmark_id] = row.run.pk
+    if not newest:
+        return
+    run = Case(*(When(pk=pk, then=Value(run_id)) for pk, run_id in newest.items()))
+    Benchmark.objects.filter(pk__in=newest).filter(
+        Q(sample_run__isnull=True) | Q(sample_run_id__lt=run)
+    ).update(sample_run_id=run)
+
+
+def newest_sample_runs(benchmark_ids: Collection[int]) -> dict[int, int]:
+    """Benchmark id -> its newest done run with raw output and a result in a series, read
+    from the results (a deletion and `rebuild_stats` call it; pages read `sample_run`)."""
+    newest = (
+        Result.objects.filter(
+            benchmark=OuterRef("pk"), series__isnull=False, run__status=Run.Status.DONE
+        )
+        .exclude(run__raw_output="")
+        .order_by("-run_id")
+        .values("run_id")[:1]
+    )
+    return {
+        pk: run_id
+        for pk, run_id in Benchmark.objects.filter(pk__in=benchmark_ids)
+        .annotate(sample=Subquery(newest))
+        .values_list("pk", "sample")
+        if run_id is not None
+    }
 
 
 def summaries_of(
@@ -333,15 +370,17 @@ def recompute_summaries(benchmark_ids: Collection[int]) -> None:
         ).values_list("benchmark_id", "params", "instance_type__kind", "instance_type__name")
     )
     covered = recount_coverage(benchmark_ids)
+    samples = newest_sample_runs(benchmark_ids)
     now = timezone.now()
     for benchmark in benchmarks:
+        benchmark.sample_run_id = samples.get(benchmark.pk)
         values, families, _names = summaries.get(benchmark.pk, ({}, set(), set()))
         benchmark.params = ordered_params(values)
         benchmark.families = sorted(families)
         benchmark.instance_types = covered.get(benchmark.pk, 0)
         benchmark.stats_updated_at = now
     Benchmark.objects.bulk_update(
-        benchmarks, ["params", "families", "instance_types", "stats_updated_at"]
+        benchmarks, ["params", "families", "instance_types", "sample_run", "stats_updated_at"]
     )
 
 

@@ -21,6 +21,7 @@ from benchmarks.models import (
     Series,
     SeriesStatistics,
 )
+from benchmarks.pricing.snapshot import DEMO_DIR
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
 from tests.services.statistics.common import REGIONS, TYPES, kept, table, upload
@@ -170,6 +171,39 @@ def test_each_benchmark_counts_the_instance_types_measured_with_it():
     assert counts == {"tool:a": 2, "tool:b": 1}
     run_services.delete_run(run=second)
     assert Benchmark.objects.get(key="tool:a").instance_types == 1
+    assert statistics.check_statistics().clean
+
+
+OPENSSL = sorted((DEMO_DIR / "s1-fargate-openssl").glob("c*.txt"))
+
+
+@pytest.mark.django_db
+def test_each_benchmark_keeps_its_newest_run_with_raw_output_as_its_sample():
+    for name in ("c7g.large", "c7a.large"):
+        InstanceType.objects.get_or_create(name=name)
+
+    def measure(name: str, path) -> Run:
+        run, _ = run_services.record_run(
+            content=path.read_bytes(), instance_type_name=name, region_code="us-east-1"
+        )
+        return run
+
+    older = measure("c7g.large", OPENSSL[0])
+    newer = measure("c7a.large", OPENSSL[1])
+    # A table's rows are runs without raw output of their own: never a sample.
+    upload([{"benchmark": "openssl:sha256", "instance_type": "c7g.large", "region": "us-east-1",
+             "value": 1, "unit": "B/s", "param.block_size": "16"}])  # fmt: skip
+
+    def samples() -> dict[str, int | None]:
+        return dict(Benchmark.objects.values_list("key", "sample_run"))
+
+    def measured_by(run: Run) -> set[str]:
+        return set(run.results.values_list("benchmark__key", flat=True))
+
+    assert measured_by(newer) and measured_by(older)
+    assert {samples()[key] for key in measured_by(newer)} == {newer.pk}
+    run_services.delete_run(run=newer)
+    assert {samples()[key] for key in measured_by(older)} == {older.pk}
     assert statistics.check_statistics().clean
 
 
