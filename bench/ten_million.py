@@ -18,8 +18,8 @@ At `--first` results, then at `--results`, it prints:
 - in this process (Django's test client, PostgreSQL restarted first so that its buffers are
   empty): server time and SQL queries of the instance-type page for types nobody opened yet,
   of `instance-types/NAME/` in the API, of the comparison page charting every type, of the
-  compare page (3 types), `/benchmarks/`, a
-  benchmark's page, `/runs/` and a run's page, and of every list endpoint's first page;
+  compare page (3 types), `/benchmarks/`, a benchmark's page, `/runs/` and a run's page,
+  and of every list endpoint's first page;
 - served by gunicorn (2 workers), timed from this process: the price-performance API cold
   (`--loads` questions nobody asked yet: distinct `at` days, after restarting gunicorn and
   PostgreSQL), and every list endpoint over `--loads` pages spread over the whole list;
