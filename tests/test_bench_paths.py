@@ -71,3 +71,54 @@ def test_the_checkout_comparison_runs_small_against_this_very_checkout():
     assert done.returncode == 0, done.stderr[-2000:]
     assert "12 types, 24 results" in done.stdout
     assert done.stdout.count("ratio") == 2
+
+
+@pytest.fixture(scope="module")
+def ten_million(common):
+    """bench/ten_million.py, loaded like bench/common.py (it imports its neighbours)."""
+    import sys
+
+    sys.path.insert(0, str(BENCH.parent))
+    handler = signal.getsignal(signal.SIGTERM)
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "bench_ten_million", BENCH.parent / "ten_million.py"
+        )
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        signal.signal(signal.SIGTERM, handler)
+        sys.path.remove(str(BENCH.parent))
+    return module
+
+
+def test_the_ten_million_bench_loads_what_the_ingest_keeps_and_asks_real_pages(ten_million):
+    """Its load, small: runs and results copied in, statistics rebuilt, all of it consistent,
+    and the pages it times answer in the queries the targets allow."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from benchmarks.models import BenchmarkCoverage, InstanceType
+    from benchmarks.services import statistics
+
+    type_ids = ten_million.load_fleet()[:6]
+    per_type, question = ten_million.create_series(type_ids)
+    assert per_type == 198
+    runs = ten_million.load(type_ids, per_type, 12 * per_type, 0)
+    assert runs == 12 and Result.objects.count() == 12 * per_type
+    assert statistics.check_statistics().clean
+    assert BenchmarkCoverage.objects.count() == 6 * len(ten_million.BENCHMARKS)
+
+    client = Client()
+    name = InstanceType.objects.get(pk=type_ids[0]).name
+    for path, most in (
+        (f"/instance-types/{name}/", 10),
+        (f"/api/v1/price-performance/?{question}", 6),
+        ("/benchmarks/", 2),
+        ("/api/v1/runs/", 6),
+    ):
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(path)
+        assert response.status_code == 200, (path, response.content[:300])
+        assert len(captured) <= most, (path, len(captured))
