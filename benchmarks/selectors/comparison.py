@@ -30,6 +30,7 @@ from benchmarks.questions import PricePerformanceQuery, lenient_query
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
 from benchmarks.selectors import answer_sentence, demo, prices
 from benchmarks.selectors.kept_series import read_samples
+from benchmarks.selectors.lookups import REGION_CODES, BenchmarkInRegion
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
@@ -257,7 +258,7 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
     query = lenient_query(query, benchmark, menu, result.notes)
     result.query = query
     try:
-        table = _table(query, benchmark, result.notes)
+        table = _table(query, benchmark, result.notes, _subject(query, by_key, menu))
     except DomainError as error:
         result.error = (error.field, error.message)
         return result
@@ -265,14 +266,32 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
     return result
 
 
+def _subject(
+    query: PricePerformanceQuery, by_key: dict[str, Benchmark], menu: prices.PriceMenu
+) -> BenchmarkInRegion | None:
+    """The question's benchmark and region as this page already read them (the menus), or
+    None: the table then looks them up, and names what is unknown."""
+    benchmark, region = by_key.get(query.benchmark), menu.regions.get(query.region)
+    if benchmark is None or region is None:
+        return None
+    if query.measured_in and query.measured_in not in REGION_CODES:
+        return None
+    return BenchmarkInRegion(benchmark=benchmark, region=region)
+
+
 def _table(
-    query: PricePerformanceQuery, benchmark: Benchmark | None, notes: list[str]
+    query: PricePerformanceQuery,
+    benchmark: Benchmark | None,
+    notes: list[str],
+    subject: BenchmarkInRegion | None,
 ) -> PricePerformanceTable:
     """The lenient table; parameters that match nothing together are let go (one retry)."""
-    table = price_performance_table(query, lenient=True, sources=True)
+    table = price_performance_table(query, subject=subject, lenient=True, sources=True)
     if not (table.results or table.unpriced) and query.params and benchmark is not None:
         asked = ", ".join(f"{name}={value}" for name, value in query.params.items())
-        retry = price_performance_table(replace(query, params={}), lenient=True, sources=True)
+        retry = price_performance_table(
+            replace(query, params={}), subject=subject, lenient=True, sources=True
+        )
         if retry.results or retry.unpriced:
             notes.append(
                 f"No instance type was measured with {asked} together: "

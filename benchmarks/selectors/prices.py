@@ -344,7 +344,20 @@ def _option_flags() -> dict[str, Exists]:
     }
 
 
-def price_menu() -> dict[str, list[str]]:
+class PriceMenu(dict):
+    """Regions with prices, by code, each with its purchase options that have a price; and
+    `regions`, each region as the same query read it (a page then names its region without
+    reading it again)."""
+
+    def __init__(self, options: dict[str, list[str]], regions: dict[str, Region]) -> None:
+        super().__init__(options)
+        self.regions = regions
+
+
+_MENU_REGION_FIELDS = ("pk", "code", "name", "pricing_location", "prices_updated_at")
+
+
+def price_menu() -> PriceMenu:
     """Regions with prices, by code, each with its purchase options that have a price.
 
     One query: the pages' region and purchase-option menus offer only choices with data.
@@ -353,11 +366,13 @@ def price_menu() -> dict[str, list[str]]:
         Region.objects.annotate(**_option_flags())
         .filter(_any_true(PurchaseOption.values))
         .order_by("code")
-        .values("code", *PurchaseOption.values)
+        .values(*_MENU_REGION_FIELDS, *PurchaseOption.values)
     )
-    return {
-        row["code"]: [option for option in PurchaseOption.values if row[option]] for row in rows
-    }
+    options, regions = {}, {}
+    for row in rows:
+        options[row["code"]] = [option for option in PurchaseOption.values if row[option]]
+        regions[row["code"]] = Region(**{name: row[name] for name in _MENU_REGION_FIELDS})
+    return PriceMenu(options, regions)
 
 
 def _any_true(names: list[str]) -> Q:

@@ -74,13 +74,14 @@ def test_the_api_answers_in_six_queries_whatever_the_number_of_types(count):
 
 
 @pytest.mark.parametrize("count", [10, 1000])
-def test_the_comparison_page_renders_in_ten_queries_whatever_the_number_of_types(client, count):
+def test_the_comparison_page_renders_in_nine_queries_whatever_the_number_of_types(client, count):
     fleet(count)
     used, response = queries_of(
         client, "/", {"benchmark": "tool:x", "region": "us-east-1", "families": ""}
     )
     assert response.content.count(b"<tr data-instance-type=") == count
-    assert used <= 10, used
+    # The benchmark and region come from what the menus read, not a lookup of their own.
+    assert used <= 9, used
 
 
 def test_the_page_sends_single_values_only_for_the_rows_its_charts_draw(client):
