@@ -10,11 +10,6 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AddField(
-            model_name="benchmark",
-            name="instance_types",
-            field=models.PositiveIntegerField(default=0, editable=False),
-        ),
         migrations.CreateModel(
             name="BenchmarkCoverage",
             fields=[
@@ -51,18 +46,13 @@ class Migration(migrations.Migration):
             },
         ),
         # The coverage of what is already stored: every instance type with a series of the
-        # benchmark that still has results (its all-regions statistics row), then the counts.
+        # benchmark that still has results (its all-regions statistics row).
         migrations.RunSQL(
-            [
-                "INSERT INTO benchmarks_benchmarkcoverage (benchmark_id, instance_type_id) "
-                "SELECT DISTINCT series.benchmark_id, series.instance_type_id "
-                "FROM benchmarks_series series WHERE EXISTS (SELECT 1 FROM "
-                "benchmarks_seriesstatistics kept WHERE kept.series_id = series.id "
-                "AND kept.measured_in = '')",
-                "UPDATE benchmarks_benchmark SET instance_types = (SELECT COUNT(*) FROM "
-                "benchmarks_benchmarkcoverage coverage "
-                "WHERE coverage.benchmark_id = benchmarks_benchmark.id)",
-            ],
+            "INSERT INTO benchmarks_benchmarkcoverage (benchmark_id, instance_type_id) "
+            "SELECT DISTINCT series.benchmark_id, series.instance_type_id "
+            "FROM benchmarks_series series WHERE EXISTS (SELECT 1 FROM "
+            "benchmarks_seriesstatistics kept WHERE kept.series_id = series.id "
+            "AND kept.measured_in = '')",
             reverse_sql=migrations.RunSQL.noop,
         ),
     ]

@@ -25,9 +25,6 @@ class Benchmark(models.Model):
     # instance type families with results.
     params = models.JSONField(default=dict, blank=True, editable=False)
     families = models.JSONField(default=list, blank=True, editable=False)
-    # How many instance types were measured with it: its BenchmarkCoverage rows, counted as
-    # they are added (`/benchmarks/` reads this, not the series).
-    instance_types = models.PositiveIntegerField(default=0, editable=False)
     # The newest done run with raw output that measured it: the sample `/benchmarks/` shows.
     sample_run = models.ForeignKey(
         "Run",
@@ -283,8 +280,8 @@ class Result(models.Model):
 class BenchmarkCoverage(models.Model):
     """An instance type measured with a benchmark, kept at ingest (services/statistics/).
 
-    One row per type with a series of the benchmark; the ingest counts each benchmark's new
-    ones into `Benchmark.instance_types`.
+    One row per type with a series of the benchmark: `/benchmarks/` counts them rather than
+    the series.
     """
 
     # Indexed as the first column of the pair.

@@ -1,9 +1,10 @@
 """What pricebench holds, listed: every benchmark with its coverage (`/benchmarks/`), and the
 recent runs, filterable and paginated (`/runs/`).
 
-One query for the benchmarks whatever the number of results: their coverage is kept on them
-at ingest (services/statistics/); for a page of
-runs, the count and the page (each run's results counted by a correlated subquery, for the
+Two queries for the benchmarks whatever the number of results: the benchmarks, and the
+instance types measured with each, counted over the coverage kept at ingest
+(`BenchmarkCoverage`, services/statistics/: no series, statistics or results read); for a
+page of runs, the count and the page (each run's results counted by a correlated subquery, for the
 page's rows only), and one lookup per filter given.
 """
 
@@ -17,7 +18,7 @@ from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
 from django.urls import reverse
 
 from benchmarks import units
-from benchmarks.models import Benchmark, Result, Run
+from benchmarks.models import Benchmark, BenchmarkCoverage, Result, Run
 from benchmarks.selectors.benchmark_pages import TOOL_DESCRIPTIONS
 from benchmarks.selectors.lookups import get_benchmark, get_instance_type
 
@@ -30,10 +31,7 @@ class BenchmarkSummary:
 
     benchmark: Benchmark
     reading: units.Reading
-
-    @property
-    def instance_types(self) -> int:
-        return self.benchmark.instance_types
+    instance_types: int
 
     @property
     def key(self) -> str:
@@ -67,11 +65,18 @@ class BenchmarkGroup:
 
 def benchmark_index() -> list[BenchmarkGroup]:
     """Every benchmark, grouped by kind, with the instance types and families it covers."""
+    covered = dict(
+        BenchmarkCoverage.objects.values("benchmark_id")
+        .annotate(types=Count("*"))
+        .order_by()
+        .values_list("benchmark_id", "types")
+    )
     groups: dict[str, list[BenchmarkSummary]] = {}
     for benchmark in Benchmark.objects.order_by("key"):
         summary = BenchmarkSummary(
             benchmark=benchmark,
             reading=units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better),
+            instance_types=covered.get(benchmark.pk, 0),
         )
         groups.setdefault(summary.group, []).append(summary)
     return [BenchmarkGroup(label, groups[label]) for label in sorted(groups, key=str.lower)]

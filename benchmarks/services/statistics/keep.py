@@ -1,6 +1,6 @@
 """Keeping the statistics: recompute the series a write touched, and merge (or recompute)
-their benchmarks' summaries (each parameter's values, the families measured, the instance
-types measured and their number).
+their benchmarks' summaries (each parameter's values, the families and instance types
+measured, the sample run).
 
 Concurrent ingests of the same series wait for each other on the series' row locks (taken in
 id order, then the benchmarks' in id order, so that two transactions never deadlock), and
@@ -10,12 +10,12 @@ each reads the values the other committed.
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Case, F, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from benchmarks import freshness
@@ -276,51 +276,25 @@ def _merge_summaries(series: list[tuple]) -> None:
 
 
 def _merge_coverage(summaries: dict[int, tuple[dict, set, set]]) -> None:
-    """Record the instance types measured with each benchmark, and count the new ones into
-    its `instance_types`: one statement on PostgreSQL (the pairs it could insert are the new
-    ones), a read of the pairs already known elsewhere."""
-    pairs = sorted((pk, name) for pk, (_, _, names) in summaries.items() for name in names)
-    coverage = connection.ops.quote_name(BenchmarkCoverage._meta.db_table)
-    benchmarks = connection.ops.quote_name(Benchmark._meta.db_table)
-    machines = connection.ops.quote_name(InstanceType._meta.db_table)
-    if connection.vendor == "postgresql":
-        wanted = json.dumps([{"benchmark_id": pk, "name": name} for pk, name in pairs])
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"WITH added AS (INSERT INTO {coverage} (benchmark_id, instance_type_id) "
-                f"SELECT pair.benchmark_id, machine.id "
-                f"FROM jsonb_to_recordset(%s::jsonb) AS pair(benchmark_id bigint, name text) "
-                f"JOIN {machines} AS machine ON machine.name = pair.name ORDER BY 1, 2 "
-                f"ON CONFLICT DO NOTHING RETURNING benchmark_id) "
-                f"UPDATE {benchmarks} AS benchmark "
-                f"SET instance_types = benchmark.instance_types + counted.added "
-                f"FROM (SELECT benchmark_id, COUNT(*) AS added FROM added GROUP BY 1) AS counted "
-                f"WHERE benchmark.id = counted.benchmark_id",
-                [wanted],
-            )
-        return
-    ids = dict(
-        InstanceType.objects.filter(name__in={name for _, name in pairs}).values_list("name", "pk")
-    )
-    wanted = {(pk, ids[name]) for pk, name in pairs}
-    known = set(
-        BenchmarkCoverage.objects.filter(
-            benchmark_id__in=summaries, instance_type_id__in=ids.values()
-        ).values_list("benchmark_id", "instance_type_id")
-    )
-    added = sorted(wanted - known)
+    """Record the instance types measured with each benchmark: the pairs not known yet are
+    inserted, the others left (one lookup of the types, one INSERT ... ON CONFLICT)."""
+    names = {name for _, _, touched in summaries.values() for name in touched}
+    ids = dict(InstanceType.objects.filter(name__in=names).values_list("name", "pk"))
     BenchmarkCoverage.objects.bulk_create(
-        [BenchmarkCoverage(benchmark_id=pk, instance_type_id=type_id) for pk, type_id in added]
+        [
+            BenchmarkCoverage(benchmark_id=pk, instance_type_id=ids[name])
+            for pk, (_, _, touched) in sorted(summaries.items())
+            for name in sorted(touched)
+        ],
+        ignore_conflicts=True,
     )
-    for pk, count in Counter(pk for pk, _ in added).items():
-        Benchmark.objects.filter(pk=pk).update(instance_types=F("instance_types") + count)
 
 
-def recount_coverage(benchmark_ids: Collection[int]) -> dict[int, int]:
-    """These benchmarks' coverage again from their series that still have results; the
-    number of instance types of each (deletions and `rebuild_stats` call it)."""
+def recount_coverage(benchmark_ids: Collection[int]) -> None:
+    """These benchmarks' coverage again from their series that still have results
+    (deletions and `rebuild_stats` call it)."""
     BenchmarkCoverage.objects.filter(benchmark_id__in=benchmark_ids).delete()
-    pairs = list(
+    pairs = (
         Series.objects.filter(benchmark_id__in=benchmark_ids, statistics__measured_in=ALL_REGIONS)
         .values_list("benchmark_id", "instance_type_id")
         .distinct()
@@ -330,7 +304,6 @@ def recount_coverage(benchmark_ids: Collection[int]) -> dict[int, int]:
         [BenchmarkCoverage(benchmark_id=pk, instance_type_id=type_id) for pk, type_id in pairs],
         batch_size=5000,
     )
-    return Counter(pk for pk, _ in pairs)
 
 
 def _write_summaries(changed: dict[int, tuple[dict, list]]) -> None:
@@ -369,7 +342,7 @@ def recompute_summaries(benchmark_ids: Collection[int]) -> None:
             benchmark_id__in=benchmark_ids, statistics__measured_in=ALL_REGIONS
         ).values_list("benchmark_id", "params", "instance_type__kind", "instance_type__name")
     )
-    covered = recount_coverage(benchmark_ids)
+    recount_coverage(benchmark_ids)
     samples = newest_sample_runs(benchmark_ids)
     now = timezone.now()
     for benchmark in benchmarks:
@@ -377,10 +350,9 @@ def recompute_summaries(benchmark_ids: Collection[int]) -> None:
         values, families, _names = summaries.get(benchmark.pk, ({}, set(), set()))
         benchmark.params = ordered_params(values)
         benchmark.families = sorted(families)
-        benchmark.instance_types = covered.get(benchmark.pk, 0)
         benchmark.stats_updated_at = now
     Benchmark.objects.bulk_update(
-        benchmarks, ["params", "families", "instance_types", "sample_run", "stats_updated_at"]
+        benchmarks, ["params", "families", "sample_run", "stats_updated_at"]
     )
 
 

@@ -44,7 +44,7 @@ def kept() -> dict:
             row.samples, row.first_measured_at, row.last_measured_at, row.flagged_runs,
             row.flags, row.only_flagged,
         )  # fmt: skip
-    summaries = {b.key: (b.params, b.families, b.instance_types) for b in Benchmark.objects.all()}
+    summaries = {b.key: (b.params, b.families, b.sample_run_id) for b in Benchmark.objects.all()}
     coverage = sorted(
         BenchmarkCoverage.objects.values_list("benchmark__key", "instance_type__name")
     )
