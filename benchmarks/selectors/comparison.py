@@ -30,7 +30,7 @@ from benchmarks.questions import PricePerformanceQuery, lenient_query
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
 from benchmarks.selectors import answer_sentence, demo, prices
 from benchmarks.selectors.kept_series import read_samples
-from benchmarks.selectors.lookups import REGION_CODES, BenchmarkInRegion
+from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
@@ -258,7 +258,10 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
     query = lenient_query(query, benchmark, menu, result.notes)
     result.query = query
     try:
-        table = _table(query, benchmark, result.notes, _subject(query, by_key, menu))
+        subject = benchmark_in_region(
+            query, benchmark=by_key.get(query.benchmark), region=menu.regions.get(query.region)
+        )
+        table = _table(query, benchmark, result.notes, subject)
     except DomainError as error:
         result.error = (error.field, error.message)
         return result
@@ -266,24 +269,11 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
     return result
 
 
-def _subject(
-    query: PricePerformanceQuery, by_key: dict[str, Benchmark], menu: prices.PriceMenu
-) -> BenchmarkInRegion | None:
-    """The question's benchmark and region as this page already read them (the menus), or
-    None: the table then looks them up, and names what is unknown."""
-    benchmark, region = by_key.get(query.benchmark), menu.regions.get(query.region)
-    if benchmark is None or region is None:
-        return None
-    if query.measured_in and query.measured_in not in REGION_CODES:
-        return None
-    return BenchmarkInRegion(benchmark=benchmark, region=region)
-
-
 def _table(
     query: PricePerformanceQuery,
     benchmark: Benchmark | None,
     notes: list[str],
-    subject: BenchmarkInRegion | None,
+    subject: BenchmarkInRegion,
 ) -> PricePerformanceTable:
     """The lenient table; parameters that match nothing together are let go (one retry)."""
     table = price_performance_table(query, subject=subject, lenient=True, sources=True)

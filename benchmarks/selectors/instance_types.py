@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -31,6 +30,7 @@ from benchmarks.models import (
     Series,
     SeriesStatistics,
 )
+from benchmarks.selectors.kept_series import params_of
 from benchmarks.selectors.lookups import get_instance_type
 from benchmarks.selectors.prices import FARGATE_COMPONENTS
 
@@ -278,7 +278,7 @@ def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
     readings: dict[str, units.Reading] = {}
     for key, unit, higher, variant, params, median, runs, counts in rows:
         out_of, better = (int(float(count)) for count in counts.split(","))
-        params = _params_of(params)
+        params = params_of(params)
         reading = readings.get(key) or readings.setdefault(key, units.reading(key, unit, higher))
         grouped[key].append(
             Rank(
@@ -319,12 +319,6 @@ _RANKS = """
     WHERE st.measured_in = %s AND se.instance_type_id = %s
     ORDER BY b.key, st.params_key, se.variant
 """
-
-
-@functools.lru_cache(maxsize=4096)
-def _params_of(key: str) -> dict[str, Any]:
-    """A parameter set from its canonical text (the ranks that share it share the dict)."""
-    return json.loads(key)
 
 
 # What every type with a result or a price must say (`check_specs`).

@@ -83,7 +83,7 @@ EXTRAS = ("sources", "flags", "samples")
 
 
 @functools.lru_cache(maxsize=4096)
-def _params_of(key: str) -> dict:
+def params_of(key: str) -> dict:
     """A series' parameters from their canonical text; rows share few, so each is read once.
 
     The dict is shared: never change it."""
@@ -173,7 +173,7 @@ def read_kept_series(rows: QuerySet, extras: tuple[str, ...]) -> list[KeptSeries
                 row[0],
                 Machine(*row[1:width]),
                 variant,
-                _params_of(key),
+                params_of(key),
                 *rest[:numbers],
                 cpu_models,
                 regions,

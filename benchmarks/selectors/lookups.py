@@ -76,14 +76,22 @@ class BenchmarkInRegion:
         return max((stamp for stamp in stamps if stamp), default=None)
 
 
-def benchmark_in_region(query: PricePerformanceQuery) -> BenchmarkInRegion:
+def benchmark_in_region(
+    query: PricePerformanceQuery,
+    *,
+    benchmark: Benchmark | None = None,
+    region: Region | None = None,
+) -> BenchmarkInRegion:
     """The question's benchmark and region, or a DomainError naming the field.
 
     One query, remembered for a few seconds (benchmarks.freshness): a cached answer then
-    costs none.
+    costs none; none either when the caller read both already (a page's menus; the region
+    with REGION_FIELDS).
     """
     if query.measured_in and query.measured_in not in REGION_CODES:
         raise DomainError(f"unknown region {query.measured_in!r}", field="measured_in")
+    if benchmark is not None and region is not None:
+        return BenchmarkInRegion(benchmark=benchmark, region=region)
     return freshness.cached_read(
         _cache_key(query.benchmark, query.region),
         lambda: _read_benchmark_in_region(query.benchmark, query.region),
@@ -99,7 +107,8 @@ def _cache_key(benchmark_key: str, region_code: str) -> str:
     return f"benchmark-in-region:{benchmark_key}|{region_code}"
 
 
-_REGION_FIELDS = ("pk", "code", "name", "pricing_location", "prices_updated_at")
+# What a question reads of its region.
+REGION_FIELDS = ("pk", "code", "name", "pricing_location", "prices_updated_at")
 
 
 def _read_benchmark_in_region(benchmark_key: str, region_code: str) -> BenchmarkInRegion:
@@ -107,7 +116,7 @@ def _read_benchmark_in_region(benchmark_key: str, region_code: str) -> Benchmark
     benchmark = (
         Benchmark.objects.filter(key=benchmark_key)
         .annotate(
-            **{f"region_{name}": Subquery(region_rows.values(name)[:1]) for name in _REGION_FIELDS}
+            **{f"region_{name}": Subquery(region_rows.values(name)[:1]) for name in REGION_FIELDS}
         )
         .order_by()
         .first()
@@ -116,5 +125,5 @@ def _read_benchmark_in_region(benchmark_key: str, region_code: str) -> Benchmark
         get_benchmark(benchmark_key)  # raises, naming the closest keys
     if benchmark.region_pk is None:
         get_region(region_code)  # raises, naming the closest codes
-    region = Region(**{name: getattr(benchmark, f"region_{name}") for name in _REGION_FIELDS})
+    region = Region(**{name: getattr(benchmark, f"region_{name}") for name in REGION_FIELDS})
     return BenchmarkInRegion(benchmark=benchmark, region=region)

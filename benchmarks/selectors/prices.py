@@ -42,6 +42,7 @@ from benchmarks.models import (
     in_force_on,
 )
 from benchmarks.questions.purchase import Purchase
+from benchmarks.selectors.lookups import REGION_FIELDS
 
 
 # Named tuples, not dataclasses: a 1,000-row answer builds a thousand of each, and a frozen
@@ -354,9 +355,6 @@ class PriceMenu(dict):
         self.regions = regions
 
 
-_MENU_REGION_FIELDS = ("pk", "code", "name", "pricing_location", "prices_updated_at")
-
-
 def price_menu() -> PriceMenu:
     """Regions with prices, by code, each with its purchase options that have a price.
 
@@ -366,12 +364,12 @@ def price_menu() -> PriceMenu:
         Region.objects.annotate(**_option_flags())
         .filter(_any_true(PurchaseOption.values))
         .order_by("code")
-        .values(*_MENU_REGION_FIELDS, *PurchaseOption.values)
+        .values(*REGION_FIELDS, *PurchaseOption.values)
     )
     options, regions = {}, {}
     for row in rows:
         options[row["code"]] = [option for option in PurchaseOption.values if row[option]]
-        regions[row["code"]] = Region(**{name: row[name] for name in _MENU_REGION_FIELDS})
+        regions[row["code"]] = Region(**{name: row[name] for name in REGION_FIELDS})
     return PriceMenu(options, regions)
 
 
