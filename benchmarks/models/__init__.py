@@ -40,6 +40,7 @@ from benchmarks.models.prices import (
 from benchmarks.models.results import (
     Benchmark,
     BenchmarkCoverage,
+    PeerGroup,
     Result,
     Run,
     Series,
@@ -63,6 +64,7 @@ __all__ = [
     "FargateRate",
     "HourlyPrice",
     "InstanceType",
+    "PeerGroup",
     "PeriodQuerySet",
     "PeriodWithoutHelpText",
     "Price",

@@ -299,3 +299,25 @@ class BenchmarkCoverage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.benchmark_id} measured on {self.instance_type_id}"
+
+
+class PeerGroup(models.Model):
+    """How many series share a benchmark and parameter set, kept at ingest
+    (services/statistics/): the peers an instance type ranks among, counted once here rather
+    than on every page that shows a rank."""
+
+    # Indexed as the first column of the pair.
+    benchmark = models.ForeignKey(
+        Benchmark, on_delete=models.CASCADE, related_name="peer_groups", db_index=False
+    )
+    params_key = models.CharField(max_length=1000)
+    # Series with results (each with its all-regions statistics row).
+    series = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["benchmark", "params_key"], name="peer_group_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.benchmark_id} {self.params_key}: {self.series} series"

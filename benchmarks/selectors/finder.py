@@ -279,7 +279,6 @@ def finder_table(query: FinderQuery) -> FinderTable:
     quotes = (
         prices.hourly_prices(
             instance_types=unquoted,
-            among=matching.values("pk"),
             region=region,
             purchase_option=query.purchase_option,
             day=at,

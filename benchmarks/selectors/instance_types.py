@@ -266,18 +266,18 @@ def _fargate_lines(instance_type: InstanceType) -> tuple[list[PriceLine], str]:
 def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
     """The type's rank in every benchmark and parameter set it was measured with.
 
-    One query, whatever the data's size: per statistics row of the type, one pass over its
-    peers' entries in the `statistics_peers` index counts them all and those better than
-    the type. The index holds every figure the counts read, so PostgreSQL counts from it
-    alone, without visiting the peers' rows (docs/performance.md, "Ten million results").
+    One query, whatever the data's size: per statistics row of the type, its peers' count
+    kept at ingest (`PeerGroup`), and those better than the type counted over their entries
+    in the `statistics_peers` index from the type's median on. The index holds every figure
+    the count reads, so PostgreSQL counts from it alone, without visiting the peers' rows
+    (docs/performance.md, "Ten million results").
     """
     with connection.cursor() as cursor:
-        cursor.execute(_RANKS, [ALL_REGIONS, ALL_REGIONS, instance_type.pk])
+        cursor.execute(_RANKS, [ALL_REGIONS, ALL_REGIONS, ALL_REGIONS, instance_type.pk])
         rows = cursor.fetchall()
     grouped: dict[str, list[Rank]] = defaultdict(list)
     readings: dict[str, units.Reading] = {}
-    for key, unit, higher, variant, params, median, runs, counts in rows:
-        out_of, better = (int(float(count)) for count in counts.split(","))
+    for key, unit, higher, variant, params, median, runs, out_of, better in rows:
         params = params_of(params)
         reading = readings.get(key) or readings.setdefault(key, units.reading(key, unit, higher))
         grouped[key].append(
@@ -302,20 +302,25 @@ def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
 
 
 ALL_REGIONS = SeriesStatistics.ALL_REGIONS
-# Both counts come out of one scan as "all,better" (text joins the two in any database):
-# `better` is above the type's median for a higher-is-better benchmark, else below.
+# The peers' count is kept (`PeerGroup`); those better than the type are counted in the
+# `statistics_peers` index from the type's median on: above it for a higher-is-better
+# benchmark, else below it (only the branch that applies runs).
 _RANKS = """
     SELECT b.key, b.unit, b.higher_is_better, se.variant, st.params_key, st.median, st.runs,
-        (SELECT COUNT(*) || ',' || COALESCE(SUM(
-            CASE WHEN (b.higher_is_better AND peer.median > st.median)
-                   OR (NOT b.higher_is_better AND peer.median < st.median)
-                 THEN 1 ELSE 0 END), 0)
-         FROM benchmarks_seriesstatistics peer
-         WHERE peer.benchmark_id = st.benchmark_id AND peer.params_key = st.params_key
-            AND peer.measured_in = %s)
+        peers.series,
+        CASE WHEN b.higher_is_better
+            THEN (SELECT COUNT(*) FROM benchmarks_seriesstatistics peer
+                  WHERE peer.benchmark_id = st.benchmark_id AND peer.params_key = st.params_key
+                    AND peer.measured_in = %s AND peer.median > st.median)
+            ELSE (SELECT COUNT(*) FROM benchmarks_seriesstatistics peer
+                  WHERE peer.benchmark_id = st.benchmark_id AND peer.params_key = st.params_key
+                    AND peer.measured_in = %s AND peer.median < st.median)
+        END
     FROM benchmarks_seriesstatistics st
     JOIN benchmarks_series se ON se.id = st.series_id
     JOIN benchmarks_benchmark b ON b.id = st.benchmark_id
+    JOIN benchmarks_peergroup peers
+        ON peers.benchmark_id = st.benchmark_id AND peers.params_key = st.params_key
     WHERE st.measured_in = %s AND se.instance_type_id = %s
     ORDER BY b.key, st.params_key, se.variant
 """

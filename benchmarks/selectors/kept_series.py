@@ -112,7 +112,10 @@ def statistics_in_scope(
             **{f"series__params__{name}": value for name, value in params.items()},
         )
     if query.instance_types:
-        rows = rows.filter(series__instance_type__name__in=query.instance_types)
+        # A query of the types' ids, not a join on their names: the planner then looks each
+        # type's series up in the series' index rather than scanning the benchmark's series.
+        named = InstanceType.objects.filter(name__in=query.instance_types).values("pk")
+        rows = rows.filter(series__instance_type__in=named)
     if query.families:
         wanted = Q()
         for family in query.families:

@@ -235,7 +235,6 @@ def price_performance_table(
     rows = _one_value_per_parameter(read_kept_series(statistics, extras), params, lenient, notes)
     quotes = prices.hourly_prices(
         instance_types={row.machine for row in rows},
-        among=statistics.values("series__instance_type_id"),
         region=region,
         purchase_option=query.purchase,
         day=at,

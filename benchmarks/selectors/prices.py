@@ -170,21 +170,24 @@ def quote_from_zones(zones: list[PeriodPick], purchase: Purchase, day: datetime.
 
     Each pick's `more` holds its upfront and hourly parts when it is a commitment.
     """
-    used = [pick for pick in zones if pick.in_force] or list(zones)
     notes = []
-    if purchase.option == PurchaseOption.SPOT and purchase.spot_zone == "cheapest":
-        chosen = min(used, key=lambda pick: (pick.amount, pick.availability_zone))
+    if purchase.option != PurchaseOption.SPOT:
+        # One period but for spot: the zones' list is only built for spot.
+        used = zones if len(zones) == 1 else [pick for pick in zones if pick.in_force] or zones
+        chosen = used[0] if len(used) == 1 else max(used, key=lambda pick: pick.effective_from)
         usd = chosen.amount
-        notes.append(f"cheapest of {len(used)} availability zones: {chosen.availability_zone}")
-    elif purchase.option == PurchaseOption.SPOT:
-        chosen = max(used, key=lambda pick: pick.effective_from)
-        amounts = sorted(pick.amount for pick in used)
-        usd = Decimal(str(per_dollar.median_price([float(amount) for amount in amounts])))
-        if len(used) > 1:
-            notes.append(f"median of {len(used)} availability zones")
     else:
-        chosen = max(used, key=lambda pick: pick.effective_from)
-        usd = chosen.amount
+        used = [pick for pick in zones if pick.in_force] or list(zones)
+        if purchase.spot_zone == "cheapest":
+            chosen = min(used, key=lambda pick: (pick.amount, pick.availability_zone))
+            usd = chosen.amount
+            notes.append(f"cheapest of {len(used)} availability zones: {chosen.availability_zone}")
+        else:
+            chosen = max(used, key=lambda pick: pick.effective_from)
+            amounts = sorted(pick.amount for pick in used)
+            usd = Decimal(str(per_dollar.median_price([float(amount) for amount in amounts])))
+            if len(used) > 1:
+                notes.append(f"median of {len(used)} availability zones")
     if chosen.nearest:
         notes.append(chosen.note(day))
     upfront, hourly = chosen.more if len(chosen.more) == 2 else (None, None)
@@ -200,13 +203,22 @@ def quote_from_zones(zones: list[PeriodPick], purchase: Purchase, day: datetime.
 
 COMMITMENT_PARTS = ("upfront_usd", "hourly_usd")
 
+# Past this many types, the region's prices for the option are read whole and the others
+# left aside: a thousand ids cost more to send and to match than the few rows they exclude
+# (a region prices every type once per option and zone).
+MANY_TYPES = 200
+
+
+def _of_types(prices: QuerySet, ids: list[int]) -> QuerySet:
+    """`prices` of the types `ids`, or of every type when they are many (`MANY_TYPES`)."""
+    return prices if len(ids) > MANY_TYPES else prices.filter(instance_type_id__in=ids)
+
 
 def _ec2_quotes(
     instance_types: list[InstanceType],
     region: Region,
     purchase: Purchase,
     day: datetime.date,
-    among: QuerySet | None,
 ) -> dict[int, PriceQuote]:
     """Two queries: the prices in force, then the nearest ones for types that have none."""
     ids = [instance_type.pk for instance_type in instance_types]
@@ -219,20 +231,16 @@ def _ec2_quotes(
         "amount": "usd_per_hour",
         "more": COMMITMENT_PARTS if purchase.is_commitment else (),
     }
-    # A query of the ids, when the caller has one, is far cheaper to send than a thousand ids.
-    wanted = ids if among is None else among
     picks = pick_periods(
-        prices.filter(in_force_on(day), instance_type_id__in=wanted), all_in_force=True, **options
+        _of_types(prices.filter(in_force_on(day)), ids), all_in_force=True, **options
     )
     # The zone is a partition, not `zone` (the SQL would read the same column twice).
     by_type: dict[int, list[PeriodPick]] = {}
     for (pk, zone), pick in picks.items():
-        by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
+        by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone) if zone else pick)
     missing = [pk for pk in ids if pk not in by_type]
     if missing:
-        for (pk, zone), pick in pick_periods(
-            prices.filter(instance_type_id__in=missing), **options
-        ).items():
+        for (pk, zone), pick in pick_periods(_of_types(prices, missing), **options).items():
             by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
     quotes = {}
     for instance_type in instance_types:
@@ -306,13 +314,11 @@ def hourly_prices(
     region: Region,
     purchase_option: Purchase | str,
     day: datetime.date,
-    among: QuerySet | None = None,
 ) -> dict[int, PriceQuote]:
     """Price quotes by instance type id: EC2 from its prices, Fargate from its rates.
 
     Three queries at most, whatever the number of types. `purchase_option`: a Purchase, or a
-    bare option with its defaults. `among` may give the types' ids as a query (a superset is
-    fine).
+    bare option with its defaults.
     """
     purchase = Purchase.of(purchase_option)
     ec2, fargate = [], []
@@ -320,7 +326,7 @@ def hourly_prices(
         is_fargate = instance_type.kind == InstanceType.Kind.FARGATE
         (fargate if is_fargate else ec2).append(instance_type)
     return {
-        **_ec2_quotes(ec2, region, purchase, day, among),
+        **_ec2_quotes(ec2, region, purchase, day),
         **_fargate_quotes(fargate, region, purchase, day),
     }
 

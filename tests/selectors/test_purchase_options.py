@@ -204,3 +204,37 @@ def test_a_reserved_answer_takes_as_few_queries_whatever_the_number_of_types(cou
     rows = response.json()["results"]
     assert len(rows) == count and rows[0]["hourly_usd"] == 0.06
     assert used <= 6, used
+
+
+@pytest.mark.parametrize("option", ["on_demand", "spot"])
+def test_many_types_are_priced_from_the_regions_whole_price_list_as_few_are(option):
+    """Past MANY_TYPES the region's prices are read whole: the same quotes as for each type
+    asked alone, another region's and unasked types' prices left aside."""
+    from benchmarks.selectors import prices as price_reads
+
+    jan, later = datetime.date(2024, 1, 1), datetime.date(2024, 9, 1)
+    count = price_reads.MANY_TYPES + 5
+    zone = "use1-az1" if option == "spot" else ""
+    for index in range(count):
+        # Every seventh type is priced only from a later day: its quote is the nearest.
+        start = later if index % 7 == 0 else jan
+        price(f"m{index}.large", f"0.{index + 100}", start, option=option, zone=zone)
+        price(f"m{index}.large", "9", jan, region="eu-west-1", option=option, zone=zone)
+    price("unasked.large", "0.001", jan, option=option, zone=zone)
+    machines = list(InstanceType.objects.filter(name__startswith="m").order_by("name"))
+    region = Region.objects.get(code="us-east-1")
+    day = datetime.date(2024, 3, 1)
+    together = price_reads.hourly_prices(
+        instance_types=machines, region=region, purchase_option=option, day=day
+    )
+    alone = {}
+    for machine in machines[:20]:
+        alone.update(
+            price_reads.hourly_prices(
+                instance_types=[machine], region=region, purchase_option=option, day=day
+            )
+        )
+    assert set(together) == {machine.pk for machine in machines}
+    assert all(together[pk] == quote for pk, quote in alone.items())
+    assert together[machines[0].pk].in_force is False
+    assert together[machines[0].pk].usd_per_hour == Decimal("0.100")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +19,15 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Count, F, Q
 
-from benchmarks.models import Benchmark, BenchmarkCoverage, Result, Run, Series, SeriesStatistics
+from benchmarks.models import (
+    Benchmark,
+    BenchmarkCoverage,
+    PeerGroup,
+    Result,
+    Run,
+    Series,
+    SeriesStatistics,
+)
 
 from .compute import ALL_REGIONS, STATISTICS_COLUMNS, compute_statistics
 from .keep import newest_sample_runs, ordered_params, summaries_of
@@ -88,7 +96,8 @@ def _check() -> StatisticsCheck:
     report = StatisticsCheck()
     report.differences.extend(_results_without_series())
     report.differences.extend(_results_in_another_series())
-    # (benchmark id, params, kind, name) of the series that still have results, for summaries.
+    # (benchmark id, params, kind, name, params key) of the series that still have results,
+    # for the summaries and peer groups.
     with_results: list[tuple] = []
     series_ids = list(Series.objects.order_by("pk").values_list("pk", flat=True))
     report.series = len(series_ids)
@@ -184,8 +193,8 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
     }
     for series_id, measured_in in fresh:
         if measured_in == ALL_REGIONS:
-            _key, name, variant, _params_key, benchmark_id, params, kind = names[series_id]
-            with_results.append((benchmark_id, params, kind, name))
+            _key, name, variant, params_key, benchmark_id, params, kind = names[series_id]
+            with_results.append((benchmark_id, params, kind, name, params_key))
     for key in sorted(fresh.keys() | kept.keys()):
         series_id, measured_in = key
         where = (*names[series_id][:4], measured_in)
@@ -209,12 +218,18 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
 
 
 def _check_summaries(with_results: list, differences: list[Difference]) -> int:
-    """Each benchmark's parameter values, families and instance types (its coverage rows)
-    against those of its series, and its sample run against the results."""
-    summaries = summaries_of(with_results)
+    """Each benchmark's parameter values, families, instance types (its coverage rows) and
+    peer groups against those of its series, and its sample run against the results."""
+    summaries = summaries_of(row[:4] for row in with_results)
     covered: dict[int, list[str]] = defaultdict(list)
     for pk, name in BenchmarkCoverage.objects.values_list("benchmark_id", "instance_type__name"):
         covered[pk].append(name)
+    peers: dict[int, dict[str, int]] = defaultdict(dict)
+    for pk, key, series in PeerGroup.objects.values_list("benchmark_id", "params_key", "series"):
+        peers[pk][key] = series
+    counted: dict[int, Counter] = defaultdict(Counter)
+    for benchmark_id, *_, key in with_results:
+        counted[benchmark_id][key] += 1
     benchmarks = Benchmark.objects.order_by("key").values_list(
         "pk", "key", "params", "families", "sample_run"
     )
@@ -228,6 +243,7 @@ def _check_summaries(with_results: list, differences: list[Difference]) -> int:
             ("families", families, sorted(measured)),
             ("instance types measured", sorted(covered[pk]), sorted(names)),
             ("sample_run", sample_run, samples.get(pk)),
+            ("series per parameter set", peers[pk], dict(counted[pk])),
         ):
             if not _same(kept_value, recomputed):
                 differences.append(

@@ -10,12 +10,12 @@ each reads the values the other committed.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from benchmarks import freshness
@@ -23,6 +23,7 @@ from benchmarks.models import (
     Benchmark,
     BenchmarkCoverage,
     InstanceType,
+    PeerGroup,
     Result,
     Run,
     Series,
@@ -73,6 +74,8 @@ def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = Fals
         recompute_summaries({benchmark_id for _, benchmark_id, *_ in locked})
     else:
         _merge_summaries(locked)
+        # Series given here may have had no statistics before: their groups are counted again.
+        recount_peers({benchmark_id for _, benchmark_id, *_ in locked})
 
 
 def _lock_and_recompute(ids: Collection[int] | QuerySet) -> tuple[list[tuple], list[tuple]]:
@@ -152,6 +155,7 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     fresh.extend(statistics_rows(by_series, groups))
     insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
     _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
+    _count_peers(groups.values())
     _keep_sample_runs(rows)
 
 
@@ -306,6 +310,40 @@ def recount_coverage(benchmark_ids: Collection[int]) -> None:
     )
 
 
+def _count_peers(groups: Iterable[tuple[int, str]]) -> None:
+    """Count new series, as (benchmark id, parameter key), into their peer groups: one
+    INSERT ... ON CONFLICT per group adds to its count (PostgreSQL and SQLite alike), sent
+    at once. The benchmarks are locked already, so two ingests never add to a group at once.
+    """
+    added = sorted(Counter(groups).items())
+    if not added:
+        return
+    table = connection.ops.quote_name(PeerGroup._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {table} (benchmark_id, params_key, series) VALUES (%s, %s, %s) "
+            f"ON CONFLICT (benchmark_id, params_key) DO UPDATE "
+            f"SET series = {table}.series + excluded.series",
+            [(pk, key, count) for (pk, key), count in added],
+        )
+
+
+def recount_peers(benchmark_ids: Collection[int]) -> None:
+    """These benchmarks' peer groups again from their series' all-regions statistics rows
+    (deletions and `rebuild_stats` call it)."""
+    PeerGroup.objects.filter(benchmark_id__in=benchmark_ids).delete()
+    groups = (
+        SeriesStatistics.objects.filter(benchmark_id__in=benchmark_ids, measured_in=ALL_REGIONS)
+        .values_list("benchmark_id", "params_key")
+        .annotate(series=Count("pk"))
+        .order_by()
+    )
+    PeerGroup.objects.bulk_create(
+        [PeerGroup(benchmark_id=pk, params_key=key, series=n) for pk, key, n in groups],
+        batch_size=5000,
+    )
+
+
 def _write_summaries(changed: dict[int, tuple[dict, list]]) -> None:
     """Write these benchmarks' (params, families): one UPDATE from a JSON list on PostgreSQL."""
     if connection.vendor != "postgresql":
@@ -343,6 +381,7 @@ def recompute_summaries(benchmark_ids: Collection[int]) -> None:
         ).values_list("benchmark_id", "params", "instance_type__kind", "instance_type__name")
     )
     recount_coverage(benchmark_ids)
+    recount_peers(benchmark_ids)
     samples = newest_sample_runs(benchmark_ids)
     now = timezone.now()
     for benchmark in benchmarks:

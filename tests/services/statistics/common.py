@@ -4,7 +4,7 @@ statistic in a form that compares across recomputations."""
 import csv
 import io
 
-from benchmarks.models import Benchmark, BenchmarkCoverage, Run, SeriesStatistics
+from benchmarks.models import Benchmark, BenchmarkCoverage, PeerGroup, Run, SeriesStatistics
 from benchmarks.services import runs as run_services
 
 TYPES = ["c7g.large", "c7a.large", "t2.nano", "fargate-1vcpu-2gb"]
@@ -48,4 +48,5 @@ def kept() -> dict:
     coverage = sorted(
         BenchmarkCoverage.objects.values_list("benchmark__key", "instance_type__name")
     )
-    return {"statistics": rows, "summaries": summaries, "coverage": coverage}
+    peers = sorted(PeerGroup.objects.values_list("benchmark__key", "params_key", "series"))
+    return {"statistics": rows, "summaries": summaries, "coverage": coverage, "peers": peers}

@@ -16,6 +16,7 @@ from benchmarks.models import (
     Benchmark,
     BenchmarkCoverage,
     InstanceType,
+    PeerGroup,
     Result,
     Run,
     Series,
@@ -175,6 +176,47 @@ def test_each_benchmark_counts_the_instance_types_measured_with_it():
     assert covered() == {"tool:a": 2, "tool:b": 1}
     run_services.delete_run(run=second)
     assert covered()["tool:a"] == 1
+    assert statistics.check_statistics().clean
+
+
+def peers() -> dict[tuple[str, str], int]:
+    """(benchmark key, parameter key) -> the series its kept peer group counts."""
+    return {
+        (key, params): series
+        for key, params, series in PeerGroup.objects.values_list(
+            "benchmark__key", "params_key", "series"
+        )
+    }
+
+
+@pytest.mark.django_db
+def test_each_parameter_set_counts_its_series_as_they_come_and_go():
+    for name in ("c7g.large", "c7a.large"):
+        InstanceType.objects.get_or_create(name=name)
+
+    def row(machine, block_size, value=1):
+        return {"benchmark": "tool:a", "instance_type": machine, "region": "us-east-1",
+                "value": value, "unit": "op/s", "param.block_size": block_size}  # fmt: skip
+
+    upload([row("c7g.large", "16"), row("c7g.large", "64")])
+    # A series measured again is not counted again; a new type's series is.
+    upload([row("c7g.large", "16", 2)])
+    second = upload([row("c7a.large", "16"), row("c7a.large", "16", 3)])
+    upload([row("c7g.large", "64", 5)], variant="turbo")
+    assert peers() == {
+        ("tool:a", '{"block_size":16}'): 2,
+        ("tool:a", '{"block_size":64}'): 2,
+    }
+    assert statistics.check_statistics().clean
+    run_services.delete_run(run=second)
+    assert peers()[("tool:a", '{"block_size":16}')] == 1
+    assert statistics.check_statistics().clean
+    # A kept count that disagrees with the series is named, and rebuild_stats mends it.
+    PeerGroup.objects.filter(params_key='{"block_size":64}').update(series=7)
+    differences = statistics.check_statistics().differences
+    assert [(d.benchmark, d.field) for d in differences] == [("tool:a", "series per parameter set")]
+    statistics.rebuild_statistics()
+    assert peers()[("tool:a", '{"block_size":64}')] == 2
     assert statistics.check_statistics().clean
 
 
