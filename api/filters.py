@@ -20,6 +20,7 @@ from benchmarks.models import (
     Region,
     Run,
     Term,
+    Vendor,
     in_family,
 )
 
@@ -55,7 +56,7 @@ def _region_filter(field_name: str = "region") -> django_filters.ModelChoiceFilt
         field_name=field_name,
         to_field_name="code",
         queryset=Region.objects.all(),
-        help_text="AWS region code, e.g. us-east-1",
+        help_text="Region code, e.g. us-east-1 (AWS), fsn1 (Hetzner)",
     )
 
 
@@ -64,6 +65,7 @@ class PriceFilter(django_filters.FilterSet):
     `term`, `payment`, `offering_class` and `plan` narrow the commitments."""
 
     region = _region_filter()
+    vendor = django_filters.ChoiceFilter(field_name="instance_type__vendor", choices=Vendor.choices)
     instance_type = django_filters.CharFilter(field_name="instance_type__name")
     purchase_option = django_filters.ChoiceFilter(choices=PurchaseOption.choices)
     availability_zone = django_filters.CharFilter()
@@ -129,6 +131,7 @@ class FargateRateFilter(django_filters.FilterSet):
 
 
 class InstanceTypeFilter(django_filters.FilterSet):
+    vendor = django_filters.ChoiceFilter(choices=Vendor.choices)
     kind = django_filters.ChoiceFilter(choices=InstanceType.Kind.choices)
     architecture = django_filters.ChoiceFilter(choices=Architecture.choices)
     family = django_filters.CharFilter(method="filter_family")
@@ -136,7 +139,7 @@ class InstanceTypeFilter(django_filters.FilterSet):
 
     class Meta:
         model = InstanceType
-        fields = ["kind", "architecture", "burstable", "family"]
+        fields = ["vendor", "kind", "architecture", "burstable", "family"]
 
     def filter_family(self, queryset, name, value):
         return queryset.filter(in_family(value))
@@ -174,6 +177,8 @@ class BenchmarkFilter(django_filters.FilterSet):
 
 
 class RegionFilter(django_filters.FilterSet):
+    vendor = django_filters.ChoiceFilter(choices=Vendor.choices)
+
     class Meta:
         model = Region
-        fields = ["code"]
+        fields = ["code", "vendor"]

@@ -52,6 +52,10 @@ ROW = (
     ColumnGroup(
         (
             Column("instance_type", serializers.CharField()),
+            Column(
+                "vendor",
+                serializers.CharField(help_text="Whose type it is: aws, azure, gcp or hcloud"),
+            ),
             Column("variant", serializers.CharField(allow_null=True)),
             Column(
                 "family",
@@ -75,6 +79,32 @@ ROW = (
                 ),
             ),
             Column("usd_per_hour", _float(), number=True),
+            Column(
+                "currency",
+                serializers.CharField(help_text="The currency asked (`currency`, default USD)"),
+            ),
+            Column(
+                "price_per_hour",
+                _float("usd_per_hour in `currency`, at `exchange_rate`"),
+                number=True,
+            ),
+            Column(
+                "exchange_rate",
+                _float(
+                    "Units of `currency` per US dollar: the European Central Bank's reference "
+                    "rates of `exchange_rate_date` (1 for USD)"
+                ),
+                number=True,
+            ),
+            Column(
+                "exchange_rate_date",
+                serializers.DateField(
+                    allow_null=True,
+                    help_text="The ECB's day of the rate: the day asked, else the last working "
+                    "day before it with rates; null for USD",
+                ),
+                read="row.exchange_rate_date and row.exchange_rate_date.isoformat()",
+            ),
             Column("price_note", serializers.CharField(allow_null=True)),
             Column(
                 "per_dollar",
@@ -272,6 +302,7 @@ class PricePerformanceSerializer(serializers.Serializer):
     measured_in = serializers.CharField(allow_null=True)
     basis = serializers.ChoiceField(choices=BASES, help_text="What burstable types are ranked by")
     price_dates = serializers.ChoiceField(choices=PRICE_DATES)
+    currency = serializers.CharField(help_text="What each row's price_per_hour is in")
     summary = serializers.CharField(help_text="One sentence answering the question")
     results = PricePerformanceRowSerializer(many=True)
     unpriced = UnpricedSerializer(many=True)
@@ -298,6 +329,7 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
         "measured_in": table.measured_in,
         "basis": table.basis,
         "price_dates": table.price_dates,
+        "currency": table.exchange_rate.currency,
         "summary": answer_sentence.summary(table),
         "results": list(map(_row_writer(table), table.results)),
         "unpriced": [

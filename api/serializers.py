@@ -11,7 +11,7 @@ from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Regio
 class RegionSerializer(serializers.ModelSerializer):
     class Meta:
         model = Region
-        fields = ["code", "name", "pricing_location"]
+        fields = ["code", "vendor", "name", "pricing_location"]
 
 
 class InstanceTypeSerializer(serializers.ModelSerializer):
@@ -29,6 +29,7 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
         model = InstanceType
         fields = [
             "name",
+            "vendor",
             "kind",
             "family",
             "vcpus",

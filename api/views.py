@@ -4,7 +4,7 @@ from django.http import JsonResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
@@ -34,6 +34,14 @@ class InstanceTypeViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.InstanceTypeFilter
     lookup_field = "name"
     lookup_value_regex = r"[^/]+"
+
+    def get_object(self):
+        """The type the path names: `c7g.large` (AWS's first), or `hcloud:cax11`."""
+        found = lookups.named_types(self.kwargs["name"]).first()
+        if found is None:
+            raise NotFound(f"no instance type {self.kwargs['name']!r}")
+        self.check_object_permissions(self.request, found)
+        return found
 
 
 class PriceViewSet(viewsets.ReadOnlyModelViewSet):

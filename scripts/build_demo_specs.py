@@ -1,12 +1,16 @@
-"""Write benchmarks/demo/instance_specs.csv from Spare Cores' server table of AWS.
+"""Write benchmarks/demo/instance_specs.csv from Spare Cores' server table of AWS, and
+instance_specs_<vendor>.csv from those of Azure, Google Cloud and Hetzner Cloud.
 
     .venv/bin/python scripts/build_demo_specs.py [--shared ../shared/data/sparecores-servers]
+        [--vendor aws|azure|gcp|hcloud|all]
 
 The shared file (Spare Cores' public data dumps, SpareCores/sc-data-dumps @ e8749bef, January
 2026, CC BY-SA 4.0) may not be copied into the project; its figures are written into our own
 CSV, with a source column carrying the credit. What this script decides:
 
-- `api_reference` is the EC2 name (it equals `name` and `server_id` for every AWS row);
+- `api_reference` is the EC2 name (it equals `name` and `server_id` for every AWS row), and
+  the name another vendor's API and Spare Cores' inspector data use (Standard_D2ps_v6,
+  n2-standard-2, cax11), the key the other vendors' files are joined on;
 - architecture: ARM64 and ARM64_MAC are arm64; X86_64, X86_64_MAC and I386 (the small t2
   types, which also run 32-bit code) are x86_64;
 - memory: MiB -> GiB; CPU model: maker, family and model joined ("Intel Xeon 8175M"), empty
@@ -22,7 +26,9 @@ data (`--inspector`, aws.tar.xz): lscpu's vCPUs, cores, threads and architecture
 PassMark saw (benchmarks/parsers/passmark.py `nominal_memory_gib`), and dedicated vCPUs
 (none is a T type: benchmarks/burstable.py `cpu_allocation_of`).
 Baselines and CPU credits of burstable types are not here: they come from AWS's own table
-(benchmarks/burstable.py) when the file is loaded.
+(benchmarks/burstable.py) when the file is loaded. The other vendors' files hold their
+types' allocation as Spare Cores publishes it (Azure's B series burstable, Hetzner's cx, cpx
+and cax and Google's shared-core e2, f1 and g1 types shared), without baselines.
 """
 
 from __future__ import annotations
@@ -40,9 +46,9 @@ from benchmarks import inspector  # noqa: E402
 from benchmarks.burstable import cpu_allocation_of  # noqa: E402
 from benchmarks.pricing.snapshot import DEMO_DIR, INSTANCE_SPEC_COLUMNS, write_rows  # noqa: E402
 
-SERVERS_FILE = "aws.csv"
+VENDORS = {"aws": "AWS", "azure": "Azure", "gcp": "Google Cloud", "hcloud": "Hetzner Cloud"}
 SOURCE = (
-    "Spare Cores (sparecores.com), CC BY-SA 4.0: server table of AWS "
+    "Spare Cores (sparecores.com), CC BY-SA 4.0: server table of {} "
     "(SpareCores/sc-data-dumps @ e8749bef, January 2026)"
 )
 INSPECTOR_SOURCE = (
@@ -71,14 +77,15 @@ ALLOCATIONS = {"DEDICATED": "dedicated", "SHARED": "shared", "BURSTABLE": "burst
 MIB_PER_GIB = Decimal(1024)
 
 
-def spec_rows(shared: Path) -> list[dict]:
-    with open(shared / SERVERS_FILE, newline="", encoding="utf-8") as file:
+def spec_rows(shared: Path, vendor: str = "aws") -> list[dict]:
+    servers_file = f"{vendor}.csv"
+    with open(shared / servers_file, newline="", encoding="utf-8") as file:
         servers = list(csv.DictReader(file))
     rows = []
     for server in servers:
         name = server["api_reference"]
-        if server["vendor_id"] != "aws" or name != server["name"]:
-            raise SystemExit(f"{SERVERS_FILE}: {name}: not an AWS row named by its API name")
+        if server["vendor_id"] != vendor or (vendor == "aws" and name != server["name"]):
+            raise SystemExit(f"{servers_file}: {name}: not a {vendor} row named by its API name")
         vcpus, cores = int(server["vcpus"]), int(server["cpu_cores"] or 0)
         memory = (Decimal(server["memory_amount"]) / MIB_PER_GIB).quantize(Decimal("0.001"))
         model = server["cpu_model"]
@@ -101,7 +108,7 @@ def spec_rows(shared: Path) -> list[dict]:
                 "gpu_count": server["gpu_count"],
                 "network_gbps": _plain(server["network_speed"]) if server["network_speed"] else "",
                 "spec_source": "sparecores",
-                "source": SOURCE,
+                "source": SOURCE.format(VENDORS[vendor]),
             }
         )
     return sorted(rows, key=lambda row: row["name"])
@@ -175,14 +182,20 @@ def main() -> None:
         type=Path,
         default=ROOT.parent / "shared/data/sparecores-inspector/aws.tar.xz",
     )
+    parser.add_argument("--vendor", choices=[*VENDORS, "all"], default="aws")
     args = parser.parse_args()
-    path = DEMO_DIR / "instance_specs.csv"
-    rows = spec_rows(args.shared)
-    rows += documented_rows({row["name"] for row in rows})
-    rows += inspector_rows(args.inspector, {row["name"] for row in rows})
-    rows.sort(key=lambda row: row["name"])
-    write_rows(path, INSTANCE_SPEC_COLUMNS, rows)
-    print(f"{path.relative_to(ROOT)}: {len(rows)} rows")
+    for vendor in VENDORS if args.vendor == "all" else [args.vendor]:
+        if vendor == "aws":
+            path = DEMO_DIR / "instance_specs.csv"
+            rows = spec_rows(args.shared)
+            rows += documented_rows({row["name"] for row in rows})
+            rows += inspector_rows(args.inspector, {row["name"] for row in rows})
+        else:
+            path = DEMO_DIR / f"instance_specs_{vendor}.csv"
+            rows = spec_rows(args.shared, vendor)
+        rows.sort(key=lambda row: row["name"])
+        write_rows(path, INSTANCE_SPEC_COLUMNS, rows)
+        print(f"{path.relative_to(ROOT)}: {len(rows)} rows")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,31 @@
-"""Where things run: AWS regions, and the instance types and Fargate task sizes one rents."""
+"""Where things run: each vendor's regions, and the instance types (and Fargate task sizes)
+one rents there."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from django.db import models
 from django.db.models import Q
 
 
-class Region(models.Model):
-    """An AWS region, with the location name the Price List API uses for it."""
+class Vendor(models.TextChoices):
+    """The clouds whose types and prices are kept, by Spare Cores' ids. AWS is the default
+    of every question, command and URL that names none."""
 
-    code = models.CharField(max_length=32, unique=True)
+    AWS = "aws", "Amazon Web Services"
+    AZURE = "azure", "Microsoft Azure"
+    GCP = "gcp", "Google Cloud"
+    HCLOUD = "hcloud", "Hetzner Cloud"
+
+
+class Region(models.Model):
+    """A vendor's region (AWS: with the location name the Price List API uses for it)."""
+
+    vendor = models.CharField(max_length=16, choices=Vendor.choices, default=Vendor.AWS)
+    # Unique within its vendor (`region_once_per_vendor`).
+    code = models.CharField(max_length=32, db_index=True)
     name = models.CharField(max_length=100)
     pricing_location = models.CharField(
         max_length=100, blank=True, help_text="The Price List API's `location` attribute."
@@ -22,6 +36,9 @@ class Region(models.Model):
 
     class Meta:
         ordering = ["code"]
+        constraints = [
+            models.UniqueConstraint(fields=["vendor", "code"], name="region_once_per_vendor"),
+        ]
 
     def __str__(self) -> str:
         return self.code
@@ -74,8 +91,12 @@ class InstanceType(models.Model):
         EC2 = "ec2", "EC2 instance"
         FARGATE = "fargate", "Fargate task"
         DATABASE = "database", "RDS or Aurora DB instance class"
+        VM = "vm", "Virtual machine of another cloud"
 
-    name = models.CharField(max_length=64, unique=True)
+    vendor = models.CharField(max_length=16, choices=Vendor.choices, default=Vendor.AWS)
+    # The vendor's own name (c7g.large, Standard_D2ps_v6, n2-standard-2, cax11): unique within
+    # its vendor (`instance_type_once_per_vendor`).
+    name = models.CharField(max_length=64, db_index=True)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.EC2)
     vcpus = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
     memory_gib = models.DecimalField(max_digits=10, decimal_places=3, null=True, blank=True)
@@ -124,6 +145,11 @@ class InstanceType(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["vendor", "name"], name="instance_type_once_per_vendor"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -143,9 +169,11 @@ class InstanceType(models.Model):
 
 def family_of(kind: str, name: str) -> str:
     """The family an instance type is compared by: `c7g` for c7g.xlarge, `fargate` for tasks,
-    `db.r3` for the DB instance class db.r3.large."""
+    `db.r3` for the DB instance class db.r3.large; another cloud's as `vm_family` says."""
     if kind == InstanceType.Kind.DATABASE:
         return ".".join(name.split(".", 2)[:2])
+    if kind == InstanceType.Kind.VM:
+        return vm_family(name)
     return "fargate" if kind == InstanceType.Kind.FARGATE else name.split(".", 1)[0]
 
 
@@ -155,7 +183,49 @@ def in_family(family: str) -> Q:
         return Q(kind=InstanceType.Kind.FARGATE)
     if family.startswith("db."):
         return Q(kind=InstanceType.Kind.DATABASE, name__startswith=f"{family}.")
-    return Q(kind=InstanceType.Kind.EC2, name__startswith=f"{family}.")
+    ec2 = Q(kind=InstanceType.Kind.EC2, name__startswith=f"{family}.")
+    pattern = vm_family_pattern(family)
+    return ec2 | Q(kind=InstanceType.Kind.VM, name__regex=pattern) if pattern else ec2
+
+
+# Azure's sizes: Standard_<series><vCPUs>[-<constrained vCPUs>]<features>[_<accelerator>][_v<N>]
+# (Standard_D2ps_v6: series D, 2 vCPUs, features ps, version 6).
+_AZURE = re.compile(r"^Standard_([A-Z]+)\d+(?:-\d+)?([a-z]*)((?:_[A-Za-z]\w*?)*?)(?:_v(\d+))?$")
+_AZURE_FAMILY = re.compile(r"^([A-Z]+)([a-z]*)(?:v(\d+))?$")
+_GCP_FAMILY = re.compile(r"^[a-z]\d[a-z]?$")
+_HCLOUD = re.compile(r"^([a-z]+)\d+$")
+
+
+def vm_family(name: str) -> str:
+    """Another cloud's family, from the name as the vendor writes it: Azure's series, features
+    and version (Dpsv6 for Standard_D2ps_v6, Bsv2 for Standard_B2s_v2, F for Standard_F2),
+    Google Cloud's machine series (n2 for n2-standard-2, e2 for e2-micro), Hetzner's letters
+    (cax for cax11)."""
+    azure = _AZURE.match(name)
+    if azure:
+        series, features, _accelerator, version = azure.groups()
+        return f"{series}{features}{f'v{version}' if version else ''}"
+    if name.startswith("Standard_"):
+        return name.removeprefix("Standard_")
+    if "-" in name:
+        return name.split("-", 1)[0]
+    hcloud = _HCLOUD.match(name)
+    return hcloud.group(1) if hcloud else name
+
+
+def vm_family_pattern(family: str) -> str | None:
+    """A regular expression of the names `vm_family` gives `family`, or None when no other
+    cloud's family is written so (every EC2 family: c7g, m5dn, ...)."""
+    azure = _AZURE_FAMILY.match(family)
+    if azure and family[0].isupper():
+        series, features, version = azure.groups()
+        end = f"_v{version}" if version else ""
+        return rf"^Standard_{series}[0-9]+(-[0-9]+)?{features}(_[A-Za-z][A-Za-z0-9]*)*{end}$"
+    if _GCP_FAMILY.match(family):
+        return rf"^{family}-"
+    if family.isalpha() and family.islower():
+        return rf"^{family}[0-9]+$"
+    return None
 
 
 def fargate_name(vcpus: Decimal, memory_gib: Decimal, architecture: str) -> str:

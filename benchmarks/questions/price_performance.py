@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 
+from benchmarks.currency import USD, currencies
 from benchmarks.models import PurchaseOption
 from benchmarks.questions.base import (
     CHOICE_ERRORS,
@@ -59,6 +60,8 @@ class PricePerformanceQuery:
     include_quartiles: bool = False
     basis: str = "sustained"
     price_dates: str = "any"
+    # The currency of the rows' `price_per_hour` (benchmarks.currency: ECB reference rates).
+    currency: str = USD
     # The purchase option's commitment and spot zone (`purchase`).
     term: str = Purchase.term
     payment: str = Purchase.payment
@@ -119,6 +122,12 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         "exact: such rows are left out, with the reason",
         error_messages=CHOICE_ERRORS,
     )
+    currency = forms.CharField(
+        required=False,
+        max_length=3,
+        help_text="The currency of each row's price_per_hour, e.g. EUR (default USD), at the "
+        "European Central Bank's reference rate of the day asked",
+    )
     include = forms.CharField(
         required=False,
         max_length=100,
@@ -143,6 +152,14 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
                 f"{', '.join(unknown)}: not a valid choice; choose from {', '.join(INCLUDES)}"
             )
         return extras
+
+    def clean_currency(self) -> str:
+        code = self.cleaned_data["currency"].upper() or USD
+        if code != USD and code not in currencies():
+            raise forms.ValidationError(
+                f"unknown currency {code!r}; choose from {', '.join(currencies())}"
+            )
+        return code
 
     def clean(self):
         cleaned = super().clean()
@@ -185,6 +202,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
             include_quartiles="quartiles" in data.get("include", ()),
             basis=data.get("basis") or BASES[0],
             price_dates=data.get("price_dates") or PRICE_DATES[0],
+            currency=data.get("currency") or USD,
         )
 
 

@@ -38,6 +38,7 @@ class Machine(NamedTuple):
     baseline_share: Decimal | None
     network_performance: str
     cpu_allocation: str
+    vendor: str
 
     @property
     def family(self) -> str:

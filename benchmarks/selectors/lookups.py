@@ -7,11 +7,11 @@ import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db.models import Subquery
+from django.db.models import Case, Subquery, When
 
 from benchmarks import freshness
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark, InstanceType, Region
+from benchmarks.models import Benchmark, InstanceType, Region, Vendor
 from benchmarks.reference import AWS_REGIONS
 
 if TYPE_CHECKING:
@@ -26,9 +26,29 @@ def _unknown(what: str, name: str, choices: list[str], field: str) -> DomainErro
     return DomainError(f"unknown {what} {name!r}{suggestion}", field=field)
 
 
+def vendor_and_name(text: str) -> tuple[str | None, str]:
+    """(vendor, name) of `hcloud:cax11`; (None, name) of a bare name. Only a vendor's id
+    before the colon counts: `c7a.xlarge:base` (a type and its variant) stays whole."""
+    vendor, colon, name = text.partition(":")
+    if colon and vendor in Vendor.values:
+        return vendor, name
+    return None, text
+
+
+def named_types(text: str):
+    """The instance types `text` names (`vendor:name` or a bare name), AWS's first: a bare
+    name belongs to AWS when AWS has it, else to the one vendor that does."""
+    vendor, name = vendor_and_name(text)
+    found = InstanceType.objects.filter(name=name)
+    if vendor is not None:
+        return found.filter(vendor=vendor)
+    return found.order_by(Case(When(vendor=Vendor.AWS, then=0), default=1), "vendor")
+
+
 def get_instance_type(name: str, *, field: str = "instance_type") -> InstanceType:
-    """The instance type called `name`, or a DomainError that suggests the closest names."""
-    found = InstanceType.objects.filter(name=name).first()
+    """The instance type called `name` (or `vendor:name`), or a DomainError that suggests the
+    closest names."""
+    found = named_types(name).first()
     if found is None:
         names = list(InstanceType.objects.values_list("name", flat=True))
         raise _unknown("instance type", name, names, field)

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from benchmarks import burstable, units
 from benchmarks import per_dollar as arithmetic
+from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.models import Benchmark, InstanceType, Region
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
@@ -45,6 +46,8 @@ class PricePerformanceRow:
     variant: str | None
     kind: str
     family: str
+    # Whose type it is (models.Vendor: aws, azure, gcp, hcloud).
+    vendor: str
     vcpus: float | None
     runs: int
     results: int
@@ -94,6 +97,12 @@ class PricePerformanceRow:
     # A commitment's parts of its effective hourly price (`usd_per_hour`).
     upfront_usd: float | None = None
     hourly_usd: float | None = None
+    # The hourly price in the currency asked, at `exchange_rate` units of it per US dollar:
+    # the ECB's reference rates of `exchange_rate_date` (None for US dollars).
+    currency: str = USD
+    price_per_hour: float | None = None
+    exchange_rate: float = 1.0
+    exchange_rate_date: datetime.date | None = None
 
     @property
     def key(self) -> str:
@@ -138,6 +147,8 @@ class PricePerformanceTable:
     price_dates: str = "any"
     # How the prices are paid (the purchase option with its commitment or spot zone).
     purchase: Purchase = field(default_factory=Purchase)
+    # What the rows' `price_per_hour` is in (benchmarks.currency).
+    exchange_rate: ExchangeRate = NO_CONVERSION
     results: list[PricePerformanceRow] = field(default_factory=list)
     unpriced: list[Unpriced] = field(default_factory=list)
     # What the page changed in a question it could not answer as asked (lenient mode).
@@ -225,6 +236,7 @@ def price_performance_table(
     benchmark, region = subject.benchmark, subject.region
     notes: list[str] = []
     params = benchmark_params(benchmark, query.params, lenient=lenient, notes=notes)
+    rate = exchange_rate(query.currency, at)
     statistics = statistics_in_scope(benchmark, query, params)
     if query.include_values:
         extras = EXTRAS
@@ -252,6 +264,7 @@ def price_performance_table(
         basis=query.basis,
         price_dates=query.price_dates,
         purchase=query.purchase,
+        exchange_rate=rate,
         notes=notes,
     )
     for row in rows:
@@ -281,6 +294,7 @@ def price_performance_table(
                 variant=row.variant or None,
                 kind=instance_type.kind,
                 family=instance_type.family,
+                vendor=instance_type.vendor,
                 vcpus=float(instance_type.vcpus) if instance_type.vcpus is not None else None,
                 **figures(row),
                 results=row.results,
@@ -301,6 +315,10 @@ def price_performance_table(
                 statistics_id=row.statistics_id,
                 upfront_usd=_float_or_none(quote.upfront_usd),
                 hourly_usd=_float_or_none(quote.hourly_usd),
+                currency=rate.currency,
+                price_per_hour=rate.convert(usd),
+                exchange_rate=rate.per_usd,
+                exchange_rate_date=rate.day,
                 **on_basis(
                     instance_type,
                     row.median,

@@ -23,7 +23,7 @@ from django.db import transaction
 
 from benchmarks import inspector
 from benchmarks.burstable import cpu_allocation_of
-from benchmarks.models import Architecture, InstanceType, Run, SpecSource
+from benchmarks.models import Architecture, InstanceType, Run, SpecSource, Vendor
 from benchmarks.parsers import CpuInfo
 from benchmarks.services import machine_runs, upload_checks
 from benchmarks.services.prices import spec_sources
@@ -116,10 +116,15 @@ def import_machine(
     ]
     with transaction.atomic():
         summary.created = ensure_instance_type(
-            machine.name, plan.cpu, source=TYPE_SOURCE, memory_gib=plan.memory_gib
+            machine.name,
+            plan.cpu,
+            source=TYPE_SOURCE,
+            memory_gib=plan.memory_gib,
+            vendor=machine.vendor,
         )
+        named = machine.name if machine.vendor == Vendor.AWS else f"{machine.vendor}:{machine.name}"
         outcome = machine_runs.record_machine_runs(
-            instance_type_name=machine.name, region_code=None, outputs=outputs
+            instance_type_name=named, region_code=None, outputs=outputs
         )
     kind_of = {run.path: run.kind for run in plan.runs}
     summary.stored = dict(Counter(kind_of[path] for path in outcome.stored))
@@ -201,11 +206,17 @@ def _import_with_retries(
 
 
 def ensure_instance_type(
-    name: str, cpu: CpuInfo | None, *, source: str, memory_gib: Decimal | None = None
+    name: str,
+    cpu: CpuInfo | None,
+    *,
+    source: str,
+    memory_gib: Decimal | None = None,
+    vendor: str = Vendor.AWS,
 ) -> bool:
-    """Create an EC2 type unknown so far with what the machine says of itself (lscpu, the
-    memory PassMark saw); give a known one those figures where no better source has spoken
-    (services/prices/spec_sources.py).
+    """Create a type of `vendor` unknown so far (an EC2 type; another cloud's virtual
+    machine) with what the machine says of itself (lscpu, the memory PassMark saw); give a
+    known one those figures where no better source has spoken (services/prices/
+    spec_sources.py).
 
     Returns whether it was created.
     """
@@ -215,10 +226,12 @@ def ensure_instance_type(
         "physical_cores": cpu.physical_cores if cpu else None,
         "threads_per_core": cpu.threads_per_core if cpu else None,
         "memory_gib": memory_gib,
-        "cpu_allocation": cpu_allocation_of(name) or "",
+        # AWS's T types by name; another vendor's allocation comes with its specifications.
+        "cpu_allocation": (cpu_allocation_of(name) or "") if vendor == Vendor.AWS else "",
     }
-    known = InstanceType.objects.select_for_update().filter(name=name).first()
-    instance_type = known or InstanceType(name=name, kind=InstanceType.Kind.EC2)
+    known = InstanceType.objects.select_for_update().filter(vendor=vendor, name=name).first()
+    kind = InstanceType.Kind.EC2 if vendor == Vendor.AWS else InstanceType.Kind.VM
+    instance_type = known or InstanceType(vendor=vendor, name=name, kind=kind)
     changed = spec_sources.apply_specs(
         instance_type, specs, source=SpecSource.SPARECORES_LSCPU, source_text=source
     )

@@ -27,7 +27,7 @@ def test_runs_filter_by_format_under_either_name(client):
         ("/api/v1/prices/", {"region": "mars-1"}, "region"),
         ("/api/v1/prices/", {"at": "13/12/2017"}, "at"),
         ("/api/v1/runs/", {"status": "sleeping"}, "status"),
-        ("/api/v1/instance-types/", {"kind": "vm"}, "kind"),
+        ("/api/v1/instance-types/", {"kind": "container"}, "kind"),
         ("/api/v1/fargate-rates/", {"architecture": "sparc"}, "architecture"),
     ],
 )

@@ -19,7 +19,8 @@ from django.db import connection
 
 from benchmarks import inspector
 from benchmarks.management.progress import ProgressBars
-from benchmarks.services import locks, sparecores, statistics
+from benchmarks.models import Vendor
+from benchmarks.services import locks, prices, sparecores, statistics
 from benchmarks.tasks import import_sparecores_machine
 
 # Spare Cores imports (this command and the demo's rest part) take turns on one database.
@@ -34,7 +35,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("path", type=Path)
-        parser.add_argument("--vendor", default=inspector.DEFAULT_VENDOR)
+        parser.add_argument(
+            "--vendor",
+            default=inspector.DEFAULT_VENDOR,
+            choices=Vendor.values,
+            help="whose types these are (default aws); another vendor's are stored under it, "
+            "with the specifications bundled from Spare Cores' server table",
+        )
         parser.add_argument(
             "--only",
             metavar="KIND,...",
@@ -75,6 +82,14 @@ class Command(BaseCommand):
             self._import(path, options, machines, plans, kinds, progress, report)
 
     def _import(self, path, options, machines, plans, kinds, progress, report) -> None:
+        if options["vendor"] != Vendor.AWS:
+            # Another cloud's types, with their specifications, before their runs.
+            specs = prices.import_bundled_specs(vendor=options["vendor"])
+            self.stdout.write(
+                f"specifications of {options['vendor']}'s types (Spare Cores' server table, "
+                f"bundled): {specs.instance_types_created:,} types created, "
+                f"{specs.specs_updated:,} updated"
+            )
         finished = sparecores.finished_machines(plans.values())
         for name in sorted(finished):
             progress.advance(report.add_finished(plans[name]))

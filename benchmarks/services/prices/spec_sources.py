@@ -26,7 +26,14 @@ from benchmarks import freshness
 from benchmarks.burstable import SOURCE as BURSTABLE_SOURCE
 from benchmarks.burstable import burstable_spec
 from benchmarks.errors import DomainError
-from benchmarks.models import Architecture, CpuAllocation, InstanceType, Region, SpecSource
+from benchmarks.models import (
+    Architecture,
+    CpuAllocation,
+    InstanceType,
+    Region,
+    SpecSource,
+    Vendor,
+)
 from benchmarks.services.prices.periods import ImportSummary
 
 # Every field a source may give, as the model names it.
@@ -163,24 +170,30 @@ def _make_consistent(instance_type: InstanceType, sources: dict[str, str]) -> se
 
 @transaction.atomic
 def record_specs(
-    *, specs: Iterable[SpecUpdate], source: str, kind: str = InstanceType.Kind.EC2
+    *,
+    specs: Iterable[SpecUpdate],
+    source: str,
+    kind: str = InstanceType.Kind.EC2,
+    vendor: str = Vendor.AWS,
 ) -> ImportSummary:
-    """Create or update many instance types from one source (`SpecSource` key), in bulk: one
-    query reads them, one creates the new ones, one per batch updates the rest."""
+    """Create or update many instance types of `vendor` from one source (`SpecSource` key),
+    in bulk: one query reads them, one creates the new ones, one per batch updates the rest."""
     by_name = {update.name: update for update in specs}
     for update in by_name.values():
         check_specs(update.name, update.values)
     summary = ImportSummary(matched=len(by_name))
     existing = {
         known.name: known
-        for known in InstanceType.objects.select_for_update().filter(name__in=by_name)
+        for known in InstanceType.objects.select_for_update().filter(
+            vendor=vendor, name__in=by_name
+        )
     }
     wrong_kind = sorted(name for name, known in existing.items() if known.kind != kind)
     if wrong_kind:
         raise DomainError(f"{', '.join(wrong_kind)}: not of kind {kind}, not specified here")
     created, updated, fields = [], [], set()
     for name, update in sorted(by_name.items()):
-        instance_type = existing.get(name) or InstanceType(name=name, kind=kind)
+        instance_type = existing.get(name) or InstanceType(vendor=vendor, name=name, kind=kind)
         changes = apply_specs(
             instance_type,
             update.values,

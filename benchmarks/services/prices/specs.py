@@ -10,7 +10,7 @@ from pathlib import Path
 from django.db import transaction
 
 from benchmarks.errors import DomainError
-from benchmarks.models import InstanceType, SpecSource
+from benchmarks.models import InstanceType, SpecSource, Vendor
 from benchmarks.pricing import snapshot
 from benchmarks.pricing.products import INSTANCE_TYPE_NAME
 from benchmarks.pricing.records import InstanceSpecRecord
@@ -78,11 +78,20 @@ def update_instance_specs(*, specs: Iterable[InstanceSpecRecord]) -> ImportSumma
 BUNDLED_SPECS_FILE = DEMO_DIR / "instance_specs.csv"
 
 
+def bundled_specs_file(vendor: str) -> Path:
+    """The bundled specifications of a vendor's types: instance_specs.csv for AWS,
+    instance_specs_<vendor>.csv for the others (scripts/build_demo_specs.py)."""
+    return BUNDLED_SPECS_FILE if vendor == Vendor.AWS else DEMO_DIR / f"instance_specs_{vendor}.csv"
+
+
 @transaction.atomic
-def import_bundled_specs(*, path: Path = BUNDLED_SPECS_FILE) -> ImportSummary:
-    """Load the bundled specifications of every AWS type (Spare Cores'; Karpenter's and AWS's
-    documentation's for the types Spare Cores lacks; scripts/build_demo_specs.py writes the
-    file) in bulk, each row under its own source; loading again stores nothing."""
+def import_bundled_specs(*, path: Path | None = None, vendor: str = Vendor.AWS) -> ImportSummary:
+    """Load the bundled specifications of every type of `vendor` (Spare Cores'; for AWS,
+    Karpenter's and AWS's documentation's for the types Spare Cores lacks;
+    scripts/build_demo_specs.py writes the files) in bulk, each row under its own source;
+    loading again stores nothing. Another cloud's types are virtual machines (`Kind.VM`)."""
+    path = path or bundled_specs_file(vendor)
+    kind = InstanceType.Kind.EC2 if vendor == Vendor.AWS else InstanceType.Kind.VM
     rows = list(snapshot.read_instance_specs(path))
     summary = ImportSummary()
     for key in sorted({row.spec_source for row in rows}):
@@ -95,6 +104,8 @@ def import_bundled_specs(*, path: Path = BUNDLED_SPECS_FILE) -> ImportSummary:
                 if row.spec_source == key
             ],
             source=key,
+            kind=kind,
+            vendor=vendor,
         )
     summary.read = len(rows)
     summary.source = f"the bundled specifications ({path.name})"

