@@ -302,8 +302,9 @@ class BenchmarkCoverage(models.Model):
 
 
 class PeerGroup(models.Model):
-    """How many series share a benchmark and parameter set, kept at ingest
-    (services/statistics/): the peers an instance type ranks among, counted once here rather
+    """How many series share a benchmark and parameter set, kept at ingest.
+
+    The peers an instance type ranks among (services/statistics/), counted once here rather
     than on every page that shows a rank."""
 
     # Indexed as the first column of the pair.
