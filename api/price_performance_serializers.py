@@ -52,10 +52,6 @@ ROW = (
     ColumnGroup(
         (
             Column("instance_type", serializers.CharField()),
-            Column(
-                "vendor",
-                serializers.CharField(help_text="Whose type it is: aws, azure, gcp or hcloud"),
-            ),
             Column("variant", serializers.CharField(allow_null=True)),
             Column(
                 "family",
@@ -79,32 +75,6 @@ ROW = (
                 ),
             ),
             Column("usd_per_hour", _float(), number=True),
-            Column(
-                "currency",
-                serializers.CharField(help_text="The currency asked (`currency`, default USD)"),
-            ),
-            Column(
-                "price_per_hour",
-                _float("usd_per_hour in `currency`, at `exchange_rate`"),
-                number=True,
-            ),
-            Column(
-                "exchange_rate",
-                _float(
-                    "Units of `currency` per US dollar: the European Central Bank's reference "
-                    "rates of `exchange_rate_date` (1 for USD)"
-                ),
-                number=True,
-            ),
-            Column(
-                "exchange_rate_date",
-                serializers.DateField(
-                    allow_null=True,
-                    help_text="The ECB's day of the rate: the day asked, else the last working "
-                    "day before it with rates; null for USD",
-                ),
-                read="row.exchange_rate_date and row.exchange_rate_date.isoformat()",
-            ),
             Column("price_note", serializers.CharField(allow_null=True)),
             Column(
                 "per_dollar",
@@ -265,6 +235,42 @@ ROW = (
             ),
         ),
         asked=lambda table: table.purchase.is_commitment,
+    ),
+    # Whose type, and its price in the currency asked: on every row, last (the CSV's columns
+    # before them are as they were).
+    ColumnGroup(
+        (
+            Column(
+                "vendor",
+                serializers.CharField(help_text="Whose type it is: aws, azure, gcp or hcloud"),
+            ),
+            Column(
+                "currency",
+                serializers.CharField(help_text="The currency asked (`currency`, default USD)"),
+            ),
+            Column(
+                "price_per_hour",
+                _float("usd_per_hour in `currency`, at `exchange_rate`"),
+                number=True,
+            ),
+            Column(
+                "exchange_rate",
+                _float(
+                    "Units of `currency` per US dollar: the European Central Bank's reference "
+                    "rates of `exchange_rate_date` (1 for USD)"
+                ),
+                number=True,
+            ),
+            Column(
+                "exchange_rate_date",
+                serializers.DateField(
+                    allow_null=True,
+                    help_text="The ECB's day of the rate: the day asked, else the last working "
+                    "day before it with rates; null for USD",
+                ),
+                read="row.exchange_rate_date and row.exchange_rate_date.isoformat()",
+            ),
+        )
     ),
 )
 

@@ -11,7 +11,7 @@ from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Regio
 class RegionSerializer(serializers.ModelSerializer):
     class Meta:
         model = Region
-        fields = ["code", "vendor", "name", "pricing_location"]
+        fields = ["code", "name", "pricing_location", "vendor"]
 
 
 class InstanceTypeSerializer(serializers.ModelSerializer):
@@ -29,7 +29,6 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
         model = InstanceType
         fields = [
             "name",
-            "vendor",
             "kind",
             "family",
             "vcpus",
@@ -47,6 +46,7 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
             "cpu_credits_per_hour",
             "specs_source",
             "source",
+            "vendor",
         ]
 
 
@@ -80,6 +80,7 @@ COMMITMENT_HELP = {
 
 class PriceSerializer(DatedPriceSerializer):
     instance_type = serializers.CharField(source="instance_type.name")
+    vendor = serializers.CharField(source="instance_type.vendor", help_text="Whose type it is")
     availability_zone = BlankAsNull(help_text="spot: the zone; null otherwise")
     usd_per_hour = serializers.FloatField(
         help_text="With a commitment: the effective hourly price (upfront / hours + hourly)"
@@ -107,6 +108,7 @@ class PriceSerializer(DatedPriceSerializer):
             "hourly_usd",
             "usd_per_hour",
             *DatedPriceSerializer.PERIOD,
+            "vendor",
         ]
 
 
