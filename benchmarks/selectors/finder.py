@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from django.db.models import Q
+from django.db.models import Q, Subquery
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -174,8 +174,12 @@ _FIELDS = list(FinderType._fields)
 
 
 def _types(query: FinderQuery):
-    """The types matching the specification filters, as a query (not yet read)."""
-    rows = InstanceType.objects.exclude(kind=InstanceType.Kind.DATABASE)
+    """The types matching the specification filters, as a query (not yet read): the region's
+    vendor's (a subquery, no query of its own)."""
+    vendor = Region.objects.filter(code=query.region).values("vendor")[:1]
+    rows = InstanceType.objects.exclude(kind=InstanceType.Kind.DATABASE).filter(
+        vendor=Subquery(vendor)
+    )
     if query.architecture:
         rows = rows.filter(architecture=query.architecture)
     bounds = {

@@ -92,9 +92,14 @@ def params_of(key: str) -> dict:
 
 
 def statistics_in_scope(
-    benchmark: Benchmark, query: PricePerformanceQuery, params: dict[str, Any]
+    benchmark: Benchmark,
+    query: PricePerformanceQuery,
+    params: dict[str, Any],
+    *,
+    vendor: str | None = None,
 ) -> QuerySet:
-    """The kept statistics of every series the question covers."""
+    """The kept statistics of every series the question covers; with `vendor`, only of that
+    vendor's types (those a region of it can price)."""
     if query.measured_in:
         # Per-region rows exist only for series measured in several regions.
         scope = Q(measured_in=query.measured_in) | Q(
@@ -112,6 +117,8 @@ def statistics_in_scope(
             series__benchmark=benchmark,
             **{f"series__params__{name}": value for name, value in params.items()},
         )
+    if vendor is not None:
+        rows = rows.filter(series__instance_type__vendor=vendor)
     if query.instance_types:
         # A query of the types' ids, not a join on their names: the planner then looks each
         # type's series up in the series' index rather than scanning the benchmark's series.

@@ -128,7 +128,7 @@ def _cache_key(benchmark_key: str, region_code: str) -> str:
 
 
 # What a question reads of its region.
-REGION_FIELDS = ("pk", "code", "name", "pricing_location", "prices_updated_at")
+REGION_FIELDS = ("pk", "vendor", "code", "name", "pricing_location", "prices_updated_at")
 
 
 def _read_benchmark_in_region(benchmark_key: str, region_code: str) -> BenchmarkInRegion:

@@ -237,7 +237,8 @@ def price_performance_table(
     notes: list[str] = []
     params = benchmark_params(benchmark, query.params, lenient=lenient, notes=notes)
     rate = exchange_rate(query.currency, at)
-    statistics = statistics_in_scope(benchmark, query, params)
+    # A benchmark measures the machine; a region prices only its own vendor's machines.
+    statistics = statistics_in_scope(benchmark, query, params, vendor=region.vendor)
     if query.include_values:
         extras = EXTRAS
     elif sources:

@@ -146,3 +146,25 @@ def test_each_vendors_bundled_specifications_load_and_credit_spare_cores(vendor)
     assert types.count() == rows and not types.exclude(kind="vm").exists()
     assert not types.filter(vcpus=None).exists() and not types.filter(cpu_allocation="").exists()
     assert import_bundled_specs(vendor=vendor).instance_types_created == 0
+
+
+def test_an_aws_region_prices_and_lists_only_aws_types(hcloud):
+    import datetime
+
+    from tests.selectors.test_price_performance import price, run_with
+
+    price("c7g.large", "0.0725", datetime.date(2024, 1, 1))
+    run_with("c7g.large", [9000.0], key="passmark:cpu-mark")
+    answer = (
+        APIClient()
+        .get(
+            "/api/v1/price-performance/", {"benchmark": "passmark:cpu-mark", "region": "us-east-1"}
+        )
+        .json()
+    )
+    assert [row["instance_type"] for row in answer["results"]] == ["c7g.large"]
+    assert answer["results"][0]["vendor"] == "aws" and answer["unpriced"] == []
+    # The finder page lists the region's vendor's types.
+    page = APIClient().get("/instance-types/", {"region": "us-east-1"})
+    assert page.status_code == 200
+    assert "c7g.large" in page.content.decode() and "cax11" not in page.content.decode()
