@@ -69,6 +69,7 @@ def currencies() -> list[str]:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def exchange_rate(currency: str, day: datetime.date) -> ExchangeRate:
     """Units of `currency` per US dollar on `day`, or a DomainError naming `currency`."""
     code = currency.upper()

@@ -21,6 +21,29 @@ FARGATE_SPOT = "fargate_spot"
 
 
 @dataclass(frozen=True, slots=True)
+class QuotedPriceRecord:
+    """An hourly price another cloud quotes in its own currency, in force from
+    `effective_from`: `quoted_per_hour` as quoted, `usd_per_hour` it at the ECB's reference
+    rate of that day."""
+
+    vendor: str
+    instance_type: str
+    region: str
+    currency: str
+    quoted_per_hour: Decimal
+    usd_per_hour: Decimal
+    effective_from: datetime.date
+    source: str
+    purchase_option: str = ON_DEMAND
+    availability_zone: str = ""
+    os: str = "linux"
+    term: str = ""
+    payment: str = ""
+    offering_class: str = ""
+    plan: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class PriceRecord:
     """An hourly price of an EC2 instance type, in force from `effective_from`."""
 

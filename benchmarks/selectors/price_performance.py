@@ -316,10 +316,7 @@ def price_performance_table(
                 statistics_id=row.statistics_id,
                 upfront_usd=_float_or_none(quote.upfront_usd),
                 hourly_usd=_float_or_none(quote.hourly_usd),
-                currency=rate.currency,
-                price_per_hour=rate.convert(usd),
-                exchange_rate=rate.per_usd,
-                exchange_rate_date=rate.day,
+                **_in_currency(quote, usd, rate),
                 **on_basis(
                     instance_type,
                     row.median,
@@ -441,6 +438,22 @@ def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: B
         )
         row.relative_cost = arithmetic.relative(row.usd_per_hour, base.usd_per_hour)
         row.relative_per_dollar = arithmetic.relative(row.per_dollar, base.per_dollar)
+
+
+def _in_currency(quote: prices.PriceQuote, usd: float, rate: ExchangeRate) -> dict[str, Any]:
+    """A row's price in the currency asked: as its vendor quoted it when quoted in that
+    currency (with the rate that made its US-dollar figure), else converted at `rate`."""
+    if quote.quoted_per_hour is not None and quote.currency == rate.currency:
+        used = exchange_rate(rate.currency, quote.effective_from)
+        price = float(quote.quoted_per_hour)
+    else:
+        used, price = rate, rate.convert(usd)
+    return {
+        "currency": rate.currency,
+        "price_per_hour": price,
+        "exchange_rate": used.per_usd,
+        "exchange_rate_date": used.day,
+    }
 
 
 def _float_or_none(value) -> float | None:

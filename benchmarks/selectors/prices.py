@@ -59,6 +59,10 @@ class PriceQuote(NamedTuple):
     # A commitment's parts of its effective hourly price (`usd_per_hour`); None otherwise.
     upfront_usd: Decimal | None = None
     hourly_usd: Decimal | None = None
+    # The price as its vendor quotes it, where that is not in US dollars (Hetzner: EUR);
+    # `usd_per_hour` is it at the ECB's rate of `effective_from`.
+    currency: str | None = None
+    quoted_per_hour: Decimal | None = None
 
 
 class PeriodPick(NamedTuple):
@@ -168,7 +172,8 @@ def quote_from_zones(zones: list[PeriodPick], purchase: Purchase, day: datetime.
     """A type's price from its zones' periods (one zone, "", for all but spot): the zones in
     force, else the nearest; spot is their median or the cheapest (`purchase.spot_zone`).
 
-    Each pick's `more` holds its upfront and hourly parts when it is a commitment.
+    Each pick's `more` holds its upfront and hourly parts (COMMITMENT_PARTS), then, when
+    asked, its currency and quoted price (QUOTED_PARTS).
     """
     notes = []
     if purchase.option != PurchaseOption.SPOT:
@@ -190,7 +195,7 @@ def quote_from_zones(zones: list[PeriodPick], purchase: Purchase, day: datetime.
                 notes.append(f"median of {len(used)} availability zones")
     if chosen.nearest:
         notes.append(chosen.note(day))
-    upfront, hourly = chosen.more if len(chosen.more) == 2 else (None, None)
+    upfront, hourly, currency, quoted = (*chosen.more, None, None, None, None)[:4]
     return PriceQuote(
         usd,
         "; ".join(notes) or None,
@@ -198,10 +203,15 @@ def quote_from_zones(zones: list[PeriodPick], purchase: Purchase, day: datetime.
         chosen.nearest is None,
         upfront,
         hourly,
+        # A median of zones is no vendor's quote.
+        currency if usd == chosen.amount else None,
+        quoted if usd == chosen.amount else None,
     )
 
 
 COMMITMENT_PARTS = ("upfront_usd", "hourly_usd")
+# What another cloud quoted (models.Price.currency, quoted_per_hour): read after the above.
+QUOTED_PARTS = ("currency", "quoted_per_hour")
 
 # Past this many types, the region's prices for the option are read whole and the others
 # left aside: a thousand ids cost more to send and to match than the few rows they exclude
@@ -229,7 +239,7 @@ def _ec2_quotes(
         "day": day,
         "partition": ["instance_type_id", "availability_zone"],
         "amount": "usd_per_hour",
-        "more": COMMITMENT_PARTS if purchase.is_commitment else (),
+        "more": (*COMMITMENT_PARTS, *QUOTED_PARTS),
     }
     picks = pick_periods(
         _of_types(prices.filter(in_force_on(day)), ids), all_in_force=True, **options

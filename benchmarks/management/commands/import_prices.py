@@ -1,4 +1,5 @@
-"""`python manage.py import_prices SOURCE`: AWS prices from a file, the snapshot or the API."""
+"""`python manage.py import_prices SOURCE`: AWS prices from a file, the snapshot or the API;
+other clouds' from their own sources (`--hetzner`)."""
 
 import datetime
 import time
@@ -94,6 +95,13 @@ class Command(BaseCommand):
             metavar="PATH",
             help="the pricing page's Fargate Spot feed, saved: Fargate Spot rates",
         )
+        source.add_argument(
+            "--hetzner",
+            type=Path,
+            metavar="PATH",
+            help="a saved Hetzner Cloud `GET /v1/server_types` answer: net hourly prices in EUR "
+            "per location, in force from --as-of (default today)",
+        )
         source.add_argument("--api", action="store_true", help="live AWS, through boto3")
         parser.add_argument("--service", choices=price_services.API_SERVICES, help="with --api")
         parser.add_argument(
@@ -120,7 +128,8 @@ class Command(BaseCommand):
             "--as-of",
             type=datetime.date.fromisoformat,
             metavar="YYYY-MM-DD",
-            help="with --offer-file: the price list version in force that day",
+            help="with --offer-file: the price list version in force that day; with --hetzner: "
+            "the day the prices are in force from",
         )
 
     def handle(self, *args, **options):
@@ -130,8 +139,10 @@ class Command(BaseCommand):
             )
         if options["service"] and not options["api"]:
             raise CommandError("--service goes with --api")
-        if options["as_of"] and not options["offer_file"]:
-            raise CommandError("--as-of goes with --offer-file (a version index, or none)")
+        if options["as_of"] and not (options["offer_file"] or options["hetzner"]):
+            raise CommandError(
+                "--as-of goes with --offer-file (a version index, or none) or --hetzner"
+            )
         if options["all_regions"] or options["regions"]:
             if options["all_regions"] and options["regions"]:
                 raise CommandError("--all-regions or --regions, not both")
@@ -150,6 +161,10 @@ class Command(BaseCommand):
         try:
             if options["snapshot"]:
                 summary = price_services.import_snapshot()
+            elif options["hetzner"]:
+                summary = price_services.import_hetzner_file(
+                    path=options["hetzner"], day=options["as_of"]
+                )
             elif options["as_of"]:
                 index = options["offer_file"]
                 summary = price_services.import_offer_version(

@@ -1,0 +1,79 @@
+"""Hetzner Cloud's prices: the `GET /v1/server_types` answer of its API, read into records.
+
+Each server type lists a price per location (`fsn1`, `nbg1`, `hel1`, `ash`, `hil`, `sin`):
+`price_hourly` and `price_monthly`, each `net` and `gross` (with VAT), in euros, as strings
+("0.0052000000"). pricebench keeps the net hourly price, as quoted, in EUR; its US-dollar
+figure is it at the ECB's reference rate of the day the price is recorded from. The API gives
+no dates: a price is in force from the day it is read (or the day the caller names).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+
+from benchmarks.currency import exchange_rate
+from benchmarks.errors import DomainError
+from benchmarks.pricing.records import QuotedPriceRecord, parse_usd
+
+VENDOR = "hcloud"
+CURRENCY = "EUR"
+API_URL = "https://api.hetzner.cloud/v1/server_types"
+# Hetzner's locations, as its `GET /v1/locations` names them (city, country).
+LOCATIONS = {
+    "fsn1": "Falkenstein, DE",
+    "nbg1": "Nuremberg, DE",
+    "hel1": "Helsinki, FI",
+    "ash": "Ashburn, VA, US",
+    "hil": "Hillsboro, OR, US",
+    "sin": "Singapore, SG",
+}
+
+
+def load_answer(path: Path) -> dict:
+    """A saved `server_types` answer; DomainError naming the file when it is not one."""
+    try:
+        answer = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DomainError(f"{path}: not a JSON file ({error})") from None
+    return answer
+
+
+def server_type_prices(
+    answer: object, *, day: datetime.date, source: str
+) -> Iterator[QuotedPriceRecord]:
+    """The net hourly price of every server type in every location it is sold in, in force
+    from `day`; a DomainError names the first thing that is not as the API writes it."""
+    if not isinstance(answer, dict) or not isinstance(answer.get("server_types"), list):
+        raise DomainError("not a Hetzner Cloud server_types answer: no `server_types` list")
+    rate = exchange_rate(CURRENCY, day)
+    for index, server_type in enumerate(answer["server_types"]):
+        where = f"server_types[{index}]"
+        if not isinstance(server_type, dict) or not isinstance(server_type.get("name"), str):
+            raise DomainError(f"{where}: a server type has a `name`")
+        name = server_type["name"]
+        prices = server_type.get("prices")
+        if not isinstance(prices, list):
+            raise DomainError(f"{where} ({name}): `prices` is not a list")
+        for price in prices:
+            try:
+                location, net = price["location"], price["price_hourly"]["net"]
+            except (KeyError, TypeError):
+                raise DomainError(
+                    f"{where} ({name}): a price names its `location` and `price_hourly.net`"
+                ) from None
+            quoted = parse_usd(net, where=f"{name} in {location}")
+            yield QuotedPriceRecord(
+                vendor=VENDOR,
+                instance_type=name,
+                region=str(location),
+                currency=CURRENCY,
+                quoted_per_hour=quoted,
+                usd_per_hour=(quoted / Decimal(str(rate.per_usd))).quantize(Decimal("1e-8")),
+                effective_from=day,
+                source=f"{source}; net hourly price in EUR, in US dollars at the ECB's "
+                f"reference rate of {rate.day} ({rate.per_usd} EUR per USD)",
+            )

@@ -1,0 +1,114 @@
+"""Writes of other clouds' prices: quoted in the vendor's currency, kept as quoted, through the
+same dated periods as AWS's (services/prices/periods.py).
+
+A price's period changes when the quoted amount does, not when the exchange rate moves: its
+US-dollar figure is the quote at the ECB's reference rate of the day the period starts.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from pathlib import Path
+
+from django.db import transaction
+from django.utils import timezone
+
+from benchmarks.errors import DomainError
+from benchmarks.models import InstanceType, Price, PurchaseOption, Region
+from benchmarks.pricing import hetzner
+from benchmarks.pricing.records import QuotedPriceRecord
+from benchmarks.services.prices import periods
+
+
+def _check(record: QuotedPriceRecord) -> None:
+    what = f"{record.instance_type} in {record.region}"
+    periods.check_one_of(what, "purchase option", record.purchase_option, PurchaseOption.values)
+    periods.check_amount_and_days(what, record, record.quoted_per_hour, word="price")
+    if len(record.currency) != 3 or not record.currency.isupper():
+        raise DomainError(f"{what}: currency {record.currency!r} is not a three-letter code")
+
+
+def _instance_types(
+    records: list[QuotedPriceRecord], regions: dict[str, Region], summary: periods.ImportSummary
+) -> dict[str, InstanceType]:
+    """The vendor's types by name; the unknown ones arrive with their prices (kind vm, their
+    specifications from the vendor's bundled table when its benchmark data is imported)."""
+    names_by_vendor: dict[str, set[str]] = defaultdict(set)
+    for record in records:
+        if record.region in regions:
+            names_by_vendor[record.vendor].add(record.instance_type)
+    found: dict[str, InstanceType] = {}
+    for vendor, names in sorted(names_by_vendor.items()):
+        known = {
+            instance_type.name: instance_type
+            for instance_type in InstanceType.objects.filter(vendor=vendor, name__in=names)
+        }
+        missing = sorted(names - known.keys())
+        if missing:
+            InstanceType.objects.bulk_create(
+                [InstanceType(vendor=vendor, name=name, kind=InstanceType.Kind.VM)
+                 for name in missing]
+            )  # fmt: skip
+            known.update(
+                (instance_type.name, instance_type)
+                for instance_type in InstanceType.objects.filter(vendor=vendor, name__in=missing)
+            )
+            summary.instance_types_created += len(missing)
+        found.update(known)
+    return found
+
+
+QUOTED_PRICES = periods.PeriodTable(
+    model=Price,
+    record_type=QuotedPriceRecord,
+    key_fields=(
+        "instance_type_id",
+        "purchase_option",
+        "availability_zone",
+        "os",
+        "term",
+        "payment",
+        "offering_class",
+        "plan",
+    ),
+    # A period is the quote's: an exchange rate that moves starts no new one.
+    value_field="quoted_per_hour",
+    check=_check,
+    describe="{instance_type} in {region}",
+    narrow_by=("instance_type_id", "purchase_option"),
+    instance_type_attribute="instance_type",
+    instance_types=_instance_types,
+    extra_fields=("usd_per_hour", "currency"),
+)
+
+
+def ensure_regions(vendor: str, names: dict[str, str]) -> int:
+    """Create the vendor's regions not known yet (code: name); returns how many."""
+    known = set(Region.objects.filter(vendor=vendor, code__in=names).values_list("code", flat=True))
+    missing = sorted(set(names) - known)
+    Region.objects.bulk_create(
+        [Region(vendor=vendor, code=code, name=names[code]) for code in missing]
+    )
+    return len(missing)
+
+
+@transaction.atomic
+def import_hetzner_file(*, path: Path, day: datetime.date | None = None) -> periods.ImportSummary:
+    """Hetzner Cloud's net hourly prices from a saved `GET /v1/server_types` answer, in force
+    from `day` (default today), in every location it names; idempotent."""
+    day = day or timezone.localdate()
+    answer = hetzner.load_answer(path)
+    records = list(
+        hetzner.server_type_prices(
+            answer, day=day, source=f"Hetzner Cloud API server_types, {path.name}"
+        )
+    )
+    ensure_regions(
+        hetzner.VENDOR,
+        {record.region: hetzner.LOCATIONS.get(record.region, record.region) for record in records},
+    )
+    summary = periods.record_periods(records, QUOTED_PRICES)
+    summary.read = len(answer["server_types"])
+    summary.source = f"Hetzner Cloud server types ({path.name}), prices from {day}"
+    return summary

@@ -1,0 +1,143 @@
+"""Hetzner Cloud's prices (`import_prices --hetzner`): net hourly prices in EUR per location,
+kept as quoted, idempotent; Hetzner's types ranked per euro in fsn1 (issue 28's acceptance).
+
+The file is a real `GET /v1/server_types` answer of mid-2024
+(../shared/data/pricing/other-clouds/SOURCES.md).
+"""
+
+import datetime
+import io
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from rest_framework.test import APIClient
+
+from benchmarks.models import InstanceType, Price, Region, Vendor
+from tests.selectors.test_price_performance import run_with
+
+pytestmark = pytest.mark.django_db
+
+SAMPLE = (
+    Path(__file__).resolve().parents[3]
+    / "shared/data/pricing/other-clouds/hetzner_server_types_2024_hcloud-autok8s.json"
+)
+OCTOBER = "2024-10-01"
+
+
+def run_import(path, *extra) -> str:
+    out = io.StringIO()
+    call_command("import_prices", "--hetzner", str(path), *extra, stdout=out)
+    return out.getvalue()
+
+
+def test_every_type_is_priced_in_every_location_in_euros_as_quoted():
+    summary = run_import(SAMPLE, "--as-of", OCTOBER)
+    assert "read 24, matched 105, stored 105" in summary
+    assert set(Region.objects.filter(vendor=Vendor.HCLOUD).values_list("code", flat=True)) == {
+        "fsn1", "nbg1", "hel1", "ash", "hil", "sin"
+    }  # fmt: skip
+    cx22 = Price.objects.get(instance_type__name="cx22", region__code="fsn1")
+    assert cx22.instance_type.vendor == "hcloud" and cx22.instance_type.kind == "vm"
+    assert (cx22.currency, cx22.quoted_per_hour, cx22.purchase_option) == (
+        "EUR",
+        Decimal("0.0052"),
+        "on_demand",
+    )
+    # In US dollars at the ECB's rate of the day it is in force from (1 USD = 0.902039 EUR).
+    assert cx22.usd_per_hour == (Decimal("0.0052") / Decimal("0.902039")).quantize(Decimal("1e-8"))
+    assert cx22.effective_from == datetime.date(2024, 10, 1)
+    assert "ECB" in cx22.source and "2024-10-01" in cx22.source
+
+
+def test_importing_the_same_quotes_again_stores_nothing_even_at_another_rate(tmp_path):
+    run_import(SAMPLE, "--as-of", OCTOBER)
+    # A month later the euro moved, the quotes did not: no new period.
+    assert "stored 0, unchanged 105" in run_import(SAMPLE, "--as-of", "2024-11-04")
+    answer = json.loads(SAMPLE.read_text())
+    for server_type in answer["server_types"]:
+        if server_type["name"] == "cx22":
+            for price in server_type["prices"]:
+                price["price_hourly"]["net"] = "0.0060000000"
+    changed = tmp_path / "server_types.json"
+    changed.write_text(json.dumps(answer))
+    assert "stored 3, unchanged 102 (3 periods closed)" in run_import(
+        changed, "--as-of", "2025-04-01"
+    )
+    periods = Price.objects.filter(instance_type__name="cx22", region__code="fsn1")
+    assert [(p.quoted_per_hour, p.effective_to) for p in periods.order_by("effective_from")] == [
+        (Decimal("0.0052"), datetime.date(2025, 3, 31)),
+        (Decimal("0.006"), None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "error"),
+    [
+        ("not json", "not a JSON file"),
+        ('{"types": []}', "no `server_types` list"),
+        ('{"server_types": [{"name": "cx22", "prices": [{"location": "fsn1"}]}]}',
+         "cx22): a price names its `location` and `price_hourly.net`"),
+        ('{"server_types": [{"name": "cx22", "prices": [{"location": "fsn1", '
+         '"price_hourly": {"net": "free"}}]}]}', "cx22 in fsn1: 'free' is not a price"),
+    ],
+)  # fmt: skip
+def test_a_file_that_is_not_a_server_types_answer_is_named_and_nothing_is_written(
+    tmp_path, content, error
+):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(CommandError, match=error.replace("(", r"\(").replace(")", r"\)")):
+        run_import(path)
+    assert not Price.objects.exists()
+    assert not Region.objects.filter(vendor=Vendor.HCLOUD).exists()
+
+
+@pytest.fixture
+def measured():
+    """Three Hetzner types measured with PassMark, and one AWS type."""
+    for name, vcpus in (("cx22", 2), ("cax11", 2), ("ccx13", 2)):
+        InstanceType.objects.create(
+            vendor=Vendor.HCLOUD, name=name, kind=InstanceType.Kind.VM, vcpus=vcpus
+        )
+    run_with("cx22", [7000.0], key="passmark:cpu-mark", region=None)
+    run_with("cax11", [6000.0], key="passmark:cpu-mark", region=None)
+    run_with("ccx13", [9000.0], key="passmark:cpu-mark", region=None)
+    run_with("c7g.large", [9500.0], key="passmark:cpu-mark", region=None)
+    run_import(SAMPLE, "--as-of", OCTOBER)
+
+
+def ask(**options) -> dict:
+    response = APIClient().get(
+        "/api/v1/price-performance/",
+        {"benchmark": "passmark:cpu-mark", "at": "2024-10-15", **options},
+    )
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_hetzners_types_rank_per_euro_in_fsn1_at_their_net_prices(measured):
+    answer = ask(region="fsn1", currency="EUR")
+    rows = {row["instance_type"]: row for row in answer["results"]}
+    assert set(rows) == {"cx22", "cax11", "ccx13"} and answer["unpriced"] == []
+    cx22 = rows["cx22"]
+    assert (cx22["vendor"], cx22["currency"], cx22["price_per_hour"]) == ("hcloud", "EUR", 0.0052)
+    assert (cx22["exchange_rate"], cx22["exchange_rate_date"]) == (0.902039, OCTOBER)
+    # Best per euro first: cax11 (6,000 for 0.0053) and cx22 (7,000 for 0.0052) before ccx13.
+    order = [row["instance_type"] for row in answer["results"]]
+    assert order == ["cx22", "cax11", "ccx13"]
+    # In US dollars the same ranking, each price converted when it was recorded.
+    dollars = ask(region="fsn1")
+    assert [row["instance_type"] for row in dollars["results"]] == order
+    assert dollars["results"][0]["price_per_hour"] == dollars["results"][0]["usd_per_hour"]
+
+
+def test_an_aws_question_is_unchanged_by_hetzners_prices(measured):
+    from tests.selectors.test_price_performance import price
+
+    price("c7g.large", "0.0725", datetime.date(2024, 1, 1))
+    answer = ask(region="us-east-1")
+    assert [row["instance_type"] for row in answer["results"]] == ["c7g.large"]
+    assert answer["unpriced"] == []
