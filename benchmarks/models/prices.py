@@ -68,13 +68,15 @@ def starts_once(name: str, *key: str) -> list[models.UniqueConstraint]:
 
 
 class PurchaseOption(models.TextChoices):
-    """How an EC2 price or a Fargate rate is paid: the purchase options a stored price may name."""
+    """How a price or a Fargate rate is paid: the purchase options a stored price may name."""
 
     ON_DEMAND = "on_demand", "On-demand"
     SPOT = "spot", "Spot"
     RESERVED = "reserved", "Reserved Instance"
     SAVINGS_PLAN = "savings_plan", "Savings Plan"
     FARGATE_SPOT = "fargate_spot", "Fargate Spot"
+    # Azure's Low Priority virtual machines (evictable, priced apart from its Spot).
+    LOW_PRIORITY = "low_priority", "Low Priority (Azure)"
 
 
 # The purchase options that are commitments: priced by term and payment, upfront and hourly.

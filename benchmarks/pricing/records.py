@@ -41,6 +41,11 @@ class QuotedPriceRecord:
     payment: str = ""
     offering_class: str = ""
     plan: str = ""
+    # Last day in force, when the source says so.
+    effective_to: datetime.date | None = None
+    # A reservation's upfront and hourly parts of `usd_per_hour`, in US dollars.
+    upfront_usd: Decimal | None = None
+    hourly_usd: Decimal | None = None
 
 
 @dataclass(frozen=True, slots=True)

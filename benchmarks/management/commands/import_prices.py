@@ -102,6 +102,13 @@ class Command(BaseCommand):
             help="a saved Hetzner Cloud `GET /v1/server_types` answer: net hourly prices in EUR "
             "per location, in force from --as-of (default today)",
         )
+        source.add_argument(
+            "--azure-retail",
+            type=Path,
+            metavar="PATH",
+            help="saved Azure Retail Prices API items (a list, a page, or a list of pages): "
+            "virtual machine prices, on demand, Spot, Low Priority and reservations",
+        )
         source.add_argument("--api", action="store_true", help="live AWS, through boto3")
         parser.add_argument("--service", choices=price_services.API_SERVICES, help="with --api")
         parser.add_argument(
@@ -161,6 +168,8 @@ class Command(BaseCommand):
         try:
             if options["snapshot"]:
                 summary = price_services.import_snapshot()
+            elif options["azure_retail"]:
+                summary = price_services.import_azure_retail_file(path=options["azure_retail"])
             elif options["hetzner"]:
                 summary = price_services.import_hetzner_file(
                     path=options["hetzner"], day=options["as_of"]

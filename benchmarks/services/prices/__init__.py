@@ -39,7 +39,10 @@ from benchmarks.services.prices.importers import (
     import_spot_history,
     import_spot_history_file,
 )
-from benchmarks.services.prices.other_clouds import import_hetzner_file
+from benchmarks.services.prices.other_clouds import (
+    import_azure_retail_file,
+    import_hetzner_file,
+)
 from benchmarks.services.prices.periods import ImportSummary
 from benchmarks.services.prices.refresh import (
     API_SERVICES,
@@ -54,6 +57,7 @@ __all__ = [
     "API_SERVICES",
     "REGION_OFFERS",
     "ImportSummary",
+    "import_azure_retail_file",
     "import_fargate_spot_file",
     "import_hetzner_file",
     "import_from_api",

@@ -15,8 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from benchmarks.errors import DomainError
-from benchmarks.models import InstanceType, Price, PurchaseOption, Region
-from benchmarks.pricing import hetzner
+from benchmarks.models import COMMITMENTS, InstanceType, Price, PurchaseOption, Region
+from benchmarks.pricing import azure, hetzner
 from benchmarks.pricing.records import QuotedPriceRecord
 from benchmarks.services.prices import periods
 
@@ -27,6 +27,10 @@ def _check(record: QuotedPriceRecord) -> None:
     periods.check_amount_and_days(what, record, record.quoted_per_hour, word="price")
     if len(record.currency) != 3 or not record.currency.isupper():
         raise DomainError(f"{what}: currency {record.currency!r} is not a three-letter code")
+    if record.purchase_option in COMMITMENTS and (
+        record.upfront_usd is None or record.hourly_usd is None or not record.term
+    ):
+        raise DomainError(f"{what}: a commitment keeps its term and upfront and hourly parts")
 
 
 def _instance_types(
@@ -79,7 +83,7 @@ QUOTED_PRICES = periods.PeriodTable(
     narrow_by=("instance_type_id", "purchase_option"),
     instance_type_attribute="instance_type",
     instance_types=_instance_types,
-    extra_fields=("usd_per_hour", "currency"),
+    extra_fields=("usd_per_hour", "currency", "upfront_usd", "hourly_usd"),
 )
 
 
@@ -111,4 +115,19 @@ def import_hetzner_file(*, path: Path, day: datetime.date | None = None) -> peri
     summary = periods.record_periods(records, QUOTED_PRICES)
     summary.read = len(answer["server_types"])
     summary.source = f"Hetzner Cloud server types ({path.name}), prices from {day}"
+    return summary
+
+
+@transaction.atomic
+def import_azure_retail_file(*, path: Path) -> periods.ImportSummary:
+    """Azure's virtual machine prices from saved Retail Prices API items (a bare list, a page
+    or a list of pages; pricing/azure.py says which items are kept), each from its own
+    `effectiveStartDate`; idempotent."""
+    items = azure.load_items(path)
+    records = list(azure.vm_prices(items, source=f"Azure Retail Prices API, {path.name}"))
+    locations = azure.regions_of(items)
+    ensure_regions(azure.VENDOR, {record.region: locations[record.region] for record in records})
+    summary = periods.record_periods(records, QUOTED_PRICES)
+    summary.read = len(items)
+    summary.source = f"Azure Retail Prices API items ({path.name})"
     return summary
