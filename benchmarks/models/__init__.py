@@ -15,6 +15,7 @@ from benchmarks.models.places import (
     family_of,
     fargate_name,
     in_family,
+    vm_family,
 )
 from benchmarks.models.prices import (
     COMMITMENT_FIELDS,
@@ -82,6 +83,7 @@ __all__ = [
     "family_of",
     "fargate_name",
     "in_family",
+    "vm_family",
     "in_force_on",
     "is_in_force",
     "starts_once",

@@ -109,6 +109,14 @@ class Command(BaseCommand):
             help="saved Azure Retail Prices API items (a list, a page, or a list of pages): "
             "virtual machine prices, on demand, Spot, Low Priority and reservations",
         )
+        source.add_argument(
+            "--gcp-skus",
+            type=Path,
+            metavar="PATH",
+            help="saved Cloud Billing Catalog pages of Compute Engine SKUs: machine type prices "
+            "from their families' core and RAM rates, in force from --as-of (default today) "
+            "where a SKU gives no date",
+        )
         source.add_argument("--api", action="store_true", help="live AWS, through boto3")
         parser.add_argument("--service", choices=price_services.API_SERVICES, help="with --api")
         parser.add_argument(
@@ -146,9 +154,11 @@ class Command(BaseCommand):
             )
         if options["service"] and not options["api"]:
             raise CommandError("--service goes with --api")
-        if options["as_of"] and not (options["offer_file"] or options["hetzner"]):
+        if options["as_of"] and not (
+            options["offer_file"] or options["hetzner"] or options["gcp_skus"]
+        ):
             raise CommandError(
-                "--as-of goes with --offer-file (a version index, or none) or --hetzner"
+                "--as-of goes with --offer-file (a version index, or none), --hetzner or --gcp-skus"
             )
         if options["all_regions"] or options["regions"]:
             if options["all_regions"] and options["regions"]:
@@ -168,6 +178,10 @@ class Command(BaseCommand):
         try:
             if options["snapshot"]:
                 summary = price_services.import_snapshot()
+            elif options["gcp_skus"]:
+                summary = price_services.import_gcp_skus_file(
+                    path=options["gcp_skus"], day=options["as_of"]
+                )
             elif options["azure_retail"]:
                 summary = price_services.import_azure_retail_file(path=options["azure_retail"])
             elif options["hetzner"]:

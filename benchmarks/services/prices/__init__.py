@@ -41,6 +41,7 @@ from benchmarks.services.prices.importers import (
 )
 from benchmarks.services.prices.other_clouds import (
     import_azure_retail_file,
+    import_gcp_skus_file,
     import_hetzner_file,
 )
 from benchmarks.services.prices.periods import ImportSummary
@@ -59,6 +60,7 @@ __all__ = [
     "ImportSummary",
     "import_azure_retail_file",
     "import_fargate_spot_file",
+    "import_gcp_skus_file",
     "import_hetzner_file",
     "import_from_api",
     "import_instance_types",

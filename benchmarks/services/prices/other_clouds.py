@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from decimal import Decimal
 from pathlib import Path
 
 from django.db import transaction
 from django.utils import timezone
 
 from benchmarks.errors import DomainError
-from benchmarks.models import COMMITMENTS, InstanceType, Price, PurchaseOption, Region
-from benchmarks.pricing import azure, hetzner
+from benchmarks.models import COMMITMENTS, InstanceType, Price, PurchaseOption, Region, vm_family
+from benchmarks.pricing import azure, gcp, hetzner
 from benchmarks.pricing.records import QuotedPriceRecord
 from benchmarks.services.prices import periods
 
@@ -130,4 +131,43 @@ def import_azure_retail_file(*, path: Path) -> periods.ImportSummary:
     summary = periods.record_periods(records, QUOTED_PRICES)
     summary.read = len(items)
     summary.source = f"Azure Retail Prices API items ({path.name})"
+    return summary
+
+
+@transaction.atomic
+def import_gcp_skus_file(*, path: Path, day: datetime.date | None = None) -> periods.ImportSummary:
+    """Google Cloud's machine type prices from saved Cloud Billing Catalog pages of Compute
+    Engine SKUs: each type's vCPUs and GiB at its family's core and RAM rates, per region
+    and usage (pricing/gcp.py says which types are left out); idempotent. The types come
+    with their specifications from the bundled Spare Cores table, loaded first if need be."""
+    from benchmarks.services.prices.specs import import_bundled_specs
+
+    day = day or timezone.localdate()
+    pages = gcp.load_pages(path)
+    rates, left_out = gcp.part_rates(pages)
+    if not InstanceType.objects.filter(vendor=gcp.VENDOR).exists():
+        import_bundled_specs(vendor=gcp.VENDOR)
+    machines = [
+        gcp.Machine(name, vm_family(name), vcpus, memory, gpus or 0)
+        for name, vcpus, memory, gpus in InstanceType.objects.filter(
+            vendor=gcp.VENDOR, vcpus__isnull=False, memory_gib__isnull=False
+        ).values_list("name", "vcpus", "memory_gib", "gpu_count")
+    ]
+    records = list(
+        gcp.machine_prices(rates, machines, day=day, source=f"Cloud Billing Catalog, {path.name}")
+    )
+    ensure_regions(gcp.VENDOR, {record.region: record.region for record in records})
+    summary = periods.record_periods(records, QUOTED_PRICES)
+    summary.read = sum(len(page["skus"]) for page in pages)
+    summary.source = f"Cloud Billing Catalog SKUs of Compute Engine ({path.name})"
+    summary.notes.extend(
+        f"rate: {rate.description}, {rate.usage}: {rate.amount} {rate.currency} per "
+        f"{'vCPU' if rate.part == 'CPU' else 'GiB'}-hour (${rate.usd.quantize(Decimal('1e-6'))})"
+        for rate in rates
+    )
+    if left_out:
+        summary.notes.append(
+            f"{len(left_out)} Compute SKUs name no family's core or RAM rate, left out: "
+            + "; ".join(sorted(set(left_out))[:5])
+        )
     return summary
