@@ -236,6 +236,18 @@ ROW = (
         ),
         asked=lambda table: table.purchase.is_commitment,
     ),
+    ColumnGroup(
+        (
+            Column(
+                "region",
+                serializers.CharField(
+                    required=False,
+                    help_text="With `regions`: the row's region, vendor:region",
+                ),
+            ),
+        ),
+        asked=lambda table: bool(table.regions),
+    ),
     # Whose type, and its price in the currency asked: on every row, last (the CSV's columns
     # before them are as they were).
     ColumnGroup(
@@ -291,6 +303,7 @@ class UnpricedSerializer(serializers.Serializer):
     reason = serializers.CharField()
     runs = serializers.IntegerField()
     median = serializers.FloatField()
+    region = serializers.CharField(required=False, help_text="With `regions`: vendor:region")
 
 
 class PricePerformanceSerializer(serializers.Serializer):
@@ -308,6 +321,11 @@ class PricePerformanceSerializer(serializers.Serializer):
     measured_in = serializers.CharField(allow_null=True)
     basis = serializers.ChoiceField(choices=BASES, help_text="What burstable types are ranked by")
     price_dates = serializers.ChoiceField(choices=PRICE_DATES)
+    regions = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="With `regions`: the regions ranked together, vendor:region",
+    )
     currency = serializers.CharField(help_text="What each row's price_per_hour is in")
     summary = serializers.CharField(help_text="One sentence answering the question")
     results = PricePerformanceRowSerializer(many=True)
@@ -326,7 +344,8 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
         "benchmark": benchmark.key,
         "unit": benchmark.unit,
         "higher_is_better": benchmark.higher_is_better,
-        "region": table.region.code,
+        "region": table.region_code,
+        **({"regions": table.regions} if table.regions else {}),
         "purchase_option": table.purchase_option,
         **table.purchase.answer_fields(),
         "at": table.at.isoformat(),
@@ -345,6 +364,7 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
                 "reason": unpriced.reason,
                 "runs": unpriced.runs,
                 "median": _number(unpriced.median),
+                **({"region": unpriced.region} if unpriced.region else {}),
             }
             for unpriced in table.unpriced
         ],

@@ -206,6 +206,8 @@ class PricePerformanceView(APIView):
         if not form.is_valid():
             raise ValidationError(form.error_dict())
         query = form.query()
+        if query.regions:
+            return self._cross_cloud(request, query)
         scope = lookups.benchmark_in_region(query)
 
         def compute():
@@ -213,6 +215,17 @@ class PricePerformanceView(APIView):
             return Response(price_performance_serializers.price_performance_answer(table))
 
         return conditional.answer(request, changed_at=scope.changed_at, compute=compute)
+
+    def _cross_cloud(self, request, query):
+        """Several vendors' regions ranked together (`regions=`), validated like the rest."""
+        subjects = price_performance.regions_in_question(query)
+        stamps = [subject.changed_at for subject in subjects if subject.changed_at]
+
+        def compute():
+            table = price_performance.cross_cloud_table(query, subjects=subjects)
+            return Response(price_performance_serializers.price_performance_answer(table))
+
+        return conditional.answer(request, changed_at=max(stamps, default=None), compute=compute)
 
 
 def not_found(request, *args, **kwargs):

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 
 from benchmarks.currency import USD, currencies
-from benchmarks.models import PurchaseOption
+from benchmarks.models import PurchaseOption, Vendor
 from benchmarks.questions.base import (
     CHOICE_ERRORS,
     MAX_PARAMS,
@@ -39,6 +39,8 @@ PRICE_DATES_LABELS = {"any": "the nearest price known", "exact": "only prices in
 # What the page asks when the question leaves it open.
 DEFAULT_FAMILIES = ("fargate", "t2", "c7g", "c7a", "c7i")
 DEFAULT_REGION = "us-east-1"
+# Regions one cross-cloud question may rank together (each is its own few queries).
+MAX_REGIONS = 6
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,9 @@ class PricePerformanceQuery:
     price_dates: str = "any"
     # The currency of the rows' `price_per_hour` (benchmarks.currency: ECB reference rates).
     currency: str = USD
+    # Several vendors' regions ranked together, as (vendor, region code) pairs (`regions=
+    # aws:eu-central-1,hcloud:fsn1`); empty: the one `region`.
+    regions: tuple[tuple[str, str], ...] = ()
     # The purchase option's commitment and spot zone (`purchase`).
     term: str = Purchase.term
     payment: str = Purchase.payment
@@ -122,6 +127,13 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         "exact: such rows are left out, with the reason",
         error_messages=CHOICE_ERRORS,
     )
+    regions = forms.CharField(
+        required=False,
+        max_length=500,
+        help_text="Several vendors' regions ranked together, instead of `region`: "
+        "vendor:region,... e.g. aws:eu-central-1,hcloud:fsn1 (at most "
+        f"{MAX_REGIONS})",
+    )
     currency = forms.CharField(
         required=False,
         max_length=3,
@@ -142,6 +154,8 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         super().__init__(data, *args, **kwargs)
         for name in optional:
             self.fields[name].required = False
+        if data.get("regions"):
+            self.fields["region"].required = False
         self.param_names = param_names(data, self.fields)
 
     def clean_include(self) -> tuple[str, ...]:
@@ -152,6 +166,21 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
                 f"{', '.join(unknown)}: not a valid choice; choose from {', '.join(INCLUDES)}"
             )
         return extras
+
+    def clean_regions(self) -> tuple[tuple[str, str], ...]:
+        pairs = []
+        for item in comma_list(self.cleaned_data["regions"]):
+            vendor, colon, code = item.partition(":")
+            if not colon or vendor not in Vendor.values or not code:
+                raise forms.ValidationError(
+                    f"{item!r}: write each region as vendor:region, the vendor one of "
+                    f"{', '.join(Vendor.values)} (e.g. aws:eu-central-1,hcloud:fsn1)"
+                )
+            if (vendor, code) not in pairs:
+                pairs.append((vendor, code))
+        if len(pairs) > MAX_REGIONS:
+            raise forms.ValidationError(f"at most {MAX_REGIONS} regions at once")
+        return tuple(pairs)
 
     def clean_currency(self) -> str:
         code = self.cleaned_data["currency"].upper() or USD
@@ -203,6 +232,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
             basis=data.get("basis") or BASES[0],
             price_dates=data.get("price_dates") or PRICE_DATES[0],
             currency=data.get("currency") or USD,
+            regions=data.get("regions") or (),
         )
 
 

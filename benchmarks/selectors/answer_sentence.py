@@ -31,7 +31,7 @@ def summary(table: PricePerformanceTable) -> str:
     benchmark = table.benchmark
     reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
     option = option_words(table.purchase)
-    where = f"{option} prices in {table.region.code}"
+    where = f"{option} prices in {table.region_code}"
     if not table.results:
         return _nothing_priced(table, where)
     ranked = best_first(table.results, reading)
@@ -63,7 +63,7 @@ def option_words(purchase: Purchase) -> str:
 def price_dates(table: PricePerformanceTable, where: str | None = None) -> str:
     """Which prices the rows use: "on-demand prices in us-east-1 in force on 2024-06-01", or
     the days of the prices used when none was in force on the day asked."""
-    where = where or f"{table.purchase_option} prices in {table.region.code}"
+    where = where or f"{table.purchase_option} prices in {table.region_code}"
     elsewhere = Counter(row.price_effective_from for row in table.results if not row.price_in_force)
     if not elsewhere:
         return f"{where} in force on {table.at}"
@@ -124,7 +124,7 @@ def _left_out(table: PricePerformanceTable, option: str) -> str:
     reasons = []
     if none:
         article = "an" if option[:1] in "aeiou" else "a"
-        reasons.append(f"{none} without {article} {option} price in {table.region.code}")
+        reasons.append(f"{none} without {article} {option} price in {table.region_code}")
     if exact:
         reasons.append(f"{exact} whose price was not in force on {table.at}")
     count = len(table.unpriced)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import timezone
@@ -83,6 +83,8 @@ class PricePerformanceRow:
     sustained_per_dollar: float | None = None
     unlimited_usd_per_hour: float | None = None
     burst_minutes: float | None = None
+    # A cross-cloud question's region of the row (vendor:code); None otherwise.
+    region: str | None = None
     # The figure the basis ranks by: the median, or what a burstable type sustains.
     basis_figure: float = 0.0
     relative_throughput: float | None = None
@@ -128,6 +130,8 @@ class Unpriced:
     reason: str
     runs: int
     median: float
+    # A cross-cloud question's region of the row (vendor:code); None otherwise.
+    region: str | None = None
 
 
 @dataclass
@@ -153,6 +157,15 @@ class PricePerformanceTable:
     unpriced: list[Unpriced] = field(default_factory=list)
     # What the page changed in a question it could not answer as asked (lenient mode).
     notes: list[str] = field(default_factory=list)
+    # A cross-cloud question's regions (vendor:code), each row naming its own; empty for
+    # the one `region`.
+    regions: list[str] = field(default_factory=list)
+
+    @property
+    def region_code(self) -> str:
+        """Where the prices come from, as the answer says it: `us-east-1`, or the regions of
+        a cross-cloud question (`aws:eu-central-1, hcloud:fsn1`)."""
+        return ", ".join(self.regions) if self.regions else self.region.code
 
     @property
     def has_burstable(self) -> bool:
@@ -341,6 +354,57 @@ def price_performance_table(
             table.baseline = None
             notes.append(f"{error.message}: shown without a baseline")
     return table
+
+
+def regions_in_question(query: PricePerformanceQuery) -> list[BenchmarkInRegion]:
+    """The benchmark in each region of a cross-cloud question, or a DomainError naming
+    `regions` for a region its vendor does not have."""
+    subjects = []
+    for vendor, code in query.regions:
+        try:
+            subject = benchmark_in_region(replace(query, region=code, regions=()))
+        except DomainError as error:
+            if error.field != "region":
+                raise
+            raise DomainError(f"{vendor}:{code}: {error.message}", field="regions") from None
+        if subject.region.vendor != vendor:
+            raise DomainError(
+                f"{vendor}:{code}: {code} is a region of {subject.region.vendor}, not {vendor}",
+                field="regions",
+            )
+        subjects.append(subject)
+    return subjects
+
+
+def cross_cloud_table(
+    query: PricePerformanceQuery, *, subjects: list[BenchmarkInRegion] | None = None
+) -> PricePerformanceTable:
+    """One ranking over several vendors' regions (`query.regions`): each region's answer for
+    its own vendor's types, the rows together best per dollar first, each naming its region,
+    in the one currency asked. A fixed number of queries per region."""
+    subjects = subjects or regions_in_question(query)
+    tables = []
+    for (vendor, code), subject in zip(query.regions, subjects, strict=True):
+        table = price_performance_table(
+            replace(query, region=code, regions=(), baseline=None), subject=subject
+        )
+        label = f"{vendor}:{code}"
+        for row in table.results:
+            row.region = label
+        table.unpriced = [replace(unpriced, region=label) for unpriced in table.unpriced]
+        tables.append(table)
+    merged = tables[0]
+    merged.regions = [f"{vendor}:{code}" for vendor, code in query.regions]
+    merged.results = sorted(
+        (row for table in tables for row in table.results),
+        key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type),
+    )
+    merged.unpriced = [unpriced for table in tables for unpriced in table.unpriced]
+    merged.notes = [note for table in tables for note in table.notes]
+    merged.baseline = query.baseline
+    if query.baseline:
+        _apply_baseline(merged.results, query.baseline, merged.benchmark)
+    return merged
 
 
 def on_basis(

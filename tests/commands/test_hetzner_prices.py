@@ -141,3 +141,43 @@ def test_an_aws_question_is_unchanged_by_hetzners_prices(measured):
     answer = ask(region="us-east-1")
     assert [row["instance_type"] for row in answer["results"]] == ["c7g.large"]
     assert answer["unpriced"] == []
+
+
+def test_aws_and_hetzner_ranked_together_in_euros_each_row_with_its_rate(measured):
+    from tests.selectors.test_price_performance import price
+
+    price("c7g.large", "0.0725", datetime.date(2024, 1, 1))
+    answer = ask(regions="aws:us-east-1,hcloud:fsn1", currency="EUR")
+    assert answer["regions"] == ["aws:us-east-1", "hcloud:fsn1"]
+    assert answer["region"] == "aws:us-east-1, hcloud:fsn1"
+    rows = {row["instance_type"]: row for row in answer["results"]}
+    assert set(rows) == {"c7g.large", "cx22", "cax11", "ccx13"}
+    assert {row["vendor"] for row in rows.values()} == {"aws", "hcloud"}
+    c7g, cx22 = rows["c7g.large"], rows["cx22"]
+    assert (c7g["region"], cx22["region"]) == ("aws:us-east-1", "hcloud:fsn1")
+    # AWS's dollar price at the ECB rate of the day asked (15 October 2024: 0.917936 EUR);
+    # Hetzner's euro price as quoted, with the rate that made its dollar figure.
+    assert (c7g["currency"], c7g["exchange_rate_date"]) == ("EUR", "2024-10-15")
+    assert c7g["price_per_hour"] == pytest.approx(0.0725 * c7g["exchange_rate"], rel=1e-6)
+    assert (cx22["price_per_hour"], cx22["exchange_rate_date"]) == (0.0052, OCTOBER)
+    # Best per dollar first, across both clouds; a shared vCPU says so (cpu_allocation).
+    per_dollar = [row["per_dollar"] for row in answer["results"]]
+    assert per_dollar == sorted(per_dollar, reverse=True)
+    assert "aws:us-east-1, hcloud:fsn1" in answer["summary"]
+
+
+@pytest.mark.parametrize(
+    ("regions", "error"),
+    [
+        ("us-east-1", "write each region as vendor:region"),
+        ("ovh:gra", "write each region as vendor:region"),
+        ("aws:fsn1", "fsn1 is a region of hcloud, not aws"),
+        ("hcloud:mars1", "hcloud:mars1: unknown region"),
+    ],
+)
+def test_a_region_of_the_wrong_vendor_or_form_is_a_400_naming_regions(measured, regions, error):
+    response = APIClient().get(
+        "/api/v1/price-performance/", {"benchmark": "passmark:cpu-mark", "regions": regions}
+    )
+    assert response.status_code == 400
+    assert error in json.dumps(response.json()["regions"])
