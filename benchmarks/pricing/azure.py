@@ -20,6 +20,9 @@ last). Each item prices one meter: `armSkuName` (Standard_D16as_v4) in `armRegio
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -150,3 +153,33 @@ def vm_prices(items: Iterable[dict], *, source: str) -> Iterator[QuotedPriceReco
                 upfront_usd=upfront,
                 hourly_usd=per_hour,
             )
+
+
+# A query's pages are followed to its last, up to this many (the whole VM catalogue of one
+# region is some tens of pages of 1,000 items).
+MAX_PAGES = 500
+TIMEOUT = 60
+
+
+def fetch_pages(base_url: str, *, region: str | None = None) -> Iterator[dict]:
+    """The API's pages of virtual machine prices (of one region, when given), following
+    `NextPageLink` to the last; a DomainError (502) names a page that cannot be read."""
+    query = "serviceName eq 'Virtual Machines'"
+    if region:
+        query += f" and armRegionName eq '{region}'"
+    url: str | None = f"{base_url}?{urllib.parse.urlencode({'$filter': query})}"
+    for _ in range(MAX_PAGES):
+        if url is None:
+            return
+        try:
+            with urllib.request.urlopen(url, timeout=TIMEOUT) as answer:
+                page = json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            raise DomainError(f"{url}: HTTP {error.code}", status_code=502) from None
+        except (OSError, ValueError) as error:
+            raise DomainError(f"{url}: could not be read ({error})", status_code=502) from None
+        if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
+            raise DomainError(f"{url}: not a Retail Prices page (no `Items`)", status_code=502)
+        yield page
+        url = page.get("NextPageLink") or None
+    raise DomainError(f"more than {MAX_PAGES} pages: narrow the query to a region")

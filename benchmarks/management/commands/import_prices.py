@@ -117,7 +117,11 @@ class Command(BaseCommand):
             "from their families' core and RAM rates, in force from --as-of (default today) "
             "where a SKU gives no date",
         )
-        source.add_argument("--api", action="store_true", help="live AWS, through boto3")
+        source.add_argument(
+            "--api",
+            action="store_true",
+            help="live AWS, through boto3; with --service azure, Azure's Retail Prices API",
+        )
         parser.add_argument("--service", choices=price_services.API_SERVICES, help="with --api")
         parser.add_argument(
             "--region",
@@ -150,7 +154,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["api"] and not (options["service"] and options["region"]):
             raise CommandError(
-                "--api needs --service (ec2, fargate, ebs, rds, spot or specs) and --region"
+                "--api needs --service (ec2, fargate, ebs, rds, spot, specs, or azure) and --region"
             )
         if options["service"] and not options["api"]:
             raise CommandError("--service goes with --api")

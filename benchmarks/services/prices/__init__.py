@@ -40,6 +40,7 @@ from benchmarks.services.prices.importers import (
     import_spot_history_file,
 )
 from benchmarks.services.prices.other_clouds import (
+    import_azure_retail_api,
     import_azure_retail_file,
     import_gcp_skus_file,
     import_hetzner_file,
@@ -58,6 +59,7 @@ __all__ = [
     "API_SERVICES",
     "REGION_OFFERS",
     "ImportSummary",
+    "import_azure_retail_api",
     "import_azure_retail_file",
     "import_fargate_spot_file",
     "import_gcp_skus_file",

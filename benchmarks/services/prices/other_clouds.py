@@ -12,6 +12,7 @@ from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -119,18 +120,33 @@ def import_hetzner_file(*, path: Path, day: datetime.date | None = None) -> peri
     return summary
 
 
-@transaction.atomic
 def import_azure_retail_file(*, path: Path) -> periods.ImportSummary:
     """Azure's virtual machine prices from saved Retail Prices API items (a bare list, a page
     or a list of pages; pricing/azure.py says which items are kept), each from its own
     `effectiveStartDate`; idempotent."""
-    items = azure.load_items(path)
-    records = list(azure.vm_prices(items, source=f"Azure Retail Prices API, {path.name}"))
+    return _record_azure(azure.load_items(path), what=path.name)
+
+
+def import_azure_retail_api(*, region: str | None = None) -> periods.ImportSummary:
+    """The same from the live API (public: no credentials), every page of one region's
+    virtual machines (or of all regions), read before the transaction opens."""
+    items = [
+        item
+        for page in azure.fetch_pages(settings.PRICEBENCH_AZURE_PRICES_URL, region=region)
+        for item in page["Items"]
+    ]
+    fetched = f"fetched {timezone.now():%Y-%m-%d %H:%M} UTC"
+    return _record_azure(items, what=f"{region or 'every region'}, {fetched}")
+
+
+@transaction.atomic
+def _record_azure(items: list[dict], *, what: str) -> periods.ImportSummary:
+    records = list(azure.vm_prices(items, source=f"Azure Retail Prices API, {what}"))
     locations = azure.regions_of(items)
     ensure_regions(azure.VENDOR, {record.region: locations[record.region] for record in records})
     summary = periods.record_periods(records, QUOTED_PRICES)
     summary.read = len(items)
-    summary.source = f"Azure Retail Prices API items ({path.name})"
+    summary.source = f"Azure Retail Prices API items ({what})"
     return summary
 
 
