@@ -113,19 +113,22 @@ def _note_network_performance(
         InstanceType.objects.bulk_update(list(changed.values()), sorted(fields), batch_size=500)
 
 
+# Whose price a period is, within a region: every kind of instance price, any vendor's.
+PRICE_KEY = (
+    "instance_type_id",
+    "purchase_option",
+    "availability_zone",
+    "os",
+    "term",
+    "payment",
+    "offering_class",
+    "plan",
+)
+
 PRICES = periods.PeriodTable(
     model=Price,
     record_type=PriceRecord,
-    key_fields=(
-        "instance_type_id",
-        "purchase_option",
-        "availability_zone",
-        "os",
-        "term",
-        "payment",
-        "offering_class",
-        "plan",
-    ),
+    key_fields=PRICE_KEY,
     value_field="usd_per_hour",
     check=_check_price,
     describe="{instance_type} in {region}",

@@ -21,6 +21,7 @@ from benchmarks.models import COMMITMENTS, InstanceType, Price, PurchaseOption, 
 from benchmarks.pricing import azure, gcp, hetzner
 from benchmarks.pricing.records import QuotedPriceRecord
 from benchmarks.services.prices import periods
+from benchmarks.services.prices.ec2 import PRICE_KEY
 
 
 def _check(record: QuotedPriceRecord) -> None:
@@ -68,16 +69,7 @@ def _instance_types(
 QUOTED_PRICES = periods.PeriodTable(
     model=Price,
     record_type=QuotedPriceRecord,
-    key_fields=(
-        "instance_type_id",
-        "purchase_option",
-        "availability_zone",
-        "os",
-        "term",
-        "payment",
-        "offering_class",
-        "plan",
-    ),
+    key_fields=PRICE_KEY,
     # A period is the quote's: an exchange rate that moves starts no new one.
     value_field="quoted_per_hour",
     check=_check,
