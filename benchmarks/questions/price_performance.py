@@ -67,6 +67,8 @@ class PricePerformanceQuery:
     # Several vendors' regions ranked together, as (vendor, region code) pairs (`regions=
     # aws:eu-central-1,hcloud:fsn1`); empty: the one `region`.
     regions: tuple[tuple[str, str], ...] = ()
+    # Only this vendor's types (and, with `regions`, regions); "" for any.
+    vendor: str = ""
     # The purchase option's commitment and spot zone (`purchase`).
     term: str = Purchase.term
     payment: str = Purchase.payment
@@ -133,6 +135,13 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         help_text="Several vendors' regions ranked together, instead of `region`: "
         "vendor:region,... e.g. aws:eu-central-1,hcloud:fsn1 (at most "
         f"{MAX_REGIONS})",
+    )
+    vendor = forms.ChoiceField(
+        choices=[(vendor, vendor) for vendor in Vendor.values],
+        required=False,
+        help_text="Only this vendor's types: aws, azure, gcp or hcloud (with `regions`, only "
+        "its regions)",
+        error_messages=CHOICE_ERRORS,
     )
     currency = forms.CharField(
         required=False,
@@ -233,6 +242,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
             price_dates=data.get("price_dates") or PRICE_DATES[0],
             currency=data.get("currency") or USD,
             regions=data.get("regions") or (),
+            vendor=data.get("vendor") or "",
         )
 
 

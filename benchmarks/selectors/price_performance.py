@@ -247,6 +247,12 @@ def price_performance_table(
     at = query.at or timezone.localdate()
     subject = subject or benchmark_in_region(query)
     benchmark, region = subject.benchmark, subject.region
+    if query.vendor and query.vendor != region.vendor:
+        raise DomainError(
+            f"{region.code} is a region of {region.vendor}, not {query.vendor}: its prices "
+            f"are {region.vendor}'s types'",
+            field="vendor",
+        )
     notes: list[str] = []
     params = benchmark_params(benchmark, query.params, lenient=lenient, notes=notes)
     rate = exchange_rate(query.currency, at)
@@ -357,10 +363,10 @@ def price_performance_table(
 
 
 def regions_in_question(query: PricePerformanceQuery) -> list[BenchmarkInRegion]:
-    """The benchmark in each region of a cross-cloud question, or a DomainError naming
-    `regions` for a region its vendor does not have."""
+    """The benchmark in each region of a cross-cloud question (of `query.vendor` only, when
+    it names one), or a DomainError naming `regions` for a region its vendor does not have."""
     subjects = []
-    for vendor, code in query.regions:
+    for vendor, code in _regions_asked(query):
         try:
             subject = benchmark_in_region(replace(query, region=code, regions=()))
         except DomainError as error:
@@ -376,6 +382,14 @@ def regions_in_question(query: PricePerformanceQuery) -> list[BenchmarkInRegion]
     return subjects
 
 
+def _regions_asked(query: PricePerformanceQuery) -> list[tuple[str, str]]:
+    """The (vendor, code) pairs a cross-cloud question ranks: all, or `vendor`'s."""
+    pairs = [pair for pair in query.regions if not query.vendor or pair[0] == query.vendor]
+    if not pairs:
+        raise DomainError(f"none of the regions asked is {query.vendor}'s", field="vendor")
+    return pairs
+
+
 def cross_cloud_table(
     query: PricePerformanceQuery, *, subjects: list[BenchmarkInRegion] | None = None
 ) -> PricePerformanceTable:
@@ -383,8 +397,9 @@ def cross_cloud_table(
     its own vendor's types, the rows together best per dollar first, each naming its region,
     in the one currency asked. A fixed number of queries per region."""
     subjects = subjects or regions_in_question(query)
+    asked = _regions_asked(query)
     tables = []
-    for (vendor, code), subject in zip(query.regions, subjects, strict=True):
+    for (vendor, code), subject in zip(asked, subjects, strict=True):
         table = price_performance_table(
             replace(query, region=code, regions=(), baseline=None), subject=subject
         )
@@ -394,7 +409,7 @@ def cross_cloud_table(
         table.unpriced = [replace(unpriced, region=label) for unpriced in table.unpriced]
         tables.append(table)
     merged = tables[0]
-    merged.regions = [f"{vendor}:{code}" for vendor, code in query.regions]
+    merged.regions = [f"{vendor}:{code}" for vendor, code in asked]
     merged.results = sorted(
         (row for table in tables for row in table.results),
         key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type),

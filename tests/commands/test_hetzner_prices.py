@@ -181,3 +181,33 @@ def test_a_region_of_the_wrong_vendor_or_form_is_a_400_naming_regions(measured, 
     )
     assert response.status_code == 400
     assert error in json.dumps(response.json()["regions"])
+
+
+def test_vendor_narrows_a_question_to_its_types_and_regions(measured):
+    from tests.selectors.test_price_performance import price
+
+    price("c7g.large", "0.0725", datetime.date(2024, 1, 1))
+    both = "aws:us-east-1,hcloud:fsn1"
+    hetzner = ask(regions=both, vendor="hcloud")
+    assert hetzner["regions"] == ["hcloud:fsn1"]
+    assert {row["vendor"] for row in hetzner["results"]} == {"hcloud"}
+    assert [row["instance_type"] for row in ask(region="us-east-1", vendor="aws")["results"]] == [
+        "c7g.large"
+    ]
+    client = APIClient()
+    wrong = client.get(
+        "/api/v1/price-performance/",
+        {"benchmark": "passmark:cpu-mark", "region": "us-east-1", "vendor": "hcloud"},
+    )
+    assert wrong.status_code == 400
+    assert "us-east-1 is a region of aws, not hcloud" in json.dumps(wrong.json()["vendor"])
+    none = client.get(
+        "/api/v1/price-performance/",
+        {"benchmark": "passmark:cpu-mark", "regions": "aws:us-east-1", "vendor": "gcp"},
+    )
+    assert none.status_code == 400 and "vendor" in none.json()
+    unknown = client.get(
+        "/api/v1/price-performance/",
+        {"benchmark": "passmark:cpu-mark", "region": "us-east-1", "vendor": "ovh"},
+    )
+    assert unknown.status_code == 400 and "vendor" in unknown.json()
