@@ -24,7 +24,7 @@ from django.urls import reverse
 
 from benchmarks import inspector, units
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark
+from benchmarks.models import Benchmark, Vendor
 from benchmarks.per_dollar import pareto_frontier
 from benchmarks.questions import PricePerformanceQuery, lenient_query
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
@@ -145,6 +145,21 @@ class AnswerLinks:
     @property
     def regions(self) -> list[str]:
         return list(self.price_menu)
+
+    @property
+    def region_groups(self) -> list[tuple[str, list[str]]]:
+        """The region menu by vendor, AWS's first (the page's vendor picker): (the vendor's
+        name, its regions with prices)."""
+        regions = getattr(self.price_menu, "regions", {})
+        grouped: dict[str, list[str]] = {}
+        for code in self.price_menu:
+            region = regions.get(code)
+            grouped.setdefault(region.vendor if region else Vendor.AWS, []).append(code)
+        order = {vendor: index for index, vendor in enumerate(Vendor.values)}
+        return [
+            (Vendor(vendor).label, codes)
+            for vendor, codes in sorted(grouped.items(), key=lambda item: order[item[0]])
+        ]
 
     @property
     def api_url(self) -> str:

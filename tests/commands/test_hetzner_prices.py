@@ -211,3 +211,26 @@ def test_vendor_narrows_a_question_to_its_types_and_regions(measured):
         {"benchmark": "passmark:cpu-mark", "region": "us-east-1", "vendor": "ovh"},
     )
     assert unknown.status_code == 400 and "vendor" in unknown.json()
+
+
+def test_the_comparison_page_offers_each_vendors_regions_and_ranks_hetzners_in_fsn1(
+    measured, client
+):
+    import re
+
+    from tests.selectors.test_price_performance import price
+
+    price("c7g.large", "0.0725", datetime.date(2024, 1, 1))
+    page = client.get(
+        "/", {"benchmark": "passmark:cpu-mark", "region": "fsn1", "at": "2024-10-15",
+              "families": ""}
+    )  # fmt: skip
+    assert page.status_code == 200
+    html = page.content.decode()
+    menu = html[html.index('id="region"') : html.index("</select>", html.index('id="region"'))]
+    groups = re.findall(r'<optgroup label="([^"]+)"', menu)
+    assert groups == ["Amazon Web Services", "Hetzner Cloud"]
+    hetzner = menu[menu.index('label="Hetzner Cloud"') :]
+    assert '<option value="fsn1" selected>' in hetzner and "us-east-1" not in hetzner
+    table = html[html.index('id="results-table"') :] if 'id="results-table"' in html else html
+    assert "cx22" in table and "c7g.large" not in table.split("</table>")[0]
