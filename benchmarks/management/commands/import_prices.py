@@ -120,7 +120,8 @@ class Command(BaseCommand):
         source.add_argument(
             "--api",
             action="store_true",
-            help="live AWS, through boto3; with --service azure, Azure's Retail Prices API",
+            help="live AWS, through boto3; with --service azure, Azure's Retail Prices API; "
+            "with --service hetzner, Hetzner Cloud's API (HCLOUD_TOKEN)",
         )
         parser.add_argument("--service", choices=price_services.API_SERVICES, help="with --api")
         parser.add_argument(

@@ -91,24 +91,44 @@ def ensure_regions(vendor: str, names: dict[str, str]) -> int:
     return len(missing)
 
 
-@transaction.atomic
 def import_hetzner_file(*, path: Path, day: datetime.date | None = None) -> periods.ImportSummary:
     """Hetzner Cloud's net hourly prices from a saved `GET /v1/server_types` answer, in force
     from `day` (default today), in every location it names; idempotent."""
+    return _record_hetzner(hetzner.load_answer(path), what=path.name, day=day)
+
+
+def import_hetzner_api(
+    *, location: str | None = None, day: datetime.date | None = None
+) -> periods.ImportSummary:
+    """The same from the live API (`HCLOUD_TOKEN`, a project's read token), every page of
+    `server_types`, read before the transaction opens; with `location`, its prices only."""
+    token = settings.PRICEBENCH_HCLOUD_TOKEN
+    if not token:
+        raise DomainError("Hetzner Cloud's API needs a token: set HCLOUD_TOKEN")
+    answer = hetzner.fetch_server_types(settings.PRICEBENCH_HETZNER_API_URL, token=token)
+    fetched = f"fetched {timezone.now():%Y-%m-%d %H:%M} UTC"
+    return _record_hetzner(answer, what=fetched, day=day, location=location)
+
+
+@transaction.atomic
+def _record_hetzner(
+    answer: object, *, what: str, day: datetime.date | None, location: str | None = None
+) -> periods.ImportSummary:
     day = day or timezone.localdate()
-    answer = hetzner.load_answer(path)
-    records = list(
-        hetzner.server_type_prices(
-            answer, day=day, source=f"Hetzner Cloud API server_types, {path.name}"
+    records = [
+        record
+        for record in hetzner.server_type_prices(
+            answer, day=day, source=f"Hetzner Cloud API server_types, {what}"
         )
-    )
+        if location is None or record.region == location
+    ]
     ensure_regions(
         hetzner.VENDOR,
         {record.region: hetzner.LOCATIONS.get(record.region, record.region) for record in records},
     )
     summary = periods.record_periods(records, QUOTED_PRICES)
     summary.read = len(answer["server_types"])
-    summary.source = f"Hetzner Cloud server types ({path.name}), prices from {day}"
+    summary.source = f"Hetzner Cloud server types ({what}), prices from {day}"
     return summary
 
 

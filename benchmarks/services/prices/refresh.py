@@ -14,10 +14,10 @@ from benchmarks.services.prices.importers import (
     import_price_list,
     import_spot_history,
 )
-from benchmarks.services.prices.other_clouds import import_azure_retail_api
+from benchmarks.services.prices.other_clouds import import_azure_retail_api, import_hetzner_api
 from benchmarks.services.prices.periods import ImportSummary
 
-API_SERVICES = ("ec2", "fargate", "ebs", "rds", "spot", "specs", "azure")
+API_SERVICES = ("ec2", "fargate", "ebs", "rds", "spot", "specs", "azure", "hetzner")
 
 
 def _known_region(region: str) -> None:
@@ -53,15 +53,18 @@ def import_from_api(*, service: str, region: str, session=None) -> ImportSummary
 
     `service`: "ec2" (on-demand prices), "fargate" (rates), "ebs" (EBS volume rates), "rds"
     (DB instance prices and Aurora's storage and I/O rates), "spot"
-    (prices in force now, per zone), "specs" (describe_instance_types), or "azure" (Azure's
-    Retail Prices API: its virtual machines in one of its regions). The vendor is asked before
-    the transaction opens.
+    (prices in force now, per zone), "specs" (describe_instance_types), "azure" (Azure's
+    Retail Prices API: its virtual machines in one of its regions) or "hetzner" (Hetzner
+    Cloud's server types, one location's prices). The vendor is asked before the transaction
+    opens.
     """
     if service not in API_SERVICES:
         raise DomainError(f"service {service!r} is not one of {', '.join(API_SERVICES)}")
     if service == "azure":
         # Azure's own regions (westus2): its prices create the ones not known yet.
         return import_azure_retail_api(region=region)
+    if service == "hetzner":
+        return import_hetzner_api(location=region)
     _known_region(region)
     if service in ("ec2", "fargate", "ebs", "rds"):
         pages, source = _price_list_pages(service=service, region=region, session=session)
