@@ -19,10 +19,7 @@ last). Each item prices one meter: `armSkuName` (Standard_D16as_v4) in `armRegio
 
 from __future__ import annotations
 
-import json
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -30,7 +27,13 @@ from pathlib import Path
 from benchmarks import per_dollar
 from benchmarks.currency import USD, exchange_rate
 from benchmarks.errors import DomainError
-from benchmarks.pricing.records import QuotedPriceRecord, parse_day, parse_usd
+from benchmarks.pricing.records import (
+    QuotedPriceRecord,
+    fetch_json,
+    load_json_file,
+    parse_day,
+    parse_usd,
+)
 
 VENDOR = "azure"
 API_URL = "https://prices.azure.com/api/retail/prices"
@@ -42,11 +45,7 @@ PLACES = Decimal("1e-8")
 def load_items(path: Path) -> list[dict]:
     """Every item of a saved answer: a bare list of items, one page (`Items`), or a list of
     pages; DomainError naming the file when it is none of these."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DomainError(f"{path}: not a JSON file ({error})") from None
-    return items_of(data)
+    return items_of(load_json_file(path))
 
 
 def items_of(data: object) -> list[dict]:
@@ -158,7 +157,6 @@ def vm_prices(items: Iterable[dict], *, source: str) -> Iterator[QuotedPriceReco
 # A query's pages are followed to its last, up to this many (the whole VM catalogue of one
 # region is some tens of pages of 1,000 items).
 MAX_PAGES = 500
-TIMEOUT = 60
 
 
 def fetch_pages(base_url: str, *, region: str | None = None) -> Iterator[dict]:
@@ -171,13 +169,7 @@ def fetch_pages(base_url: str, *, region: str | None = None) -> Iterator[dict]:
     for _ in range(MAX_PAGES):
         if url is None:
             return
-        try:
-            with urllib.request.urlopen(url, timeout=TIMEOUT) as answer:
-                page = json.loads(answer.read())
-        except urllib.error.HTTPError as error:
-            raise DomainError(f"{url}: HTTP {error.code}", status_code=502) from None
-        except (OSError, ValueError) as error:
-            raise DomainError(f"{url}: could not be read ({error})", status_code=502) from None
+        page = fetch_json(url)
         if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
             raise DomainError(f"{url}: not a Retail Prices page (no `Items`)", status_code=502)
         yield page

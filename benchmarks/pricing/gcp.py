@@ -19,7 +19,6 @@ of its family, region and usage. What is not priced so, and why:
 from __future__ import annotations
 
 import datetime
-import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from benchmarks.errors import DomainError
-from benchmarks.pricing.records import QuotedPriceRecord, parse_day
+from benchmarks.pricing.records import QuotedPriceRecord, load_json_file, parse_day
 
 VENDOR = "gcp"
 SERVICE = "services/6F81-5844-456A"  # Compute Engine
@@ -66,10 +65,7 @@ class PartRate:
 
 def load_pages(path: Path) -> list[dict]:
     """A saved `skus` page, or a list of them; DomainError naming the file otherwise."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DomainError(f"{path}: not a JSON file ({error})") from None
+    data = load_json_file(path)
     pages = data if isinstance(data, list) else [data]
     if not all(isinstance(page, dict) and isinstance(page.get("skus"), list) for page in pages):
         raise DomainError("not Cloud Billing Catalog pages: each needs a `skus` list")

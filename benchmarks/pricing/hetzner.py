@@ -10,16 +10,12 @@ no dates: a price is in force from the day it is read (or the day the caller nam
 from __future__ import annotations
 
 import datetime
-import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 
 from benchmarks.currency import exchange_rate
 from benchmarks.errors import DomainError
-from benchmarks.pricing.records import QuotedPriceRecord, parse_usd
+from benchmarks.pricing.records import QuotedPriceRecord, fetch_json, parse_usd
 
 VENDOR = "hcloud"
 CURRENCY = "EUR"
@@ -33,15 +29,6 @@ LOCATIONS = {
     "hil": "Hillsboro, OR, US",
     "sin": "Singapore, SG",
 }
-
-
-def load_answer(path: Path) -> dict:
-    """A saved `server_types` answer; DomainError naming the file when it is not one."""
-    try:
-        answer = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DomainError(f"{path}: not a JSON file ({error})") from None
-    return answer
 
 
 def server_type_prices(
@@ -81,7 +68,6 @@ def server_type_prices(
             )
 
 
-TIMEOUT = 60
 MAX_PAGES = 100
 
 
@@ -94,14 +80,7 @@ def fetch_server_types(base_url: str, *, token: str) -> dict:
         if page is None:
             return {"server_types": server_types}
         url = f"{base_url}/server_types?per_page=50&page={page}"
-        request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
-        try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
-                body = json.loads(answer.read())
-        except urllib.error.HTTPError as error:
-            raise DomainError(f"{url}: HTTP {error.code}", status_code=502) from None
-        except (OSError, ValueError) as error:
-            raise DomainError(f"{url}: could not be read ({error})", status_code=502) from None
+        body = fetch_json(url, headers={"Authorization": f"Bearer {token}"})
         if not isinstance(body, dict) or not isinstance(body.get("server_types"), list):
             raise DomainError(f"{url}: not a server_types page", status_code=502)
         server_types.extend(body["server_types"])

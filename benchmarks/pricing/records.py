@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import urllib.error
+import urllib.request
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -246,7 +248,8 @@ def response_entries(
 
 
 def load_json_file(path: Path) -> object:
-    """A saved AWS response read from disk; DomainError when it cannot be read as JSON."""
+    """A saved response (AWS's, another cloud's) read from disk; DomainError when it cannot
+    be read as JSON."""
     try:
         with open(path, encoding="utf-8") as file:
             return json.load(file)
@@ -254,3 +257,20 @@ def load_json_file(path: Path) -> object:
         raise DomainError(f"{path}: cannot read ({error})") from None
     except json.JSONDecodeError as error:
         raise DomainError(f"{path}: not JSON ({error})") from None
+
+
+# Seconds a vendor's API may take to answer one page.
+FETCH_TIMEOUT = 60
+
+
+def fetch_json(url: str, *, headers: dict[str, str] | None = None) -> object:
+    """One page of a vendor's price API, as JSON; a DomainError (502) naming the URL when it
+    cannot be had (an HTTP error, the network, not JSON)."""
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        raise DomainError(f"{url}: HTTP {error.code}", status_code=502) from None
+    except (OSError, ValueError) as error:
+        raise DomainError(f"{url}: could not be read ({error})", status_code=502) from None

@@ -10,11 +10,13 @@ import io
 import json
 from decimal import Decimal
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from benchmarks.models import InstanceType, Price, Region, Vendor
+from tests.json_api import JsonApi
 
 pytestmark = pytest.mark.django_db
 
@@ -95,57 +97,36 @@ def test_items_that_are_not_retail_prices_are_named_and_nothing_is_written(tmp_p
     assert not Price.objects.exists() and not InstanceType.objects.filter(vendor="azure").exists()
 
 
-class FakeRetailApi:
-    """Azure's Retail Prices API on loopback: the sample's items of the region asked, in
-    pages of PAGE linked by NextPageLink, as the API pages them; every request is kept."""
+ITEMS_PER_PAGE = 10
 
-    PAGE = 10
 
-    def __init__(self, items: list[dict]):
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-        from urllib.parse import parse_qs, urlsplit
+def retail_pages(items: list[dict], api: JsonApi):
+    """Azure's Retail Prices API: the items of the region asked, ITEMS_PER_PAGE a page linked by
+    NextPageLink, as the API pages them."""
 
-        api = self
-        self.requests: list[str] = []
+    def answer(path, query, headers):
+        region = query["$filter"][0].split("armRegionName eq '")[1].rstrip("'")
+        chosen = [item for item in items if item["armRegionName"] == region]
+        skip = int(query.get("$skip", ["0"])[0])
+        following = None
+        if skip + ITEMS_PER_PAGE < len(chosen):
+            asked = urlencode({"$filter": query["$filter"][0], "$skip": skip + ITEMS_PER_PAGE})
+            following = f"{api.url}?{asked}"
+        page = chosen[skip : skip + ITEMS_PER_PAGE]
+        return 200, {"BillingCurrency": "USD", "Items": page, "NextPageLink": following,
+                     "Count": len(page)}  # fmt: skip
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                api.requests.append(self.path)
-                query = parse_qs(urlsplit(self.path).query)
-                wanted = query["$filter"][0]
-                region = wanted.split("armRegionName eq '")[1].rstrip("'")
-                chosen = [item for item in items if item["armRegionName"] == region]
-                skip = int(query.get("$skip", ["0"])[0])
-                page = chosen[skip : skip + api.PAGE]
-                following = None
-                if skip + api.PAGE < len(chosen):
-                    asked = urlsplit(self.path).query.split("&$skip")[0]
-                    following = f"{api.url}?{asked}&$skip={skip + api.PAGE}"
-                body = json.dumps(
-                    {"BillingCurrency": "USD", "Items": page, "NextPageLink": following,
-                     "Count": len(page)}
-                ).encode()  # fmt: skip
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/api/retail/prices"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    return answer
 
 
 @pytest.fixture
 def retail_api(settings):
     items = json.loads(ITEMS.read_text())
-    api = FakeRetailApi(items)
+    api = JsonApi(lambda *asked: pages(*asked), prefix="/api/retail/prices")
+    pages = retail_pages(items, api)
     settings.PRICEBENCH_AZURE_PRICES_URL = api.url
     yield api
-    api.server.shutdown()
+    api.close()
 
 
 def test_the_live_api_is_read_page_by_page_as_the_saved_items_are(retail_api):
@@ -153,7 +134,7 @@ def test_the_live_api_is_read_page_by_page_as_the_saved_items_are(retail_api):
     call_command("import_prices", "--api", "--service", "azure", "--region", "westus2",
                  stdout=out)  # fmt: skip
     westus2 = [i for i in json.loads(ITEMS.read_text()) if i["armRegionName"] == "westus2"]
-    assert len(retail_api.requests) == -(-len(westus2) // FakeRetailApi.PAGE) > 1
+    assert len(retail_api.requests) == -(-len(westus2) // ITEMS_PER_PAGE) > 1
     assert "serviceName+eq+%27Virtual+Machines%27" in retail_api.requests[0]
     assert d16as(purchase_option="on_demand", os="linux").usd_per_hour == Decimal("0.768")
     assert not Price.objects.exclude(region__code="westus2").exists()

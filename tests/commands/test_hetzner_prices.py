@@ -16,6 +16,7 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from benchmarks.models import InstanceType, Price, Region, Vendor
+from tests.json_api import JsonApi
 from tests.selectors.test_price_performance import run_with
 
 pytestmark = pytest.mark.django_db
@@ -76,7 +77,7 @@ def test_importing_the_same_quotes_again_stores_nothing_even_at_another_rate(tmp
 @pytest.mark.parametrize(
     ("content", "error"),
     [
-        ("not json", "not a JSON file"),
+        ("not json", "bad.json: not JSON"),
         ('{"types": []}', "no `server_types` list"),
         ('{"server_types": [{"name": "cx22", "prices": [{"location": "fsn1"}]}]}',
          "cx22): a price names its `location` and `price_hourly.net`"),
@@ -236,57 +237,33 @@ def test_the_comparison_page_offers_each_vendors_regions_and_ranks_hetzners_in_f
     assert "cx22" in table and "c7g.large" not in table.split("</table>")[0]
 
 
-class FakeHetznerApi:
-    """Hetzner Cloud's `GET /v1/server_types` on loopback: the real answer's types, PAGE a
-    page with `meta.pagination.next_page`, only for the bearer token TOKEN."""
+PAGE, TOKEN = 10, "read-only-token"
 
-    PAGE, TOKEN = 10, "read-only-token"
 
-    def __init__(self):
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-        from urllib.parse import parse_qs, urlsplit
-
-        types = json.loads(SAMPLE.read_text())["server_types"]
-        api = self
-        self.requests: list[str] = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                api.requests.append(self.path)
-                if self.headers.get("Authorization") != f"Bearer {api.TOKEN}":
-                    self.send_response(401)
-                    self.end_headers()
-                    return
-                page = int(parse_qs(urlsplit(self.path).query)["page"][0])
-                chosen = types[(page - 1) * api.PAGE : page * api.PAGE]
-                following = page + 1 if page * api.PAGE < len(types) else None
-                body = json.dumps(
-                    {"server_types": chosen, "meta": {"pagination": {"next_page": following}}}
-                ).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+def server_types_pages(path, query, headers):
+    """Hetzner Cloud's `GET /v1/server_types`: the real answer's types, PAGE a page with
+    `meta.pagination.next_page`, only for the bearer token TOKEN."""
+    if headers.get("Authorization") != f"Bearer {TOKEN}":
+        return 401, None
+    types = json.loads(SAMPLE.read_text())["server_types"]
+    page = int(query["page"][0])
+    following = page + 1 if page * PAGE < len(types) else None
+    return 200, {
+        "server_types": types[(page - 1) * PAGE : page * PAGE],
+        "meta": {"pagination": {"next_page": following}},
+    }
 
 
 @pytest.fixture
 def hetzner_api(settings):
-    api = FakeHetznerApi()
+    api = JsonApi(server_types_pages, prefix="/v1")
     settings.PRICEBENCH_HETZNER_API_URL = api.url
     yield api
-    api.server.shutdown()
+    api.close()
 
 
 def test_the_live_api_is_read_page_by_page_with_the_token(hetzner_api, settings):
-    settings.PRICEBENCH_HCLOUD_TOKEN = FakeHetznerApi.TOKEN
+    settings.PRICEBENCH_HCLOUD_TOKEN = TOKEN
     out = io.StringIO()
     call_command("import_prices", "--api", "--service", "hetzner", "--region", "fsn1", stdout=out)
     assert len(hetzner_api.requests) == 3  # 24 types, 10 a page

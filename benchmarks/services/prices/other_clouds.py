@@ -19,7 +19,7 @@ from django.utils import timezone
 from benchmarks.errors import DomainError
 from benchmarks.models import COMMITMENTS, InstanceType, Price, PurchaseOption, Region, vm_family
 from benchmarks.pricing import azure, gcp, hetzner
-from benchmarks.pricing.records import QuotedPriceRecord
+from benchmarks.pricing.records import QuotedPriceRecord, load_json_file
 from benchmarks.services.prices import periods
 from benchmarks.services.prices.ec2 import PRICE_KEY
 
@@ -94,7 +94,7 @@ def ensure_regions(vendor: str, names: dict[str, str]) -> int:
 def import_hetzner_file(*, path: Path, day: datetime.date | None = None) -> periods.ImportSummary:
     """Hetzner Cloud's net hourly prices from a saved `GET /v1/server_types` answer, in force
     from `day` (default today), in every location it names; idempotent."""
-    return _record_hetzner(hetzner.load_answer(path), what=path.name, day=day)
+    return _record_hetzner(load_json_file(path), what=path.name, day=day)
 
 
 def import_hetzner_api(
