@@ -25,10 +25,11 @@ i8g.metal-48xl) are written from what the machine said of itself in Spare Cores'
 data (`--inspector`, aws.tar.xz): lscpu's vCPUs, cores, threads and architecture, the memory
 PassMark saw (benchmarks/parsers/passmark.py `nominal_memory_gib`), and dedicated vCPUs
 (none is a T type: benchmarks/burstable.py `cpu_allocation_of`).
-Baselines and CPU credits of burstable types are not here: they come from AWS's own table
-(benchmarks/burstable.py) when the file is loaded. The other vendors' files hold their
+Baselines and CPU credits of burstable types are not here: they come from the vendors' own
+tables (benchmarks/burstable.py) when the file is loaded. The other vendors' files hold their
 types' allocation as Spare Cores publishes it (Azure's B series burstable, Hetzner's cx, cpx
-and cax and Google's shared-core e2, f1 and g1 types shared), without baselines.
+and cax and Google's shared-core e2, f1 and g1 types shared); on loading, Azure's B series
+and Google's shared-core types become burstable with their vendor's published baselines.
 """
 
 from __future__ import annotations

@@ -1,10 +1,13 @@
-"""AWS's published table of burstable types (benchmarks/burstable.py)."""
+"""The vendors' published tables of burstable types (benchmarks/burstable.py)."""
 
+import csv
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
 from benchmarks.burstable import (
+    AZURE_BURSTABLE_TYPES,
     BURSTABLE_TYPES,
     SOURCE,
     burstable_spec,
@@ -71,3 +74,71 @@ def test_surplus_credits_cost_five_cents_on_intel_and_amd_and_four_on_graviton()
 
 def test_it_names_its_source():
     assert "burstable performance instances" in SOURCE
+
+
+AZURE_B_SERIES = 41  # the B, Bsv2, Basv2 and Bpsv2 sizes Spare Cores lists (benchmarks/demo)
+
+
+def test_azure_holds_every_b_series_size_spare_cores_lists():
+    bundled = Path(__file__).resolve().parents[1] / "benchmarks/demo/instance_specs_azure.csv"
+    with bundled.open() as handle:
+        listed = {
+            row["name"] for row in csv.DictReader(handle) if row["cpu_allocation"] == "burstable"
+        }
+    assert len(listed) == AZURE_B_SERIES
+    assert set(AZURE_BURSTABLE_TYPES) == listed
+
+
+@pytest.mark.parametrize(
+    ("name", "vcpus", "share", "earned"),
+    [
+        # The first B series: the whole VM's base performance over its vCPUs.
+        ("Standard_B1ls", 1, "0.05", "3"),
+        ("Standard_B2s", 2, "0.2", "24"),
+        ("Standard_B4ms", 4, "0.225", "54"),
+        ("Standard_B8ms", 8, "0.16875", "81"),
+        # The v2 series: per vCPU as Microsoft publishes it.
+        ("Standard_B2pts_v2", 2, "0.2", "24"),
+        ("Standard_B2ps_v2", 2, "0.4", "48"),
+        ("Standard_B4als_v2", 4, "0.3", "72"),
+        ("Standard_B16ps_v2", 16, "0.4", "384"),
+        ("Standard_B32s_v2", 32, "0.4", "768"),
+    ],
+)
+def test_azure_b_series_baselines_are_microsofts(name, vcpus, share, earned):
+    spec = burstable_spec(name, "azure")
+    assert (spec.vcpus, spec.baseline_share, spec.cpu_credits_per_hour) == (
+        vcpus,
+        Decimal(share),
+        Decimal(earned),
+    )
+    assert burstable_spec(name) is None  # not an AWS name
+
+
+@pytest.mark.parametrize("spec", AZURE_BURSTABLE_TYPES.values(), ids=lambda spec: spec.name)
+def test_azure_credits_are_the_baseline_times_vcpus_times_sixty_within_rounding(spec):
+    # Microsoft rounds its published credits to a whole number (B12ms: 202% of 1200% -> 121).
+    assert abs(spec.cpu_credits_per_hour - spec.baseline_share * spec.vcpus * 60) < 1
+
+
+@pytest.mark.parametrize(
+    ("name", "vcpus", "share"),
+    [
+        ("e2-micro", 2, "0.125"),
+        ("e2-small", 2, "0.25"),
+        ("e2-medium", 2, "0.5"),
+        ("f1-micro", 1, "0.2"),
+        ("g1-small", 1, "0.5"),
+    ],
+)
+def test_googles_shared_core_types_sustain_their_fractional_vcpu(name, vcpus, share):
+    spec = burstable_spec(name, "gcp")
+    assert (spec.vcpus, spec.baseline_share) == (vcpus, Decimal(share))
+    # Google publishes no credit figures.
+    assert spec.cpu_credits_per_hour is None and spec.max_earned_credits is None
+
+
+def test_no_vendor_table_answers_for_another_vendor():
+    assert burstable_spec("e2-micro") is None
+    assert burstable_spec("t4g.nano", "gcp") is None
+    assert burstable_spec("cax11", "hcloud") is None

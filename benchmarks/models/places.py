@@ -66,6 +66,8 @@ class SpecSource(models.TextChoices):
 
     DESCRIBE_INSTANCE_TYPES = "describe_instance_types", "AWS describe_instance_types"
     AWS_DOCUMENTATION = "aws_documentation", "AWS documentation"
+    # Another cloud's own pages: Azure's B-series baselines, Google's shared-core fractions.
+    VENDOR_DOCUMENTATION = "vendor_documentation", "the vendor's documentation"
     SPARECORES = "sparecores", "Spare Cores (sparecores.com), CC BY-SA 4.0"
     SPARECORES_LSCPU = (
         "sparecores_lscpu",

@@ -6,6 +6,7 @@ Reads the shared Hetzner Cloud archive whole (34 types, about 5 seconds).
 
 import io
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,30 @@ def test_an_aws_region_prices_and_lists_only_aws_types(hcloud):
     page = APIClient().get("/instance-types/", {"region": "us-east-1"})
     assert page.status_code == 200
     assert "c7g.large" in page.content.decode() and "cax11" not in page.content.decode()
+
+
+def test_azure_b_series_and_googles_shared_core_types_get_their_published_baselines():
+    import_bundled_specs(vendor="azure")
+    import_bundled_specs(vendor="gcp")
+    b2s = InstanceType.objects.get(vendor=Vendor.AZURE, name="Standard_B2s")
+    assert (b2s.cpu_allocation, b2s.burstable, b2s.baseline_share, b2s.cpu_credits_per_hour) == (
+        "burstable",
+        True,
+        Decimal("0.2000"),
+        Decimal("24.00"),
+    )
+    assert b2s.spec_sources["baseline_share"] == "vendor_documentation"
+    assert "the vendor's documentation" in b2s.specs_source
+    # Spare Cores calls e2-micro shared; Google publishes its sustained fraction.
+    micro = InstanceType.objects.get(vendor=Vendor.GCP, name="e2-micro")
+    assert (micro.cpu_allocation, micro.baseline_share, micro.cpu_credits_per_hour) == (
+        "burstable",
+        Decimal("0.1250"),
+        None,
+    )
+    assert InstanceType.objects.filter(vendor=Vendor.AZURE, burstable=True).count() == 41
+    assert not InstanceType.objects.filter(burstable=True, baseline_share=None).exists()
+    # Spare Cores' dedicated types stay so.
+    d2 = InstanceType.objects.get(vendor=Vendor.AZURE, name="Standard_D2s_v5")
+    assert (d2.cpu_allocation, d2.baseline_share) == ("dedicated", None)
+    assert import_bundled_specs(vendor="azure").specs_updated == 0

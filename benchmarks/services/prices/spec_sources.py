@@ -2,15 +2,16 @@
 better source replaces a weaker one's value, never the reverse.
 
 Sources, best first (`SpecSource`): AWS's describe_instance_types, AWS's documentation
-(benchmarks/burstable.py: the burstable types' baselines and credits), Spare Cores' server
+(benchmarks/burstable.py: the burstable types' baselines and credits), another vendor's
+documentation (the same module: Azure's B series, Google's shared-core types), Spare Cores' server
 table, lscpu on the machine (Spare Cores' inspector), the price list's attributes. A source
 replaces its own earlier values (a newer import of the same source). Every writer calls
 `apply_specs` (one type) or `record_specs` (many, in bulk): the describe_instance_types and
 snapshot import, the price list's attributes, the Spare Cores import and the demo.
 
 After each write the type is made consistent: `burstable` is `cpu_allocation == burstable`;
-a burstable type in AWS's table gets its vCPUs, baseline and credits from it; any other type
-has no baseline share and no credits.
+a burstable type in its vendor's table gets its vCPUs, baseline and credits from it; any
+other type has no baseline share and no credits.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from benchmarks import freshness
-from benchmarks.burstable import SOURCE as BURSTABLE_SOURCE
+from benchmarks.burstable import SOURCES as BURSTABLE_SOURCES
 from benchmarks.burstable import burstable_spec
 from benchmarks.errors import DomainError
 from benchmarks.models import (
@@ -126,20 +127,27 @@ def apply_specs(
     field_sources = field_sources or {}
     for field, value in values.items():
         offer(field, value, field_sources.get(field, source))
-    documented = burstable_spec(instance_type.name)
+    documented = burstable_spec(instance_type.name, instance_type.vendor)
     if documented is not None:
+        key = (
+            SpecSource.AWS_DOCUMENTATION
+            if documented.vendor == Vendor.AWS
+            else SpecSource.VENDOR_DOCUMENTATION
+        )
         for field, value in (
             ("vcpus", documented.vcpus),
             ("cpu_allocation", CpuAllocation.BURSTABLE),
             ("baseline_share", documented.baseline_share),
             ("cpu_credits_per_hour", documented.cpu_credits_per_hour),
         ):
-            offer(field, value, SpecSource.AWS_DOCUMENTATION)
+            offer(field, value, key)
     changed |= _make_consistent(instance_type, sources)
     if sources != (instance_type.spec_sources or {}):
         instance_type.spec_sources = sources
         changed.add("spec_sources")
-    text = source_text or (BURSTABLE_SOURCE if source == SpecSource.AWS_DOCUMENTATION else "")
+    text = source_text or (
+        BURSTABLE_SOURCES[Vendor.AWS] if source == SpecSource.AWS_DOCUMENTATION else ""
+    )
     best = min(sources.values(), key=SpecSource.rank, default=None)
     # The full provenance follows the best source's values: only when they changed.
     if (
