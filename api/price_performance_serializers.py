@@ -9,7 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from api.answer_fields import purchase_fields
-from benchmarks.questions.price_performance import BASES, PRICE_DATES
+from benchmarks.questions.price_performance import BASES, ORDERS, PRICE_DATES
 from benchmarks.selectors import answer_sentence
 from benchmarks.selectors.price_performance import PricePerformanceRow, PricePerformanceTable
 
@@ -327,6 +327,9 @@ class PricePerformanceSerializer(serializers.Serializer):
         help_text="With `regions`: the regions ranked together, vendor:region",
     )
     currency = serializers.CharField(help_text="What each row's price_per_hour is in")
+    order = serializers.ChoiceField(
+        choices=ORDERS, help_text="per_dollar: most per dollar first; price: cheapest first"
+    )
     summary = serializers.CharField(help_text="One sentence answering the question")
     results = PricePerformanceRowSerializer(many=True)
     unpriced = UnpricedSerializer(many=True)
@@ -355,6 +358,7 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
         "basis": table.basis,
         "price_dates": table.price_dates,
         "currency": table.exchange_rate.currency,
+        "order": table.order,
         "summary": answer_sentence.summary(table),
         "results": list(map(_row_writer(table), table.results)),
         "unpriced": [

@@ -8,6 +8,7 @@ from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import redirect, render, resolve_url
 
 from benchmarks import family_presets, parsers
+from benchmarks.currency import USD, currencies
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Region, Run
 from benchmarks.per_dollar import HOURS_PER_MONTH
@@ -92,6 +93,8 @@ def comparison(request):
         "errors": {**(form.error_dict() if form.errors else {}), **refused},
         "five_families": _five_families(result),
         "family_presets": _family_presets(result),
+        "clouds": comparison_selector.cloud_controls(result),
+        "currencies": [USD, *(code for code in currencies() if code != USD)],
         "profiles": PROFILES,
     }
     status = 200 if valid and not result.error else 400

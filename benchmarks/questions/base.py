@@ -20,12 +20,14 @@ def comma_list(value: str | None) -> tuple[str, ...]:
     return tuple(item.strip() for item in (value or "").split(",") if item.strip())
 
 
-def joined_families(data):
-    """The page's family checkboxes send one value each (and an empty one, so that none
-    ticked means every family): one comma-separated list, as the API takes it."""
-    if hasattr(data, "getlist") and len(data.getlist("families")) > 1:
-        data = data.copy()
-        data.setlist("families", [",".join(v for v in data.getlist("families") if v)])
+def joined_lists(data):
+    """The page's family and cloud checkboxes send one value each (and for families an empty
+    one, so that none ticked means every family): one comma-separated list of each, as the
+    API takes it."""
+    for name in ("families", "regions"):
+        if hasattr(data, "getlist") and len(data.getlist(name)) > 1:
+            data = data.copy()
+            data.setlist(name, [",".join(v for v in data.getlist(name) if v)])
     return data
 
 

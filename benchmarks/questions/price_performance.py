@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -16,7 +17,7 @@ from benchmarks.questions.base import (
     QueryForm,
     comma_list,
     date_field,
-    joined_families,
+    joined_lists,
     param_names,
 )
 from benchmarks.questions.parameters import measured_params
@@ -27,6 +28,8 @@ INCLUDES = ("values", "quartiles")
 # default), its burst figure, or its burst figure at the price of running flat out in
 # unlimited mode (surplus credits at the published rate).
 BASES = ("sustained", "burst", "unlimited")
+# How the rows are ranked: most per dollar first, or cheapest first (`order=price`).
+ORDERS = ("per_dollar", "price")
 BASIS_LABELS = {
     "sustained": "what they sustain (credits spent)",
     "burst": "their burst figure",
@@ -69,6 +72,10 @@ class PricePerformanceQuery:
     regions: tuple[tuple[str, str], ...] = ()
     # Only this vendor's types (and, with `regions`, regions); "" for any.
     vendor: str = ""
+    # Only types of this shape (`vcpus=2&memory_gib=4`); None: any.
+    vcpus: Decimal | None = None
+    memory_gib: Decimal | None = None
+    order: str = ORDERS[0]
     # The purchase option's commitment and spot zone (`purchase`).
     term: str = Purchase.term
     payment: str = Purchase.payment
@@ -149,6 +156,26 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         help_text="The currency of each row's price_per_hour, e.g. EUR (default USD), at the "
         "European Central Bank's reference rate of the day asked",
     )
+    vcpus = forms.DecimalField(
+        required=False,
+        min_value=Decimal("0.01"),
+        max_digits=8,
+        decimal_places=2,
+        help_text="Only types with this many vCPUs, e.g. 2",
+    )
+    memory_gib = forms.DecimalField(
+        required=False,
+        min_value=Decimal("0.001"),
+        max_digits=10,
+        decimal_places=3,
+        help_text="Only types with this much memory in GiB, e.g. 4",
+    )
+    order = forms.ChoiceField(
+        choices=[(order, order) for order in ORDERS],
+        required=False,
+        help_text="per_dollar (default): most per dollar first; price: cheapest first",
+        error_messages=CHOICE_ERRORS,
+    )
     include = forms.CharField(
         required=False,
         max_length=100,
@@ -159,7 +186,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
     )
 
     def __init__(self, data, *args, optional: tuple[str, ...] = (), **kwargs):
-        data = joined_families(data)
+        data = joined_lists(data)
         super().__init__(data, *args, **kwargs)
         for name in optional:
             self.fields[name].required = False
@@ -243,6 +270,9 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
             currency=data.get("currency") or USD,
             regions=data.get("regions") or (),
             vendor=data.get("vendor") or "",
+            vcpus=data.get("vcpus"),
+            memory_gib=data.get("memory_gib"),
+            order=data.get("order") or ORDERS[0],
         )
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django import forms
 
 from benchmarks.profiles import BY_KEY
-from benchmarks.questions.base import QuestionForm, comma_list, joined_families
+from benchmarks.questions.base import QuestionForm, comma_list, joined_lists
 from benchmarks.questions.price_performance import BASES, PricePerformanceForm
 from benchmarks.questions.purchase import Purchase, PurchaseFields
 
@@ -56,7 +56,7 @@ class ProfileForm(QuestionForm, PurchaseFields):
     basis = _SHARED["basis"]
 
     def __init__(self, data, *args, **kwargs):
-        super().__init__(joined_families(data), *args, **kwargs)
+        super().__init__(joined_lists(data), *args, **kwargs)
 
     def clean(self):
         cleaned = super().clean()

@@ -16,7 +16,7 @@ from benchmarks.selectors.price_performance import (
     PricePerformanceTable,
     best_first,
 )
-from benchmarks.selectors.profiles import ProfileTable
+from benchmarks.selectors.profiles import ProfileRow, ProfileTable
 
 BASIS_WORDS = {
     "sustained": "burstable types at what they sustain once their CPU credits are spent",
@@ -45,6 +45,8 @@ def summary(table: PricePerformanceTable) -> str:
         )
     parts = [claim, _over_next_family(ranked, reading), _over_baseline(table, winner, reading)]
     sentence = ", ".join(part for part in parts if part)
+    if table.order == "price":
+        sentence = _cheapest(table) + sentence
     basis = BASIS_WORDS[table.basis] if table.has_burstable else ""
     sentence += f", at {price_dates(table, where)}" + (f" ({basis})" if basis else "") + "."
     left_out = _left_out(table, option)
@@ -77,8 +79,25 @@ def price_dates(table: PricePerformanceTable, where: str | None = None) -> str:
     )
 
 
-def _name(row: PricePerformanceRow) -> str:
-    return row.instance_type + (f" ({row.variant})" if row.variant else "")
+def _name(row: PricePerformanceRow | ProfileRow) -> str:
+    """`c7g.large`, `c7a.xlarge (base)`; in a cross-cloud answer with its region,
+    `cax11 in hcloud:fsn1` (a profile's rows have no region)."""
+    name = row.instance_type + (f" ({row.variant})" if row.variant else "")
+    region = getattr(row, "region", None)
+    return f"{name} in {region}" if region else name
+
+
+def _cheapest(table: PricePerformanceTable) -> str:
+    """An answer ranked cheapest first (`order=price`) opens with the cheapest type and its
+    price, in the currency asked."""
+    row = next((row for row in table.results if row.usd_per_hour is not None), None)
+    if row is None:
+        return ""
+    if row.currency == "USD":
+        price = f"${row.usd_per_hour:.4f}/h"
+    else:
+        price = f"{row.price_per_hour:.4f} {row.currency}/h"
+    return f"The cheapest is {_name(row)} at {price}; "
 
 
 def _more(ratio: float) -> str:

@@ -17,17 +17,19 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 
 from benchmarks import inspector, units
+from benchmarks.currency import USD
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, Vendor
 from benchmarks.per_dollar import pareto_frontier
 from benchmarks.questions import PricePerformanceQuery, lenient_query
-from benchmarks.questions.price_performance import DEFAULT_FAMILIES
+from benchmarks.questions.price_performance import DEFAULT_FAMILIES, ORDERS
 from benchmarks.selectors import answer_sentence, demo, prices
 from benchmarks.selectors.kept_series import read_samples
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
@@ -35,13 +37,32 @@ from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
     best_first,
+    cross_cloud_table,
     price_performance_table,
+    regions_in_question,
 )
 
 # Among benchmarks that cover the families equally well, the page opens on the first of these.
 PREFERRED_BENCHMARKS = ("openssl:aes-256-cbc", "openssl:aes-128-gcm", "openssl:sha256")
 # Bar charts draw the best this many rows (one bar each); the table lists every row.
 BARS_CHARTED = 60
+# Each vendor's region a cross-cloud choice opens on, when it has prices: the issue's example,
+# one place (Frankfurt and Falkenstein) for every cloud; else the vendor's first with prices.
+CLOUD_HOMES = {
+    Vendor.AWS: "eu-central-1",
+    Vendor.AZURE: "germanywestcentral",
+    Vendor.GCP: "europe-west3",
+    Vendor.HCLOUD: "fsn1",
+}
+# The cross-cloud presets: (key, label, what they ask beside the benchmark and regions).
+CLOUD_PRESETS = (
+    ("arm", "ARM across clouds", {"families": "t4g,c7g,cax,Dpsv6,t2a"}),
+    (
+        "two-by-four",
+        "Cheapest 2 vCPU / 4 GiB anywhere",
+        {"families": "", "vcpus": "2", "memory_gib": "4", "order": "price"},
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -161,6 +182,27 @@ class AnswerLinks:
             for vendor, codes in sorted(grouped.items(), key=lambda item: order[item[0]])
         ]
 
+    def cloud_regions(self, query: PricePerformanceQuery) -> dict[str, str]:
+        """Each vendor with prices and the region a cross-cloud question takes for it: the
+        one asked (the page's region, or one of `regions`), else its home (CLOUD_HOMES) or
+        its first region with prices. AWS first."""
+        regions = getattr(self.price_menu, "regions", {})
+        asked = dict(reversed(query.regions))
+        page_region = regions.get(query.region)
+        if page_region is not None:
+            asked[page_region.vendor] = page_region.code
+        chosen: dict[str, str] = {}
+        for vendor, codes in self.region_groups_by_vendor:
+            home = CLOUD_HOMES.get(vendor)
+            chosen[vendor] = asked.get(vendor) or (home if home in codes else codes[0])
+        return chosen
+
+    @property
+    def region_groups_by_vendor(self) -> list[tuple[str, list[str]]]:
+        """The regions with prices by vendor id (`region_groups` names the vendors)."""
+        labels = {label: vendor for vendor, label in Vendor.choices}
+        return [(labels[label], codes) for label, codes in self.region_groups]
+
     @property
     def api_url(self) -> str:
         return f"{reverse('api:price-performance')}?{urlencode(self.resolved)}"
@@ -270,18 +312,77 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
         benchmark = default_benchmark(benchmarks, wanted)
     if benchmark is None and not query.benchmark:
         return result
+    if query.regions:
+        query = _page_region_first(query, menu)
     query = lenient_query(query, benchmark, menu, result.notes)
     result.query = query
     try:
-        subject = benchmark_in_region(
-            query, benchmark=by_key.get(query.benchmark), region=menu.regions.get(query.region)
-        )
-        table = _table(query, benchmark, result.notes, subject)
+        if query.regions:
+            table = cross_cloud_table(
+                query, subjects=regions_in_question(query), lenient=True, sources=True
+            )
+        else:
+            subject = benchmark_in_region(
+                query, benchmark=by_key.get(query.benchmark), region=menu.regions.get(query.region)
+            )
+            table = _table(query, benchmark, result.notes, subject)
     except DomainError as error:
         result.error = (error.field, error.message)
         return result
     _describe(result, table, by_key)
     return result
+
+
+def cloud_controls(result: Comparison) -> dict | None:
+    """The vendor picker (a box per other vendor with prices, ticked when its region is
+    ranked too) and the cross-cloud presets, each a link to its question (no script
+    needed); None while only one vendor has prices."""
+    query = result.query
+    chosen = result.cloud_regions(query)
+    if len(chosen) < 2 or not result.resolved:
+        return None
+    page_vendor = next(iter(query.regions), (None,))[0]
+    if page_vendor is None:
+        region = result.price_menu.regions.get(query.region)
+        page_vendor = region.vendor if region else None
+    labels = dict(Vendor.choices)
+    ranked = set(query.regions)
+    choices = [
+        {
+            "vendor": vendor,
+            "label": labels[vendor],
+            "value": f"{vendor}:{code}",
+            "checked": (vendor, code) in ranked,
+        }
+        for vendor, code in chosen.items()
+        if vendor != page_vendor
+    ]
+    kept = ("baseline", "region", "regions", "families", "vcpus", "memory_gib", "order")
+    question = {name: value for name, value in result.resolved.items() if name not in kept}
+    everywhere = ",".join(f"{vendor}:{code}" for vendor, code in chosen.items())
+    presets = [
+        {
+            "key": key,
+            "label": label,
+            "href": "?" + urlencode({**question, "regions": everywhere, **asked}),
+        }
+        for key, label, asked in CLOUD_PRESETS
+    ]
+    return {"choices": choices, "presets": presets}
+
+
+def _page_region_first(
+    query: PricePerformanceQuery, menu: prices.PriceMenu
+) -> PricePerformanceQuery:
+    """A cross-cloud question on the page: its region select names the first region. The
+    region chosen there leads `regions` (in place of another of its vendor's); without one,
+    the first of `regions` is the page's region."""
+    region = menu.regions.get(query.region)
+    if region is None:
+        return replace(query, region=query.regions[0][1])
+    lead = (region.vendor, region.code)
+    others = tuple(pair for pair in query.regions if pair[0] != region.vendor)
+    return replace(query, regions=(lead, *others))
 
 
 def _table(
@@ -371,7 +472,7 @@ def _elsewhere(family: str, wanted: tuple, by_key: dict, current: str) -> str | 
 def _empty_because(result: Comparison, table: PricePerformanceTable) -> str | None:
     if table.results:
         return None
-    benchmark, region = table.benchmark.key, table.region.code
+    benchmark, region = table.benchmark.key, table.region_code
     if table.unpriced:
         count = len(table.unpriced)
         return (
@@ -448,15 +549,26 @@ def _baseline_summary(table: PricePerformanceTable) -> BaselineSummary | None:
 
 def resolved_query(query: PricePerformanceQuery, table: PricePerformanceTable) -> dict[str, str]:
     """The question with every default resolved, as query parameters of the page and API."""
+    where = {"regions": ",".join(table.regions)} if table.regions else {"region": table.region.code}
     resolved = {
         "benchmark": table.benchmark.key,
-        "region": table.region.code,
+        **where,
         "purchase_option": table.purchase_option,
         "at": table.at.isoformat(),
         "basis": table.basis,
         **{name: str(value) for name, value in table.params.items()},
         "families": ",".join(query.families),
     }
+    # What a cross-cloud question adds, when it is not the default.
+    for name, value, default in (
+        ("currency", query.currency, USD),
+        ("vendor", query.vendor, ""),
+        ("vcpus", query.vcpus, None),
+        ("memory_gib", query.memory_gib, None),
+        ("order", query.order, ORDERS[0]),
+    ):
+        if value != default:
+            resolved[name] = f"{value.normalize():f}" if isinstance(value, Decimal) else value
     if query.instance_types:
         resolved["instance_types"] = ",".join(query.instance_types)
     if table.baseline:

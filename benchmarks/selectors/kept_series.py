@@ -131,6 +131,15 @@ def statistics_in_scope(
         rows = rows.filter(
             series__instance_type__in=InstanceType.objects.filter(wanted).values("pk")
         )
+    shape = {
+        name: value
+        for name, value in (("vcpus", query.vcpus), ("memory_gib", query.memory_gib))
+        if value is not None
+    }
+    if shape:
+        rows = rows.filter(
+            series__instance_type__in=InstanceType.objects.filter(**shape).values("pk")
+        )
     return rows
 
 

@@ -21,8 +21,9 @@ from benchmarks import burstable, units
 from benchmarks import per_dollar as arithmetic
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import AmbiguousParameter, DomainError
-from benchmarks.models import Benchmark, InstanceType, Region
+from benchmarks.models import Benchmark, InstanceType, Region, Vendor
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
+from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
 from benchmarks.selectors.kept_series import (
@@ -112,6 +113,13 @@ class PricePerformanceRow:
         return f"{self.instance_type}:{self.variant}" if self.variant else self.instance_type
 
     @property
+    def page_name(self) -> str:
+        """How the pages' links name the type: `c7g.large`, another cloud's `hcloud:cax11`."""
+        if self.vendor == Vendor.AWS:
+            return self.instance_type
+        return f"{self.vendor}:{self.instance_type}"
+
+    @property
     def values_cut(self) -> bool:
         return self.results > len(self.samples)
 
@@ -160,6 +168,8 @@ class PricePerformanceTable:
     # A cross-cloud question's regions (vendor:code), each row naming its own; empty for
     # the one `region`.
     regions: list[str] = field(default_factory=list)
+    # How the rows are ranked (questions/price_performance.py ORDERS).
+    order: str = ORDERS[0]
 
     @property
     def region_code(self) -> str:
@@ -170,6 +180,19 @@ class PricePerformanceTable:
     @property
     def has_burstable(self) -> bool:
         return any(row.burstable for row in self.results)
+
+
+def ranked(rows: list[PricePerformanceRow], order: str) -> list[PricePerformanceRow]:
+    """The rows as the answer lists them: most per dollar first, or cheapest first (`order`
+    price); rows without the figure last, ties by name."""
+    if order == "price":
+        return sorted(
+            rows,
+            key=lambda row: (row.usd_per_hour is None, row.usd_per_hour or 0, row.instance_type),
+        )
+    return sorted(
+        rows, key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type)
+    )
 
 
 def best_first(rows: list[PricePerformanceRow], reading: units.Reading) -> list:
@@ -286,6 +309,7 @@ def price_performance_table(
         purchase=query.purchase,
         exchange_rate=rate,
         notes=notes,
+        order=query.order,
     )
     for row in rows:
         instance_type = row.machine
@@ -347,9 +371,7 @@ def price_performance_table(
                 **_bandwidth(instance_type, benchmark, row.median, usd),
             )
         )
-    table.results.sort(
-        key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type)
-    )
+    table.results = ranked(table.results, query.order)
     if query.baseline:
         try:
             _apply_baseline(table.results, query.baseline, benchmark)
@@ -391,17 +413,25 @@ def _regions_asked(query: PricePerformanceQuery) -> list[tuple[str, str]]:
 
 
 def cross_cloud_table(
-    query: PricePerformanceQuery, *, subjects: list[BenchmarkInRegion] | None = None
+    query: PricePerformanceQuery,
+    *,
+    subjects: list[BenchmarkInRegion] | None = None,
+    lenient: bool = False,
+    sources: bool = False,
 ) -> PricePerformanceTable:
     """One ranking over several vendors' regions (`query.regions`): each region's answer for
-    its own vendor's types, the rows together best per dollar first, each naming its region,
-    in the one currency asked. A fixed number of queries per region."""
+    its own vendor's types, the rows together best per dollar first (or cheapest first), each
+    naming its region, in the one currency asked. A fixed number of queries per region;
+    `lenient` and `sources` as for one region (`price_performance_table`)."""
     subjects = subjects or regions_in_question(query)
     asked = _regions_asked(query)
     tables = []
     for (vendor, code), subject in zip(asked, subjects, strict=True):
         table = price_performance_table(
-            replace(query, region=code, regions=(), baseline=None), subject=subject
+            replace(query, region=code, regions=(), baseline=None),
+            subject=subject,
+            lenient=lenient,
+            sources=sources,
         )
         label = f"{vendor}:{code}"
         for row in table.results:
@@ -410,10 +440,7 @@ def cross_cloud_table(
         tables.append(table)
     merged = tables[0]
     merged.regions = [f"{vendor}:{code}" for vendor, code in asked]
-    merged.results = sorted(
-        (row for table in tables for row in table.results),
-        key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type),
-    )
+    merged.results = ranked([row for table in tables for row in table.results], query.order)
     merged.unpriced = [unpriced for table in tables for unpriced in table.unpriced]
     merged.notes = [note for table in tables for note in table.notes]
     merged.baseline = query.baseline
