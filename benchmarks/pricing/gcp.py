@@ -8,25 +8,32 @@ SKU's price is `pricingInfo[0].pricingExpression.tieredRates[-1].unitPrice`: who
 and `nanos` (billionths) of `currencyCode`; the catalog converts from US dollars at
 `currencyConversionRate` (units of that currency per dollar), which gives the dollar figure
 back. A machine type's price is its vCPUs times the core rate plus its GiB times the RAM rate
-of its family, region and usage. What is not priced so, and why:
+of its family, region and usage; a type with GPUs adds its GPUs at the rate of its GPU's SKU
+("Nvidia Tesla A100 GPU running in Americas"), the GPU its machine series carries
+(GPU_MODELS, from Compute Engine's "GPU machine types" page); E2's shared-core types count
+their fractional vCPU (e2-micro: 0.25 of a vCPU at E2's core rate, with its 1 GiB), as
+Google bills them. What is not priced, and why:
 
-- types with GPUs (their GPUs are SKUs of their own, not matched to types here);
-- shared-core types (e2-micro, e2-small, e2-medium, f1-micro, g1-small: billed as a fraction
-  of a vCPU);
+- f1-micro and g1-small (their own SKUs, not a family's rates);
+- a GPU type whose GPU's SKU is not among the pages, or whose series is not in GPU_MODELS;
 - custom, sole-tenancy and other SKUs that name no machine family.
+
+The live catalog (`fetch_pages`) needs an API key; its pages follow `nextPageToken`.
 """
 
 from __future__ import annotations
 
 import datetime
 import re
+import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from benchmarks.burstable import burstable_spec
 from benchmarks.errors import DomainError
-from benchmarks.pricing.records import QuotedPriceRecord, load_json_file, parse_day
+from benchmarks.pricing.records import QuotedPriceRecord, fetch_json, load_json_file, parse_day
 
 VENDOR = "gcp"
 SERVICE = "services/6F81-5844-456A"  # Compute Engine
@@ -37,12 +44,29 @@ USAGES = {
     "Commit1Yr": ("reserved", "1y"),
     "Commit3Yr": ("reserved", "3y"),
 }
-SHARED_CORE = frozenset({"e2-micro", "e2-small", "e2-medium", "f1-micro", "g1-small"})
+# Shared-core types billed by SKUs of their own, not by a family's rates.
+OWN_SKUS = frozenset({"f1-micro", "g1-small"})
+# The GPU each GPU machine series carries, as its SKU names it ("Nvidia L4 GPU running in").
+GPU_MODELS = {
+    "a2-highgpu": "Nvidia Tesla A100",
+    "a2-megagpu": "Nvidia Tesla A100",
+    "a2-ultragpu": "Nvidia A100 80GB",
+    "a3-highgpu": "Nvidia H100 80GB",
+    "a3-edgegpu": "Nvidia H100 80GB",
+    "a3-megagpu": "Nvidia H100 80GB Mega",
+    "g2-standard": "Nvidia L4",
+}
+# A live catalog read stops here: Compute Engine has a few thousand SKUs, 5,000 to a page.
+MAX_PAGES = 50
 # "A2 Instance Core running in Americas", "T2D AMD Instance Ram running in Singapore",
 # "Spot Preemptible N2 Instance Core running in Paris".
 _DESCRIPTION = re.compile(
     r"^(?:Spot Preemptible |Preemptible |Commitment v1: )?([A-Z][0-9][A-Z]?)\b(?! Custom)"
     r"(?: (?:AMD|Intel|Arm))? Instance (Core|Ram)\b"
+)
+# "Nvidia Tesla A100 GPU running in Americas", "Commitment v1: Nvidia L4 GPU in ...".
+_GPU_DESCRIPTION = re.compile(
+    r"^(?:Spot Preemptible |Preemptible |Commitment v1: )?(Nvidia .+?) GPU (?:running )?in\b"
 )
 PLACES = Decimal("1e-8")
 NANO = Decimal("1e-9")
@@ -52,8 +76,8 @@ NANO = Decimal("1e-9")
 class PartRate:
     """One SKU: a family's price per vCPU-hour or GiB-hour in some regions."""
 
-    family: str  # a2, t2d, e2
-    part: str  # CPU or RAM
+    family: str  # a2, t2d, e2; for a GPU, its model ("Nvidia Tesla A100")
+    part: str  # CPU, RAM or GPU
     usage: str  # OnDemand, Preemptible, Commit1Yr, Commit3Yr
     regions: tuple[str, ...]
     currency: str
@@ -72,9 +96,31 @@ def load_pages(path: Path) -> list[dict]:
     return pages
 
 
+def fetch_pages(base_url: str, *, key: str, currency: str = "") -> Iterator[dict]:
+    """The catalog's pages of Compute Engine SKUs (`key`: an API key, sent as the
+    `X-Goog-Api-Key` header so that no URL or message shows it; `currency`: the currency the
+    prices are quoted in, US dollars when empty), following `nextPageToken` to the last; a
+    DomainError (502) names a page that cannot be read."""
+    query = {"currencyCode": currency} if currency else {}
+    token = ""
+    for _ in range(MAX_PAGES):
+        asked = {**query, "pageToken": token} if token else query
+        url = f"{base_url}?{urllib.parse.urlencode(asked)}" if asked else base_url
+        page = fetch_json(url, headers={"X-Goog-Api-Key": key})
+        if not isinstance(page, dict) or not isinstance(page.get("skus"), list):
+            raise DomainError(
+                f"{url}: not a Cloud Billing Catalog page (no `skus`)", status_code=502
+            )
+        yield page
+        token = page.get("nextPageToken") or ""
+        if not token:
+            return
+    raise DomainError(f"more than {MAX_PAGES} pages of SKUs", status_code=502)
+
+
 def part_rates(pages: Iterable[dict]) -> tuple[list[PartRate], list[str]]:
-    """The per-vCPU and per-GiB rates among the pages' SKUs, and the descriptions of the
-    Compute SKUs left out (GPUs, custom machines, ...)."""
+    """The per-vCPU, per-GiB and per-GPU rates among the pages' SKUs, and the descriptions
+    of the Compute SKUs left out (custom machines, licences, ...)."""
     rates, left_out = [], []
     for page in pages:
         for sku in page["skus"]:
@@ -82,20 +128,18 @@ def part_rates(pages: Iterable[dict]) -> tuple[list[PartRate], list[str]]:
             category = sku.get("category") or {}
             if category.get("resourceFamily") != "Compute":
                 continue
-            match = _DESCRIPTION.match(description)
             usage = category.get("usageType")
-            if (
-                not match
-                or usage not in USAGES
-                or category.get("resourceGroup")
-                not in (
-                    "CPU",
-                    "RAM",
-                )
-            ):
+            group = category.get("resourceGroup")
+            if group == "GPU":
+                match = _GPU_DESCRIPTION.match(description)
+                family = match[1] if match else ""
+            else:
+                match = _DESCRIPTION.match(description)
+                family = match[1].lower() if match and group in ("CPU", "RAM") else ""
+            if not family or usage not in USAGES:
                 left_out.append(description)
                 continue
-            rates.append(_rate(sku, description, match[1].lower(), category, usage))
+            rates.append(_rate(sku, description, family, category, usage))
     return rates, left_out
 
 
@@ -139,20 +183,37 @@ class Machine:
     gpus: int
 
 
+def gpu_model(name: str) -> str | None:
+    """The GPU a machine type carries, as its SKU names it (`a2-highgpu-1g`: "Nvidia Tesla
+    A100"), or None for a series GPU_MODELS does not know."""
+    return GPU_MODELS.get(name.rsplit("-", 1)[0])
+
+
+def billed_vcpus(machine: Machine) -> Decimal:
+    """The vCPUs Google bills: a shared-core E2 type's fractional vCPU (e2-micro 0.25 of its
+    2, benchmarks/burstable.py), every vCPU of any other type."""
+    spec = burstable_spec(machine.name, VENDOR)
+    return spec.baseline_share * spec.vcpus if spec is not None else machine.vcpus
+
+
 def machine_prices(
     rates: list[PartRate], machines: Iterable[Machine], *, day: datetime.date, source: str
 ) -> Iterator[QuotedPriceRecord]:
     """Each machine's price in each region where its family has both a core and a RAM rate
-    of one usage and currency."""
+    of one usage and currency (and, for a GPU type, its GPU a rate of the same)."""
     by_key: dict[tuple, dict[str, PartRate]] = {}
+    gpus: dict[tuple, PartRate] = {}
     for rate in rates:
         for region in rate.regions:
+            if rate.part == "GPU":
+                gpus[(rate.family, rate.usage, region, rate.currency)] = rate
+                continue
             by_key.setdefault((rate.family, rate.usage, region, rate.currency), {})[rate.part] = (
                 rate
             )
     machines_by_family: dict[str, list[Machine]] = {}
     for machine in machines:
-        if machine.gpus or machine.name in SHARED_CORE:
+        if machine.name in OWN_SKUS or (machine.gpus and gpu_model(machine.name) is None):
             continue
         machines_by_family.setdefault(machine.family, []).append(machine)
     for (family, usage, region, currency), parts in sorted(by_key.items()):
@@ -160,13 +221,27 @@ def machine_prices(
         if core is None or ram is None:
             continue
         option, term = USAGES[usage]
-        starts = [rate.effective_from for rate in (core, ram) if rate.effective_from]
-        effective_from = max(starts) if starts else day
         for machine in machines_by_family.get(family, ()):
-            quoted = (machine.vcpus * core.amount + machine.memory_gib * ram.amount).quantize(
-                PLACES
+            gpu = None
+            if machine.gpus:
+                gpu = gpus.get((gpu_model(machine.name), usage, region, currency))
+                if gpu is None:
+                    continue
+            used = [rate for rate in (core, ram, gpu) if rate is not None]
+            starts = [rate.effective_from for rate in used if rate.effective_from]
+            effective_from = max(starts) if starts else day
+            vcpus = billed_vcpus(machine)
+            quoted = vcpus * core.amount + machine.memory_gib * ram.amount
+            usd = vcpus * core.usd + machine.memory_gib * ram.usd
+            parts_text = (
+                f"{vcpus.normalize():f} x {core.description} ({core.amount} {currency}) + "
+                f"{machine.memory_gib} GiB x {ram.description} ({ram.amount} {currency})"
             )
-            usd = (machine.vcpus * core.usd + machine.memory_gib * ram.usd).quantize(PLACES)
+            if gpu is not None:
+                quoted += machine.gpus * gpu.amount
+                usd += machine.gpus * gpu.usd
+                parts_text += f" + {machine.gpus} x {gpu.description} ({gpu.amount} {currency})"
+            quoted, usd = quoted.quantize(PLACES), usd.quantize(PLACES)
             yield QuotedPriceRecord(
                 vendor=VENDOR,
                 instance_type=machine.name,
@@ -181,7 +256,5 @@ def machine_prices(
                 offering_class="standard" if term else "",
                 upfront_usd=Decimal(0) if term else None,
                 hourly_usd=usd if term else None,
-                source=f"{source}: {machine.vcpus} x {core.description} "
-                f"({core.amount} {currency}) + {machine.memory_gib} GiB x {ram.description} "
-                f"({ram.amount} {currency})",
+                source=f"{source}: {parts_text}",
             )

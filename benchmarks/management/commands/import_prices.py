@@ -121,7 +121,8 @@ class Command(BaseCommand):
             "--api",
             action="store_true",
             help="live AWS, through boto3; with --service azure, Azure's Retail Prices API; "
-            "with --service hetzner, Hetzner Cloud's API (HCLOUD_TOKEN)",
+            "with --service hetzner, Hetzner Cloud's API (HCLOUD_TOKEN); with --service gcp, "
+            "Google's Cloud Billing Catalog (GOOGLE_API_KEY)",
         )
         parser.add_argument("--service", choices=price_services.API_SERVICES, help="with --api")
         parser.add_argument(
@@ -155,7 +156,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["api"] and not (options["service"] and options["region"]):
             raise CommandError(
-                "--api needs --service (ec2, fargate, ebs, rds, spot, specs, or azure) and --region"
+                f"--api needs --service ({', '.join(price_services.API_SERVICES)}) and --region"
             )
         if options["service"] and not options["api"]:
             raise CommandError("--service goes with --api")

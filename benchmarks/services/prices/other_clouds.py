@@ -23,6 +23,9 @@ from benchmarks.pricing.records import QuotedPriceRecord, load_json_file
 from benchmarks.services.prices import periods
 from benchmarks.services.prices.ec2 import PRICE_KEY
 
+# How a Google SKU's rate is counted, by its part.
+_RATE_UNITS = {"CPU": "vCPU", "RAM": "GiB", "GPU": "GPU"}
+
 
 def _check(record: QuotedPriceRecord) -> None:
     what = f"{record.instance_type} in {record.region}"
@@ -162,16 +165,35 @@ def _record_azure(items: list[dict], *, what: str) -> periods.ImportSummary:
     return summary
 
 
-@transaction.atomic
 def import_gcp_skus_file(*, path: Path, day: datetime.date | None = None) -> periods.ImportSummary:
     """Google Cloud's machine type prices from saved Cloud Billing Catalog pages of Compute
-    Engine SKUs: each type's vCPUs and GiB at its family's core and RAM rates, per region
-    and usage (pricing/gcp.py says which types are left out); idempotent. The types come
-    with their specifications from the bundled Spare Cores table, loaded first if need be."""
+    Engine SKUs: each type's vCPUs and GiB at its family's core and RAM rates (and its GPUs
+    at their SKU's), per region and usage (pricing/gcp.py says which types are left out);
+    idempotent. The types come with their specifications from the bundled Spare Cores
+    table, loaded first if need be."""
+    return _record_gcp(gcp.load_pages(path), what=path.name, day=day)
+
+
+def import_gcp_skus_api(
+    *, region: str | None = None, day: datetime.date | None = None
+) -> periods.ImportSummary:
+    """The same from the live catalog (an API key: GOOGLE_API_KEY), every page of Compute
+    Engine's SKUs, read before the transaction opens; with `region`, its prices only."""
+    key = settings.PRICEBENCH_GOOGLE_API_KEY
+    if not key:
+        raise DomainError("Google's Cloud Billing Catalog needs an API key: set GOOGLE_API_KEY")
+    pages = list(gcp.fetch_pages(settings.PRICEBENCH_GCP_SKUS_URL, key=key))
+    fetched = f"fetched {timezone.now():%Y-%m-%d %H:%M} UTC"
+    return _record_gcp(pages, what=f"{region or 'every region'}, {fetched}", day=day, region=region)
+
+
+@transaction.atomic
+def _record_gcp(
+    pages: list[dict], *, what: str, day: datetime.date | None, region: str | None = None
+) -> periods.ImportSummary:
     from benchmarks.services.prices.specs import import_bundled_specs
 
     day = day or timezone.localdate()
-    pages = gcp.load_pages(path)
     rates, left_out = gcp.part_rates(pages)
     if not InstanceType.objects.filter(vendor=gcp.VENDOR).exists():
         import_bundled_specs(vendor=gcp.VENDOR)
@@ -181,21 +203,25 @@ def import_gcp_skus_file(*, path: Path, day: datetime.date | None = None) -> per
             vendor=gcp.VENDOR, vcpus__isnull=False, memory_gib__isnull=False
         ).values_list("name", "vcpus", "memory_gib", "gpu_count")
     ]
-    records = list(
-        gcp.machine_prices(rates, machines, day=day, source=f"Cloud Billing Catalog, {path.name}")
-    )
+    records = [
+        record
+        for record in gcp.machine_prices(
+            rates, machines, day=day, source=f"Cloud Billing Catalog, {what}"
+        )
+        if region is None or record.region == region
+    ]
     ensure_regions(gcp.VENDOR, {record.region: record.region for record in records})
     summary = periods.record_periods(records, QUOTED_PRICES)
     summary.read = sum(len(page["skus"]) for page in pages)
-    summary.source = f"Cloud Billing Catalog SKUs of Compute Engine ({path.name})"
+    summary.source = f"Cloud Billing Catalog SKUs of Compute Engine ({what})"
     summary.notes.extend(
         f"rate: {rate.description}, {rate.usage}: {rate.amount} {rate.currency} per "
-        f"{'vCPU' if rate.part == 'CPU' else 'GiB'}-hour (${rate.usd.quantize(Decimal('1e-6'))})"
+        f"{_RATE_UNITS[rate.part]}-hour (${rate.usd.quantize(Decimal('1e-6'))})"
         for rate in rates
     )
     if left_out:
         summary.notes.append(
-            f"{len(left_out)} Compute SKUs name no family's core or RAM rate, left out: "
+            f"{len(left_out)} Compute SKUs name no family's core, RAM or GPU rate, left out: "
             + "; ".join(sorted(set(left_out))[:5])
         )
     return summary

@@ -14,10 +14,14 @@ from benchmarks.services.prices.importers import (
     import_price_list,
     import_spot_history,
 )
-from benchmarks.services.prices.other_clouds import import_azure_retail_api, import_hetzner_api
+from benchmarks.services.prices.other_clouds import (
+    import_azure_retail_api,
+    import_gcp_skus_api,
+    import_hetzner_api,
+)
 from benchmarks.services.prices.periods import ImportSummary
 
-API_SERVICES = ("ec2", "fargate", "ebs", "rds", "spot", "specs", "azure", "hetzner")
+API_SERVICES = ("ec2", "fargate", "ebs", "rds", "spot", "specs", "azure", "hetzner", "gcp")
 
 
 def _known_region(region: str) -> None:
@@ -54,9 +58,9 @@ def import_from_api(*, service: str, region: str, session=None) -> ImportSummary
     `service`: "ec2" (on-demand prices), "fargate" (rates), "ebs" (EBS volume rates), "rds"
     (DB instance prices and Aurora's storage and I/O rates), "spot"
     (prices in force now, per zone), "specs" (describe_instance_types), "azure" (Azure's
-    Retail Prices API: its virtual machines in one of its regions) or "hetzner" (Hetzner
-    Cloud's server types, one location's prices). The vendor is asked before the transaction
-    opens.
+    Retail Prices API: its virtual machines in one of its regions), "hetzner" (Hetzner
+    Cloud's server types, one location's prices) or "gcp" (Google's Cloud Billing Catalog,
+    one region's machine types). The vendor is asked before the transaction opens.
     """
     if service not in API_SERVICES:
         raise DomainError(f"service {service!r} is not one of {', '.join(API_SERVICES)}")
@@ -65,6 +69,8 @@ def import_from_api(*, service: str, region: str, session=None) -> ImportSummary
         return import_azure_retail_api(region=region)
     if service == "hetzner":
         return import_hetzner_api(location=region)
+    if service == "gcp":
+        return import_gcp_skus_api(region=region)
     _known_region(region)
     if service in ("ec2", "fargate", "ebs", "rds"):
         pages, source = _price_list_pages(service=service, region=region, session=session)
