@@ -1,6 +1,7 @@
-"""Build benchmarks/demo/sparecores_inspector.csv.xz from Spare Cores' inspector archive.
+"""Build benchmarks/demo/sparecores_inspector.csv.xz (AWS) and sparecores_inspector_<vendor>.csv.xz
+(Azure, Google Cloud, Hetzner Cloud) from Spare Cores' inspector archives.
 
-Reads ../shared/data/sparecores-inspector/aws.tar.xz in place with pricebench's own reader
+Reads ../shared/data/sparecores-inspector/<vendor>.tar.xz in place with pricebench's own reader
 and parsers (the same plan as `import_sparecores`: lscpu for the CPU and the vCPU count,
 meta.json for the date and the tool's version, failed runs left out) and writes one row per
 figure: the instance type with what its lscpu says, the run (the inspector file's path and
@@ -9,7 +10,11 @@ unit, direction, note) and its source and licence. The project keeps these figur
 Spare Cores' files; they are shared, like the data they come from, under CC BY-SA 4.0 (see
 benchmarks/demo/sparecores_inspector.md).
 
-    .venv/bin/python scripts/build_demo_sparecores.py [--archive PATH]
+Each row's source names the archive's commit, as the README beside the archives gives it
+(the archive's file name when no README says).
+
+    .venv/bin/python scripts/build_demo_sparecores.py [--vendor aws|azure|gcp|hcloud]
+        [--archive PATH]
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import io
 import json
 import lzma
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -30,9 +36,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
 
 from benchmarks import inspector, parsers  # noqa: E402
 
-ARCHIVE = ROOT.parent / "shared" / "data" / "sparecores-inspector" / "aws.tar.xz"
-OUTPUT = ROOT / "benchmarks" / "demo" / "sparecores_inspector.csv.xz"
-SOURCE = f"{inspector.SOURCE} (commit 804d3c71)"
+ARCHIVES = ROOT.parent / "shared" / "data" / "sparecores-inspector"
+DEMO = ROOT / "benchmarks" / "demo"
+VENDORS = ("aws", "azure", "gcp", "hcloud")
 COLUMNS = [
     "instance_type",
     "vcpus",
@@ -55,9 +61,26 @@ COLUMNS = [
 ]
 
 
-def rows(archive: Path):
+def output_path(vendor: str) -> Path:
+    """AWS's file keeps the name it had before the other clouds came."""
+    name = "sparecores_inspector" if vendor == "aws" else f"sparecores_inspector_{vendor}"
+    return DEMO / f"{name}.csv.xz"
+
+
+def source_of(archive: Path) -> str:
+    """The rows' source: Spare Cores' repository at the commit the archives' README names
+    (one commit for every vendor's archive), else the archive's file name."""
+    readme = archive.parent / "README.md"
+    found = (
+        re.search(r"\bcommit ([0-9a-f]{7,40})\b", readme.read_text()) if readme.exists() else None
+    )
+    return f"{inspector.SOURCE} ({f'commit {found[1]}' if found else archive.name})"
+
+
+def rows(archive: Path, vendor: str):
     """One dict per figure, in instance type and path order."""
-    for machine in inspector.read_source(archive):
+    source = source_of(archive)
+    for machine in inspector.read_source(archive, vendor=vendor):
         plan = inspector.plan_machine(machine)
         cpu = plan.cpu
         for run in plan.runs:
@@ -80,20 +103,23 @@ def rows(archive: Path):
                     "unit": result.unit,
                     "higher_is_better": int(result.higher_is_better),
                     "notes": result.notes or "",
-                    "source": SOURCE,
+                    "source": source,
                     "licence": inspector.LICENCE,
                 }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--archive", type=Path, default=ARCHIVE)
+    parser.add_argument("--vendor", choices=VENDORS, default="aws")
+    parser.add_argument("--archive", type=Path, help="default: <vendor>.tar.xz of the shared data")
     args = parser.parse_args()
+    archive = args.archive or ARCHIVES / f"{args.vendor}.tar.xz"
+    output = output_path(args.vendor)
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     count = 0
-    for row in rows(args.archive):
+    for row in rows(archive, args.vendor):
         # One row per line: the demo's reader skips other machines' lines by their start.
         broken = [name for name, cell in row.items() if "\n" in str(cell) or "\r" in str(cell)]
         if broken:
@@ -101,10 +127,10 @@ def main() -> None:
         writer.writerow(row)
         count += 1
     data = text.getvalue().encode("utf-8")
-    OUTPUT.write_bytes(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
+    output.write_bytes(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
     print(
-        f"wrote {OUTPUT.relative_to(ROOT)}: {count:,} figures, {len(data):,} bytes of CSV, "
-        f"{OUTPUT.stat().st_size:,} compressed"
+        f"wrote {output.relative_to(ROOT)}: {count:,} figures, {len(data):,} bytes of CSV, "
+        f"{output.stat().st_size:,} compressed"
     )
 
 

@@ -10,6 +10,15 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _demo_progress_of_the_tests(tmp_path_factory):
+    """The pages under test never show a real demo load's progress (a `make run` loading
+    beside the suite writes var/demo-loading.json, which the comparison page reads)."""
+    from django.conf import settings
+
+    settings.PRICEBENCH_DEMO_PROGRESS_FILE = tmp_path_factory.mktemp("demo") / "demo-loading.json"
+
+
 @pytest.fixture(autouse=True)
 def _empty_answer_cache():
     """Each test starts without rendered answers another test's database produced."""

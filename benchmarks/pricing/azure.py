@@ -12,13 +12,16 @@ last). Each item prices one meter: `armSkuName` (Standard_D16as_v4) in `armRegio
   at the same total paid upfront or monthly, so it is kept both ways (`all_upfront`: the
   total upfront; `no_upfront`: the same spread over the term's hours);
 - Linux and Windows apart (`os`: a `productName` that names Windows);
-- DevTestConsumption (Dev/Test subscriptions only) and items that are not hourly virtual
-  machines are left out. (`isPrimaryMeterRegion` false is kept: sizes that share a meter,
-  Standard_D16as_v4 among them, are priced only by such items.)
+- DevTestConsumption (Dev/Test subscriptions only), items that are not hourly virtual
+  machines, and dedicated hosts (`Dsv5_Type1`: a whole host, not a size; their
+  `productName` says "Dedicated Host" or "DedicatedHost") are left out.
+  (`isPrimaryMeterRegion` false is kept: sizes that share a meter, Standard_D16as_v4 among
+  them, are priced only by such items.)
 """
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
@@ -36,6 +39,8 @@ from benchmarks.pricing.records import (
 )
 
 VENDOR = "azure"
+# "Dadsv5 Series Dedicated Host", "Dsv5 Series DedicatedHost".
+_DEDICATED_HOST = re.compile(r"Dedicated ?Host")
 API_URL = "https://prices.azure.com/api/retail/prices"
 VIRTUAL_MACHINES = "Virtual Machines"
 TERMS = {"1 Year": "1y", "3 Years": "3y"}
@@ -101,7 +106,7 @@ def vm_prices(items: Iterable[dict], *, source: str) -> Iterator[QuotedPriceReco
             price, start = item["retailPrice"], item["effectiveStartDate"]
         except KeyError as error:
             raise DomainError(f"{where}: no {error.args[0]}") from None
-        if not name or not region:
+        if not name or not region or _DEDICATED_HOST.search(item.get("productName", "")):
             continue  # a meter of no one size (a dedicated host, a software licence)
         where = f"{name} in {region} ({item.get('skuName', '')})"
         amount = parse_usd(price, where=where)

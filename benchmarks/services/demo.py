@@ -1,5 +1,6 @@
 """The bundled demo: real prices, the published studies' results and Spare Cores' figures,
-with their sources."""
+with their sources; then the other clouds' (Hetzner Cloud, Google Cloud, Azure): their types'
+specifications, Spare Cores' figures and the prices of the samples the project bundles."""
 
 from __future__ import annotations
 
@@ -20,14 +21,15 @@ from pathlib import Path
 from django.db import transaction
 
 from benchmarks import inspector
-from benchmarks.models import InstanceType, Run, family_of
+from benchmarks.models import InstanceType, Run, Vendor, family_of
 from benchmarks.parsers import CpuInfo, ParsedOutput, ParsedResult
+from benchmarks.pricing.records import QuotedPriceRecord, parse_day, parse_usd
 from benchmarks.pricing.snapshot import DEMO_DIR
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 from benchmarks.services import machine_runs, sparecores, statistics, upload_checks
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
-from benchmarks.services.prices import ImportSummary
+from benchmarks.services.prices import ImportSummary, other_clouds, periods
 
 S1_SOURCE = (
     "Study S1, Fargate vCPU performance and price (December 2017, us-east-1): raw lscpu and "
@@ -102,6 +104,9 @@ def load_demo() -> DemoSummary:
 # ---- Spare Cores' figures ---------------------------------------------------------------
 
 SPARECORES_FILE = DEMO_DIR / "sparecores_inspector.csv.xz"
+# The other clouds the demo bundles, in the order it loads them: the smallest first, so that
+# one of them is complete early.
+OTHER_CLOUDS = (Vendor.HCLOUD, Vendor.GCP, Vendor.AZURE)
 # Machines loaded per transaction: one pass through the ingest pipeline and one refresh of the
 # benchmarks' summaries for all of them, rather than one per machine.
 MACHINES_PER_TRANSACTION = 40
@@ -138,14 +143,25 @@ class _DemoMachine:
     runs: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # path -> rows
 
 
+def sparecores_file(vendor: str) -> Path:
+    """The bundled Spare Cores figures of a vendor's types: sparecores_inspector.csv.xz for
+    AWS, sparecores_inspector_<vendor>.csv.xz for the others."""
+    if vendor == Vendor.AWS:
+        return SPARECORES_FILE
+    return DEMO_DIR / f"sparecores_inspector_{vendor}.csv.xz"
+
+
 def load_sparecores_demo(
     *,
+    vendor: str = Vendor.AWS,
     families: Collection[str] | None = None,
     exclude_families: Collection[str] = (),
     progress: Callable[[int, int, SparecoresDemoSummary], None] | None = None,
 ) -> SparecoresDemoSummary:
-    """Load the bundled Spare Cores figures (scripts/build_demo_sparecores.py), in
-    transactions of MACHINES_PER_TRANSACTION instance types, through the batch ingest path.
+    """Load the bundled Spare Cores figures of `vendor`'s types (scripts/
+    build_demo_sparecores.py), in transactions of MACHINES_PER_TRANSACTION instance types,
+    through the batch ingest path. Another vendor's types take their specifications from its
+    bundled table first (`load_cloud_demo` loads it).
 
     Each run keeps the natural key of the Spare Cores file its figures come from, so that
     `import_sparecores` later finds it stored. Types whose runs are all stored are skipped
@@ -153,10 +169,10 @@ def load_sparecores_demo(
     after each transaction (the types found stored counted in the first).
     """
     if families is not None:
-        machines = list(_machines_of(frozenset(families) - frozenset(exclude_families)))
+        machines = list(_machines_of(frozenset(families) - frozenset(exclude_families), vendor))
     else:
         excluded = frozenset(exclude_families)
-        machines = list(_demo_machines(lambda family: family not in excluded))
+        machines = list(_demo_machines(lambda family: family not in excluded, vendor))
     stored = set(
         Run.objects.filter(region=None, variant="", upload_key__isnull=False)
         .exclude(instance_type=None)
@@ -186,7 +202,7 @@ def load_sparecores_demo(
         progress(done, len(machines), summary)
     for start in range(0, len(pending), MACHINES_PER_TRANSACTION):
         for machine_summary in _load_demo_machines(
-            pending[start : start + MACHINES_PER_TRANSACTION]
+            pending[start : start + MACHINES_PER_TRANSACTION], vendor
         ):
             summary.add(machine_summary)
             done += 1
@@ -201,17 +217,21 @@ def _runs_by_kind(paths: Iterable[str]) -> dict[str, int]:
 
 
 @transaction.atomic
-def _load_demo_machines(batch: list[_DemoMachine]) -> list[sparecores.MachineSummary]:
+def _load_demo_machines(batch: list[_DemoMachine], vendor: str) -> list[sparecores.MachineSummary]:
     """Some machines' figures in one transaction, through the batch ingest path."""
     created = {
         machine.name: sparecores.ensure_instance_type(
-            machine.name, machine.cpu, source=sparecores.TYPE_SOURCE
+            machine.name, machine.cpu, source=sparecores.TYPE_SOURCE, vendor=vendor
         )
         for machine in batch
     }
+    # A bare name is AWS's type when AWS has one of that name: another vendor's is named so.
+    prefix = "" if vendor == Vendor.AWS else f"{vendor}:"
     outcomes = machine_runs.record_many_machines(
         [
-            machine_runs.MachineOutputs(machine.name, _demo_outputs(machine), region_code=None)
+            machine_runs.MachineOutputs(
+                prefix + machine.name, _demo_outputs(machine), region_code=None
+            )
             for machine in batch
         ]
     )
@@ -274,31 +294,33 @@ def _demo_outputs(machine: _DemoMachine) -> list[machine_runs.MachineOutput]:
 
 
 @functools.lru_cache(maxsize=4)
-def _machines_of(families: frozenset[str]) -> tuple[_DemoMachine, ...]:
+def _machines_of(families: frozenset[str], vendor: str) -> tuple[_DemoMachine, ...]:
     """Some families' machines, read once per process (a test loads the demo many times);
     the rows are shared: never change them."""
-    return tuple(_demo_machines(lambda family: family in families))
+    return tuple(_demo_machines(lambda family: family in families, vendor))
 
 
-def _demo_machines(wanted: Callable[[str], bool]) -> Iterator[_DemoMachine]:
-    """The bundled file's instance types of the families `wanted` accepts, in order, read as
-    a stream. The other rows are skipped by the name their line starts with, before the CSV
-    reader sees them: the file has one row per line (its build script checks no cell holds a
-    line break) and the instance type first."""
+def _demo_machines(wanted: Callable[[str], bool], vendor: str) -> Iterator[_DemoMachine]:
+    """The vendor's bundled file's instance types of the families `wanted` accepts, in order,
+    read as a stream. The other rows are skipped by the name their line starts with, before
+    the CSV reader sees them: the file has one row per line (its build script checks no cell
+    holds a line break) and the instance type first."""
     machine: _DemoMachine | None = None
     families: dict[str, bool] = {}
+    kind = InstanceType.Kind.EC2 if vendor == Vendor.AWS else InstanceType.Kind.VM
+    path = sparecores_file(vendor)
 
     def kept(line: str) -> bool:
         name = line.partition(",")[0]
         keep = families.get(name)
         if keep is None:
-            keep = families[name] = wanted(family_of(InstanceType.Kind.EC2, name))
+            keep = families[name] = wanted(family_of(kind, name))
         return keep
 
-    with lzma.open(SPARECORES_FILE, "rt", encoding="utf-8", newline="") as handle:
+    with lzma.open(path, "rt", encoding="utf-8", newline="") as handle:
         header = next(csv.reader([handle.readline()]))
         if header[0] != "instance_type":
-            raise ValueError(f"{SPARECORES_FILE.name}: its first column is not instance_type")
+            raise ValueError(f"{path.name}: its first column is not instance_type")
         for cells in csv.reader(line for line in handle if kept(line)):
             name = cells[0]
             row = dict(zip(header, cells, strict=True))
@@ -334,6 +356,114 @@ def _csv_text(rows: list[dict[str, str]]) -> str:
     writer.writeheader()
     writer.writerows(rows)
     return text.getvalue()
+
+
+# ---- the other clouds ------------------------------------------------------------------
+
+# The other clouds' prices (scripts/build_demo_cloud_prices.py): one row per
+# QuotedPriceRecord, with the region's name, for creating it.
+CLOUD_PRICES_FILE = DEMO_DIR / "cloud_prices.csv"
+CLOUD_PRICE_COLUMNS = [
+    "vendor",
+    "region",
+    "region_name",
+    "instance_type",
+    "purchase_option",
+    "os",
+    "term",
+    "payment",
+    "offering_class",
+    "plan",
+    "availability_zone",
+    "currency",
+    "quoted_per_hour",
+    "usd_per_hour",
+    "upfront_usd",
+    "hourly_usd",
+    "effective_from",
+    "effective_to",
+    "source",
+]
+_PRICE_CELLS: dict[str, Callable[[str, str], object]] = {
+    "quoted_per_hour": lambda text, where: parse_usd(text, where=where),
+    "usd_per_hour": lambda text, where: parse_usd(text, where=where),
+    "upfront_usd": lambda text, where: parse_usd(text, where=where) if text else None,
+    "hourly_usd": lambda text, where: parse_usd(text, where=where) if text else None,
+    "effective_from": lambda text, where: parse_day(text, where=where),
+    "effective_to": lambda text, where: parse_day(text, where=where) if text else None,
+}
+
+
+@dataclass
+class CloudDemoSummary:
+    """What loading one other cloud's part of the demo read and stored."""
+
+    vendor: str
+    specs: ImportSummary | None = None
+    figures: SparecoresDemoSummary = field(default_factory=SparecoresDemoSummary)
+    prices: ImportSummary | None = None
+
+    @property
+    def loaded(self) -> bool:
+        """Whether any of its types was asked for (a families filter may leave none)."""
+        return self.specs is not None
+
+
+def load_cloud_demo(
+    *,
+    vendor: str,
+    families: Collection[str] | None = None,
+    progress: Callable[[int, int, SparecoresDemoSummary], None] | None = None,
+) -> CloudDemoSummary:
+    """Load another cloud's part of the demo: its types' specifications (the bundled table),
+    then Spare Cores' figures of its types (`load_sparecores_demo`), then its prices
+    (`load_cloud_prices`), each in transactions of its own; loading again stores nothing.
+
+    With `families`, only their figures and prices, and nothing at all of a vendor that has
+    none of them.
+    """
+    if vendor not in OTHER_CLOUDS:
+        raise ValueError(f"{vendor!r} is not one of the other clouds the demo bundles")
+    summary = CloudDemoSummary(vendor)
+    if families is not None and not _machines_of(frozenset(families), vendor):
+        return summary
+    summary.specs = price_services.import_bundled_specs(vendor=vendor)
+    summary.figures = load_sparecores_demo(vendor=vendor, families=families, progress=progress)
+    summary.prices = load_cloud_prices(vendor=vendor, families=families)
+    return summary
+
+
+@transaction.atomic
+def load_cloud_prices(*, vendor: str, families: Collection[str] | None = None) -> ImportSummary:
+    """Store a vendor's bundled prices (of these families' types, when given) through the
+    other clouds' writer, creating the regions they name; loading again stores nothing."""
+    rows = [
+        (record, name)
+        for record, name in read_cloud_prices()
+        if record.vendor == vendor
+        and (families is None or family_of(InstanceType.Kind.VM, record.instance_type) in families)
+    ]
+    other_clouds.ensure_regions(vendor, {record.region: name for record, name in rows})
+    summary = periods.record_periods([record for record, _ in rows], other_clouds.QUOTED_PRICES)
+    summary.read = len(rows)
+    summary.source = f"the bundled prices of {vendor} ({CLOUD_PRICES_FILE.name})"
+    return summary
+
+
+def read_cloud_prices(path: Path = CLOUD_PRICES_FILE) -> Iterator[tuple[QuotedPriceRecord, str]]:
+    """cloud_prices.csv -> each price's record and its region's name."""
+    with open(path, encoding="utf-8", newline="") as file:
+        reader = csv.DictReader(file)
+        if reader.fieldnames != CLOUD_PRICE_COLUMNS:
+            raise ValueError(f"{path.name}: line 1: expected {','.join(CLOUD_PRICE_COLUMNS)}")
+        for row in reader:
+            where = f"{path.name}: line {reader.line_num}"
+            values = {
+                name: _PRICE_CELLS[name](text, where) if name in _PRICE_CELLS else text
+                for name, text in row.items()
+                if name != "region_name"
+            }
+            yield QuotedPriceRecord(**values), row["region_name"]
 
 
 class ProgressFile:

@@ -61,6 +61,7 @@ def test_windows_spot_and_low_priority_are_kept_apart_and_dev_test_left_out():
     kept = [
         item for item in items
         if item["type"] != "DevTestConsumption" and item["armSkuName"]
+        and "Host" not in item["productName"]
     ]  # fmt: skip
     windows = Price.objects.filter(os="windows")
     assert windows.exists() and Price.objects.filter(os="linux").exists()
@@ -73,6 +74,11 @@ def test_windows_spot_and_low_priority_are_kept_apart_and_dev_test_left_out():
     assert Region.objects.filter(vendor=Vendor.AZURE).count() == len(
         {item["armRegionName"] for item in kept}
     )
+    # Dedicated hosts are whole hosts, not sizes: no type is made of them.
+    hosts = {item["armSkuName"] for item in items if "Host" in item["productName"]}
+    assert hosts >= {"Dsv5_Type1", "Dadsv5_Type1"}
+    assert not Price.objects.filter(instance_type__name__in=hosts).exists()
+    assert not InstanceType.objects.filter(name__in=hosts).exists()
 
 
 def test_importing_again_stores_nothing_and_a_page_is_read_as_items_are():

@@ -1,12 +1,21 @@
-"""`python manage.py loaddemo [--part all|first|rest] [--families F,...]`: the bundled demo
-data. Idempotent; a second load started meanwhile waits for the first, then finds it stored."""
+"""`python manage.py loaddemo [--part all|first|rest|clouds] [--families F,...]`: the bundled
+demo data, AWS's first, then the other clouds' (Hetzner Cloud, Google Cloud, Azure, smallest
+first). Idempotent; a second load started meanwhile waits for the first, then finds it
+stored."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from benchmarks.models import Vendor
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 from benchmarks.services import locks, statistics
-from benchmarks.services.demo import ProgressFile, load_demo, load_sparecores_demo
+from benchmarks.services.demo import (
+    OTHER_CLOUDS,
+    ProgressFile,
+    load_cloud_demo,
+    load_demo,
+    load_sparecores_demo,
+)
 
 # The name of the lock two loads take in turn (benchmarks/services/locks.py).
 LOCK = "pricebench-loaddemo"
@@ -18,17 +27,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument(
             "--part",
-            choices=["all", "first", "rest"],
+            choices=["all", "first", "rest", "clouds"],
             default="all",
             help="first: prices, the studies and Spare Cores' figures of the comparison "
             "page's default families (what the first page shows); rest: Spare Cores' figures "
-            "of every other instance type (make run loads them in the background); all: both",
+            "of every other AWS type, then the clouds part (make run loads it in the "
+            "background); clouds: Hetzner Cloud's, Google Cloud's and Azure's types, Spare "
+            "Cores' figures and prices, in that order; all: everything",
         )
         parser.add_argument(
             "--families",
             default="",
-            help="the rest part only for these instance type families, comma-separated "
-            "(m5,c5): a smaller load",
+            help="the rest and clouds parts only for these instance type families, "
+            "comma-separated (m5,c5,cax): a smaller load",
         )
 
     def handle(self, *args, **options):
@@ -54,21 +65,31 @@ class Command(BaseCommand):
 
     def _load(self, part: str, families: set[str]) -> None:
         stored = present = 0
-        prices = "not loaded (--part rest)"
+        prices = f"AWS's not loaded (--part {part})"
         if part in ("all", "first"):
             summary = load_demo()
             prices, stored, present = summary.prices, summary.runs_stored, summary.runs_present
-        if part in ("all", "rest"):
-            rest = self._load_rest(families)
-            stored += rest.runs_stored
-            present += rest.runs_present
+        # The parts behind the server (make run) say how far they got on the comparison page.
+        progress_file = ProgressFile(settings.PRICEBENCH_DEMO_PROGRESS_FILE)
+        try:
+            if part in ("all", "rest"):
+                rest = self._load_rest(families, progress_file)
+                stored += rest.runs_stored
+                present += rest.runs_present
+            if part in ("all", "rest", "clouds"):
+                for vendor in OTHER_CLOUDS:
+                    cloud = self._load_cloud(vendor, families, progress_file)
+                    stored += cloud.figures.runs_stored
+                    present += cloud.figures.runs_present
+        finally:
+            progress_file.clear()
         statistics.analyze_tables()
         self.stdout.write(
             f"demo loaded: prices {prices}; runs stored {stored}, already present {present}"
         )
 
-    def _load_rest(self, families: set[str]):
-        progress_file = ProgressFile(settings.PRICEBENCH_DEMO_PROGRESS_FILE)
+    def _progress(self, label: str, progress_file: ProgressFile):
+        """A load's progress callback: the page's note, and a line at each tenth."""
         shown = set()
 
         def progress(done, total, summary):
@@ -77,16 +98,34 @@ class Command(BaseCommand):
             if tenth not in shown:
                 shown.add(tenth)
                 self.stdout.write(
-                    f"Spare Cores demo data: {done:,} of {total:,} instance types "
+                    f"{label}: {done:,} of {total:,} instance types "
                     f"({summary.results:,} results stored)"
                 )
                 self.stdout.flush()
 
-        try:
-            if families:
-                return load_sparecores_demo(
-                    families=families, exclude_families=DEFAULT_FAMILIES, progress=progress
-                )
-            return load_sparecores_demo(exclude_families=DEFAULT_FAMILIES, progress=progress)
-        finally:
-            progress_file.clear()
+        return progress
+
+    def _load_rest(self, families: set[str], progress_file: ProgressFile):
+        progress = self._progress("Spare Cores demo data", progress_file)
+        if families:
+            return load_sparecores_demo(
+                families=families, exclude_families=DEFAULT_FAMILIES, progress=progress
+            )
+        return load_sparecores_demo(exclude_families=DEFAULT_FAMILIES, progress=progress)
+
+    def _load_cloud(self, vendor: str, families: set[str], progress_file: ProgressFile):
+        label = Vendor(vendor).label
+        progress = self._progress(f"Spare Cores demo data, {label}", progress_file)
+        cloud = load_cloud_demo(vendor=vendor, families=families or None, progress=progress)
+        if not cloud.loaded:
+            self.stdout.write(f"{label}: none of its types is of these families")
+            return cloud
+        figures = cloud.figures
+        self.stdout.write(
+            f"{label} ({vendor}) loaded: specifications {cloud.specs}; instance types "
+            f"{figures.instance_types:,} stored, {figures.instance_types_present:,} already "
+            f"present; runs stored {figures.runs_stored}, already present "
+            f"{figures.runs_present} ({figures.results:,} results); prices {cloud.prices}"
+        )
+        self.stdout.flush()
+        return cloud
