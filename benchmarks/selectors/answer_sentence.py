@@ -37,7 +37,7 @@ def summary(table: PricePerformanceTable) -> str:
     ranked = best_first(table.results, reading)
     winner = ranked[0]
     if reading.per_dollar is not None:
-        figure = reading.per_dollar.format(winner.per_dollar)
+        figure = reading.per_dollar.format(winner.per_dollar) + _in_currency(table, winner, reading)
         claim = f"{_name(winner)} gives the most {benchmark.key} per dollar ({figure})"
     else:
         claim = (
@@ -85,6 +85,23 @@ def _name(row: PricePerformanceRow | ProfileRow) -> str:
     name = row.instance_type + (f" ({row.variant})" if row.variant else "")
     region = getattr(row, "region", None)
     return f"{name} in {region}" if region else name
+
+
+# How a sentence names a unit of the currency asked ("per euro"); others by their code.
+CURRENCY_WORDS = {"EUR": "euro", "GBP": "pound", "JPY": "yen", "CHF": "Swiss franc"}
+
+
+def _in_currency(
+    table: PricePerformanceTable, row: PricePerformanceRow, reading: units.Reading
+) -> str:
+    """An answer in another currency says the winner's figure per unit of it too: "; 697 k
+    per euro-hour" (the per-dollar figure over the rate of the rows' prices)."""
+    rate = table.exchange_rate
+    if rate.day is None or not row.per_dollar or not row.exchange_rate:
+        return ""
+    per_unit = reading.per_dollar.format(row.per_dollar / row.exchange_rate)
+    word = CURRENCY_WORDS.get(rate.currency, rate.currency)
+    return "; " + per_unit.replace("per dollar", f"per {word}")
 
 
 def _cheapest(table: PricePerformanceTable) -> str:

@@ -127,3 +127,30 @@ def test_with_one_vendor_priced_the_page_offers_no_cloud_picker(client, db):
     assert (
         'id="clouds"' not in html and not InstanceType.objects.exclude(vendor=Vendor.AWS).exists()
     )
+
+
+def test_an_answer_in_euros_says_the_winners_figure_per_euro_too(clouds):
+    answer = (
+        APIClient()
+        .get(
+            "/api/v1/price-performance/",
+            {**QUESTION, "regions": "aws:us-east-1,hcloud:fsn1", "currency": "EUR"},
+        )
+        .json()
+    )
+    winner = answer["results"][0]
+    per_euro = winner["per_dollar"] / winner["exchange_rate"]
+    assert winner["exchange_rate"] < 1 and per_euro > winner["per_dollar"]
+    # The figure per dollar, then per euro (the test's benchmark is in B/s: "4.37 GB per
+    # dollar; 4.85 GB per euro").
+    match = re.search(
+        r"per dollar \(([0-9.]+) GB per dollar; ([0-9.]+) GB per euro\)", answer["summary"]
+    )
+    assert match, answer["summary"]
+    assert float(match[2]) == pytest.approx(per_euro / 1e9, rel=0.01)
+    usd = (
+        APIClient()
+        .get("/api/v1/price-performance/", {**QUESTION, "regions": "aws:us-east-1,hcloud:fsn1"})
+        .json()
+    )
+    assert "per euro" not in usd["summary"]
