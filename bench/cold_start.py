@@ -33,6 +33,22 @@ def timed(command: list[str], env: dict) -> float:
     return time.perf_counter() - started
 
 
+def timed_until(command: list[str], env: dict, marker: str) -> tuple[float, float]:
+    """Seconds until the command prints a line holding `marker`, and until it ends."""
+    started = time.perf_counter()
+    until = None
+    with subprocess.Popen(
+        command, cwd=common.ROOT, env=env, stdout=subprocess.PIPE, text=True
+    ) as process:
+        for line in process.stdout:
+            if until is None and marker in line:
+                until = time.perf_counter() - started
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    total = time.perf_counter() - started
+    return (total if until is None else until), total
+
+
 def first_page(env: dict, port: int) -> float:
     """Seconds from starting runserver to `/` answering 200 with its chart data."""
     started = time.perf_counter()
@@ -79,14 +95,18 @@ def main() -> None:
     steps["runserver to the first page"] = first_page(env, common.free_port())
     to_first_page = sum(steps.values())
     if not args.no_rest:
-        steps["loaddemo --part rest"] = timed([*manage, "loaddemo", "--part", "rest"], env)
+        # The clouds' part names Hetzner Cloud, the first of them, in its first line.
+        aws, total = timed_until([*manage, "loaddemo", "--part", "rest"], env, "Hetzner Cloud")
+        steps["loaddemo --part rest: AWS's rest"] = aws
+        steps["loaddemo --part rest: other clouds"] = total - aws
     print(f"baseline: manage.py check {baseline:.2f} s")
     for name, seconds in steps.items():
-        print(f"{name:32} {seconds:7.2f} s  ({seconds / baseline:5.1f} x baseline)")
-    print(f"{'first page after':32} {to_first_page:7.2f} s  (target < 10 s)")
+        print(f"{name:38} {seconds:7.2f} s  ({seconds / baseline:5.1f} x baseline)")
+    print(f"{'first page after':38} {to_first_page:7.2f} s  (target < 10 s)")
     if not args.no_rest:
-        demo = to_first_page + steps["loaddemo --part rest"]
-        print(f"{'whole demo loaded after':32} {demo:7.2f} s  (target: rest < 60 s)")
+        demo = to_first_page + aws
+        print(f"{'AWS demo loaded after':38} {demo:7.2f} s  (target: rest < 60 s)")
+        print(f"{'every cloud loaded after':38} {demo + total - aws:7.2f} s")
 
 
 if __name__ == "__main__":
