@@ -16,7 +16,8 @@ At `--first` results, then at `--results`, it prints:
 - what the database holds and where the space goes (heap, indexes, TOAST per table), per
   million results;
 - in this process (Django's test client, PostgreSQL restarted first so that its buffers are
-  empty): server time and SQL queries of the instance-type page for types nobody opened yet,
+  empty, then the process warmed up as a gunicorn worker is, dashboard/warmup.py): server
+  time and SQL queries of the instance-type page for types nobody opened yet,
   of `instance-types/NAME/` in the API, of the comparison page charting every type, of the
   compare page (3 types), `/benchmarks/`, a benchmark's page, `/runs/` and a run's page,
   and of every list endpoint's first page;
@@ -236,6 +237,14 @@ def in_process(
     cluster.restart()
     client = Client()
     figures: dict[str, list] = collections.defaultdict(list)
+    # As a gunicorn worker does before its first request (gunicorn.conf.py): the process's own
+    # first-request costs are not any one type's. The type it opens is not measured.
+    from django.core.wsgi import get_wsgi_application
+
+    from dashboard.warmup import warm_up
+
+    warmed = {url for url, _status in warm_up(get_wsgi_application())}
+    type_names = [name for name in type_names if f"/instance-types/{name}/" not in warmed]
 
     def ask(label: str, path: str) -> None:
         with CaptureQueriesContext(connection) as captured:

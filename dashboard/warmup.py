@@ -1,8 +1,11 @@
-"""A web worker answers the comparison page's question through the API before taking requests.
+"""A web worker answers the comparison page's question through the API, and opens the page of
+the answer's best type, before taking requests.
 
 The first answer a new process gives is the slowest by far (docs/performance.md): its
 PostgreSQL backend loads the catalog of every table it touches, Django compiles the queries'
-expressions, DRF settles its settings.
+expressions and the page's templates, DRF settles its settings. The instance-type page reads
+tables the API does not (ranks, runs, similar types): a process's first such page took about
+40 ms more than the next at 10M results.
 gunicorn starts workers on a deploy, after a crash and every `max_requests` answers; without
 this, whoever asks first pays for all of it.
 """
@@ -16,6 +19,7 @@ from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.urls import reverse
 
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.selectors import comparison
@@ -24,8 +28,8 @@ logger = logging.getLogger(__name__)
 
 
 def warm_up(application: Callable) -> list[tuple[str, str]]:
-    """GET the comparison page's question (every default resolved, as its API link asks it)
-    through `application` (WSGI), as a client would.
+    """GET the comparison page's question (every default resolved, as its API link asks it),
+    then its best type's page, through `application` (WSGI), as a client would.
 
     Returns (url, status) of each request. Never raises: a worker that cannot warm up (the
     database away, an empty database) still takes requests, which then answer as they can.
@@ -36,6 +40,9 @@ def warm_up(application: Callable) -> list[tuple[str, str]]:
         page = comparison.comparison(PricePerformanceQuery(benchmark="", region=""))
         if page.table is not None:
             answered.append((page.api_url, _get(application, page.api_url)))
+        if page.table is not None and page.table.results:
+            best = reverse("instance-type", args=[page.table.results[0].page_name])
+            answered.append((best, _get(application, best)))
     except Exception as error:  # any failure only means a colder first request
         logger.warning("warm-up stopped: %s: %s", type(error).__name__, error)
     logger.info(
