@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import functools
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.conf import settings
 
@@ -35,6 +36,10 @@ class ExchangeRate:
     per_usd: float
     # The ECB's day of the rates used; None for US dollars (no conversion).
     day: datetime.date | None
+
+    def usd_of(self, amount: Decimal) -> Decimal:
+        """An amount quoted in this currency, in US dollars (unrounded)."""
+        return amount / Decimal(str(self.per_usd))
 
     def convert(self, usd: float | None) -> float | None:
         """`usd` in this currency (seven significant digits, as the per-dollar figures)."""

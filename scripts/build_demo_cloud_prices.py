@@ -45,11 +45,10 @@ django.setup()
 from benchmarks.models import vm_family  # noqa: E402
 from benchmarks.pricing import azure, gcp, hetzner, snapshot  # noqa: E402
 from benchmarks.pricing.records import QuotedPriceRecord, load_json_file  # noqa: E402
-from benchmarks.services.demo import CLOUD_PRICE_COLUMNS, CLOUD_PRICES_FILE  # noqa: E402
 from benchmarks.services.prices.specs import bundled_specs_file  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data"
-OUTPUT = CLOUD_PRICES_FILE
+OUTPUT = snapshot.CLOUD_PRICES_FILE
 HETZNER_FILE = "hetzner_server_types_2024_hcloud-autok8s.json"
 AZURE_FILE = "azure_retail_vm_items_carbonandfinch_subset.json"
 GCP_FILE = "gcp_billing_skus_opencost.json"
@@ -123,11 +122,11 @@ def main() -> None:
     rows.sort(
         key=lambda row: tuple(
             row[name]
-            for name in CLOUD_PRICE_COLUMNS
+            for name in snapshot.CLOUD_PRICE_COLUMNS
             if name not in ("region_name", "quoted_per_hour", "usd_per_hour", "source")
         )
     )
-    snapshot.write_rows(OUTPUT, CLOUD_PRICE_COLUMNS, rows)
+    snapshot.write_rows(OUTPUT, snapshot.CLOUD_PRICE_COLUMNS, rows)
     counts = Counter(row["vendor"] for row in rows)
     print(
         f"wrote {OUTPUT.relative_to(ROOT)}: {len(rows):,} prices ("

@@ -19,6 +19,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from benchmarks.models import InstanceType, Price, Region, Result, Run, Vendor, vm_family
+from benchmarks.pricing import snapshot
 from benchmarks.services import demo
 from tests.conftest import SHARED_DATA
 from tests.selectors.test_price_performance import price
@@ -114,7 +115,7 @@ def test_the_demo_ranks_hetzner_per_euro_in_fsn1_at_the_samples_net_prices():
     summary = demo.load_cloud_demo(vendor=Vendor.HCLOUD)
     quoted = {
         record.instance_type: record.quoted_per_hour
-        for record, _ in demo.read_cloud_prices()
+        for record, _ in snapshot.read_cloud_prices()
         if record.vendor == Vendor.HCLOUD and record.region == "fsn1"
     }
     assert summary.prices.stored == summary.prices.read > len(quoted) == 24
@@ -170,7 +171,7 @@ def test_loaddemo_loads_the_clouds_smallest_first_and_keeps_googles_prices_in_id
     # Only these families' prices: Azure's sample prices two Bsv2 sizes, and nothing else.
     sample = {
         record.instance_type
-        for record, _ in demo.read_cloud_prices()
+        for record, _ in snapshot.read_cloud_prices()
         if record.vendor == Vendor.AZURE and vm_family(record.instance_type) == "Bsv2"
     }
     assert sample == {"Standard_B2s_v2", "Standard_B32s_v2"}

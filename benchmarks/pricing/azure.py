@@ -31,8 +31,9 @@ from benchmarks import per_dollar
 from benchmarks.currency import USD, exchange_rate
 from benchmarks.errors import DomainError
 from benchmarks.pricing.records import (
+    PLACES,
     QuotedPriceRecord,
-    fetch_json,
+    follow_pages,
     load_json_file,
     parse_day,
     parse_usd,
@@ -44,7 +45,6 @@ _DEDICATED_HOST = re.compile(r"Dedicated ?Host")
 API_URL = "https://prices.azure.com/api/retail/prices"
 VIRTUAL_MACHINES = "Virtual Machines"
 TERMS = {"1 Year": "1y", "3 Years": "3y"}
-PLACES = Decimal("1e-8")
 
 
 def load_items(path: Path) -> list[dict]:
@@ -114,7 +114,6 @@ def vm_prices(items: Iterable[dict], *, source: str) -> Iterator[QuotedPriceReco
         end = item.get("effectiveEndDate")
         effective_to = parse_day(end, where=where) if end else None
         rate = exchange_rate(currency, effective_from)
-        to_usd = Decimal(1) / Decimal(str(rate.per_usd))
         common = {
             "vendor": VENDOR,
             "instance_type": name,
@@ -131,7 +130,7 @@ def vm_prices(items: Iterable[dict], *, source: str) -> Iterator[QuotedPriceReco
                 **common,
                 purchase_option=_option(item),
                 quoted_per_hour=amount,
-                usd_per_hour=(amount * to_usd).quantize(PLACES),
+                usd_per_hour=rate.usd_of(amount).quantize(PLACES),
             )
             continue
         term = TERMS.get(item.get("reservationTerm", ""))
@@ -139,10 +138,10 @@ def vm_prices(items: Iterable[dict], *, source: str) -> Iterator[QuotedPriceReco
             raise DomainError(f"{where}: reservationTerm {item.get('reservationTerm')!r}")
         hours = per_dollar.term_hours(term)
         hourly = (amount / hours).quantize(PLACES)
-        upfront_usd = (amount * to_usd).quantize(PLACES)
+        upfront_usd = rate.usd_of(amount).quantize(PLACES)
         for payment, upfront, per_hour in (
             ("all_upfront", upfront_usd, Decimal(0)),
-            ("no_upfront", Decimal(0), (hourly * to_usd).quantize(PLACES)),
+            ("no_upfront", Decimal(0), rate.usd_of(hourly).quantize(PLACES)),
         ):
             yield QuotedPriceRecord(
                 **common,
@@ -170,13 +169,10 @@ def fetch_pages(base_url: str, *, region: str | None = None) -> Iterator[dict]:
     query = "serviceName eq 'Virtual Machines'"
     if region:
         query += f" and armRegionName eq '{region}'"
-    url: str | None = f"{base_url}?{urllib.parse.urlencode({'$filter': query})}"
-    for _ in range(MAX_PAGES):
-        if url is None:
-            return
-        page = fetch_json(url)
-        if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
-            raise DomainError(f"{url}: not a Retail Prices page (no `Items`)", status_code=502)
-        yield page
-        url = page.get("NextPageLink") or None
-    raise DomainError(f"more than {MAX_PAGES} pages: narrow the query to a region")
+    return follow_pages(
+        f"{base_url}?{urllib.parse.urlencode({'$filter': query})}",
+        items="Items",
+        next_url=lambda _url, page: page.get("NextPageLink") or None,
+        what="a Retail Prices page",
+        max_pages=MAX_PAGES,
+    )

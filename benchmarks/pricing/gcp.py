@@ -33,7 +33,13 @@ from pathlib import Path
 
 from benchmarks.burstable import burstable_spec
 from benchmarks.errors import DomainError
-from benchmarks.pricing.records import QuotedPriceRecord, fetch_json, load_json_file, parse_day
+from benchmarks.pricing.records import (
+    PLACES,
+    QuotedPriceRecord,
+    follow_pages,
+    load_json_file,
+    parse_day,
+)
 
 VENDOR = "gcp"
 SERVICE = "services/6F81-5844-456A"  # Compute Engine
@@ -68,7 +74,6 @@ _DESCRIPTION = re.compile(
 _GPU_DESCRIPTION = re.compile(
     r"^(?:Spot Preemptible |Preemptible |Commitment v1: )?(Nvidia .+?) GPU (?:running )?in\b"
 )
-PLACES = Decimal("1e-8")
 NANO = Decimal("1e-9")
 
 
@@ -96,26 +101,23 @@ def load_pages(path: Path) -> list[dict]:
     return pages
 
 
-def fetch_pages(base_url: str, *, key: str, currency: str = "") -> Iterator[dict]:
-    """The catalog's pages of Compute Engine SKUs (`key`: an API key, sent as the
-    `X-Goog-Api-Key` header so that no URL or message shows it; `currency`: the currency the
-    prices are quoted in, US dollars when empty), following `nextPageToken` to the last; a
-    DomainError (502) names a page that cannot be read."""
-    query = {"currencyCode": currency} if currency else {}
-    token = ""
-    for _ in range(MAX_PAGES):
-        asked = {**query, "pageToken": token} if token else query
-        url = f"{base_url}?{urllib.parse.urlencode(asked)}" if asked else base_url
-        page = fetch_json(url, headers={"X-Goog-Api-Key": key})
-        if not isinstance(page, dict) or not isinstance(page.get("skus"), list):
-            raise DomainError(
-                f"{url}: not a Cloud Billing Catalog page (no `skus`)", status_code=502
-            )
-        yield page
-        token = page.get("nextPageToken") or ""
-        if not token:
-            return
-    raise DomainError(f"more than {MAX_PAGES} pages of SKUs", status_code=502)
+def fetch_pages(base_url: str, *, key: str) -> Iterator[dict]:
+    """The catalog's pages of Compute Engine SKUs, in US dollars, following `nextPageToken`
+    to the last (`key`: an API key, sent as the `X-Goog-Api-Key` header so that no URL or
+    message shows it); a DomainError (502) names a page that cannot be read."""
+
+    def next_url(_url: str, page: dict) -> str | None:
+        token = page.get("nextPageToken")
+        return f"{base_url}?{urllib.parse.urlencode({'pageToken': token})}" if token else None
+
+    return follow_pages(
+        base_url,
+        items="skus",
+        next_url=next_url,
+        what="a Cloud Billing Catalog page",
+        max_pages=MAX_PAGES,
+        headers={"X-Goog-Api-Key": key},
+    )
 
 
 def part_rates(pages: Iterable[dict]) -> tuple[list[PartRate], list[str]]:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator
-from decimal import Decimal
 
 from benchmarks.currency import exchange_rate
 from benchmarks.errors import DomainError
-from benchmarks.pricing.records import QuotedPriceRecord, fetch_json, parse_usd
+from benchmarks.pricing.records import PLACES, QuotedPriceRecord, follow_pages, parse_usd
 
 VENDOR = "hcloud"
 CURRENCY = "EUR"
@@ -61,7 +60,7 @@ def server_type_prices(
                 region=str(location),
                 currency=CURRENCY,
                 quoted_per_hour=quoted,
-                usd_per_hour=(quoted / Decimal(str(rate.per_usd))).quantize(Decimal("1e-8")),
+                usd_per_hour=rate.usd_of(quoted).quantize(PLACES),
                 effective_from=day,
                 source=f"{source}; net hourly price in EUR, in US dollars at the ECB's "
                 f"reference rate of {rate.day} ({rate.per_usd} EUR per USD)",
@@ -74,15 +73,20 @@ MAX_PAGES = 100
 def fetch_server_types(base_url: str, *, token: str) -> dict:
     """Every page of `GET /v1/server_types` (50 a page, following `meta.pagination.next_page`)
     as one answer; a DomainError (502) names a page that cannot be read."""
-    server_types: list = []
-    page: int | None = 1
-    for _ in range(MAX_PAGES):
-        if page is None:
-            return {"server_types": server_types}
-        url = f"{base_url}/server_types?per_page=50&page={page}"
-        body = fetch_json(url, headers={"Authorization": f"Bearer {token}"})
-        if not isinstance(body, dict) or not isinstance(body.get("server_types"), list):
-            raise DomainError(f"{url}: not a server_types page", status_code=502)
-        server_types.extend(body["server_types"])
-        page = ((body.get("meta") or {}).get("pagination") or {}).get("next_page")
-    raise DomainError(f"more than {MAX_PAGES} pages of server types")
+
+    def address(page: int) -> str:
+        return f"{base_url}/server_types?per_page=50&page={page}"
+
+    def next_url(_url: str, body: dict) -> str | None:
+        following = ((body.get("meta") or {}).get("pagination") or {}).get("next_page")
+        return address(following) if following else None
+
+    pages = follow_pages(
+        address(1),
+        items="server_types",
+        next_url=next_url,
+        what="a server_types page",
+        max_pages=MAX_PAGES,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    return {"server_types": [server_type for body in pages for server_type in body["server_types"]]}

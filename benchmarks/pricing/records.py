@@ -7,7 +7,7 @@ import json
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -261,6 +261,8 @@ def load_json_file(path: Path) -> object:
 
 # Seconds a vendor's API may take to answer one page.
 FETCH_TIMEOUT = 60
+# Other clouds' prices are kept to eight decimal places (models.Price's amounts).
+PLACES = Decimal("1e-8")
 
 
 def fetch_json(url: str, *, headers: dict[str, str] | None = None) -> object:
@@ -274,3 +276,28 @@ def fetch_json(url: str, *, headers: dict[str, str] | None = None) -> object:
         raise DomainError(f"{url}: HTTP {error.code}", status_code=502) from None
     except (OSError, ValueError) as error:
         raise DomainError(f"{url}: could not be read ({error})", status_code=502) from None
+
+
+def follow_pages(
+    url: str,
+    *,
+    items: str,
+    next_url: Callable[[str, dict], str | None],
+    what: str,
+    max_pages: int,
+    headers: dict[str, str] | None = None,
+) -> Iterator[dict]:
+    """A vendor's price API read page by page from `url`: each page must hold an `items`
+    list; `next_url(url, page)` gives the next page's address, None after the last. A
+    DomainError (502) names a page that is not `what`, or the query when it runs past
+    `max_pages`."""
+    for _ in range(max_pages):
+        page = fetch_json(url, headers=headers)
+        if not isinstance(page, dict) or not isinstance(page.get(items), list):
+            raise DomainError(f"{url}: not {what} (no `{items}` list)", status_code=502)
+        yield page
+        following = next_url(url, page)
+        if following is None:
+            return
+        url = following
+    raise DomainError(f"more than {max_pages} pages of {what}: narrow the query", status_code=502)

@@ -4,7 +4,10 @@
 - fargate_rates.csv: Fargate rates per vCPU-hour and GB-hour;
 - volume_prices.csv: EBS volume rates per GB-month, IOPS-month or MiB/s-month;
 - instance_types.csv: EC2 instance specifications (describe_instance_types);
-- instance_specs.csv: every AWS type's specifications from Spare Cores' server table.
+- instance_specs.csv: every AWS type's specifications from Spare Cores' server table;
+- cloud_prices.csv: other clouds' prices as they quote them, with their regions' names
+  (scripts/build_demo_cloud_prices.py, from the samples in ../shared/data/pricing/
+  other-clouds/; benchmarks/demo/cloud_prices.md credits them).
 
 scripts/build_demo_prices.py writes prices.csv, fargate_rates.csv and instance_types.csv from
 ../shared/data/pricing/; scripts/build_demo_specs.py writes instance_specs.csv from
@@ -27,6 +30,7 @@ from benchmarks.pricing.records import (
     FargateRateRecord,
     InstanceSpecRecord,
     PriceRecord,
+    QuotedPriceRecord,
     VolumePriceRecord,
     parse_day,
     parse_usd,
@@ -82,6 +86,25 @@ def write_rows(path: Path, columns: list[str], rows: list[dict]) -> None:
         writer = csv.DictWriter(file, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+
+
+# Other clouds' prices: every field of a QuotedPriceRecord, and the region's name.
+CLOUD_PRICES_FILE = DEMO_DIR / "cloud_prices.csv"
+CLOUD_PRICE_COLUMNS = (
+    "vendor,region,region_name,instance_type,purchase_option,os,term,payment,offering_class,"
+    "plan,availability_zone,currency,quoted_per_hour,usd_per_hour,upfront_usd,hourly_usd,"
+    "effective_from,effective_to,source"
+).split(",")
+
+
+def read_cloud_prices(path: Path = CLOUD_PRICES_FILE) -> Iterator[tuple[QuotedPriceRecord, str]]:
+    """cloud_prices.csv -> each price's record and its region's name."""
+    fields = [name for name in CLOUD_PRICE_COLUMNS if name != "region_name"]
+    for where, row in _rows(path, CLOUD_PRICE_COLUMNS):
+        record = QuotedPriceRecord(
+            **{name: _CELLS.get(name, _text)(row[name], where) for name in fields}
+        )
+        yield record, row["region_name"]
 
 
 def read_prices(path: Path) -> Iterator[PriceRecord]:
@@ -161,6 +184,7 @@ def _day(text: str, where: str) -> datetime.date:
 # How a cell is read, by its column (a name means the same in every file); the rest is text.
 _CELLS: dict[str, Callable[[str, str], object]] = {
     "usd_per_hour": _usd,
+    "quoted_per_hour": _usd,
     "usd_per_unit_hour": _usd,
     "usd_per_unit_month": _usd,
     "upfront_usd": _optional(_usd),

@@ -23,13 +23,13 @@ from django.db import transaction
 from benchmarks import inspector
 from benchmarks.models import InstanceType, Run, Vendor, family_of
 from benchmarks.parsers import CpuInfo, ParsedOutput, ParsedResult
-from benchmarks.pricing.records import QuotedPriceRecord, parse_day, parse_usd
+from benchmarks.pricing import snapshot
 from benchmarks.pricing.snapshot import DEMO_DIR
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 from benchmarks.services import machine_runs, sparecores, statistics, upload_checks
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
-from benchmarks.services.prices import ImportSummary, other_clouds, periods
+from benchmarks.services.prices import ImportSummary, other_clouds
 
 S1_SOURCE = (
     "Study S1, Fargate vCPU performance and price (December 2017, us-east-1): raw lscpu and "
@@ -360,39 +360,6 @@ def _csv_text(rows: list[dict[str, str]]) -> str:
 
 # ---- the other clouds ------------------------------------------------------------------
 
-# The other clouds' prices (scripts/build_demo_cloud_prices.py): one row per
-# QuotedPriceRecord, with the region's name, for creating it.
-CLOUD_PRICES_FILE = DEMO_DIR / "cloud_prices.csv"
-CLOUD_PRICE_COLUMNS = [
-    "vendor",
-    "region",
-    "region_name",
-    "instance_type",
-    "purchase_option",
-    "os",
-    "term",
-    "payment",
-    "offering_class",
-    "plan",
-    "availability_zone",
-    "currency",
-    "quoted_per_hour",
-    "usd_per_hour",
-    "upfront_usd",
-    "hourly_usd",
-    "effective_from",
-    "effective_to",
-    "source",
-]
-_PRICE_CELLS: dict[str, Callable[[str, str], object]] = {
-    "quoted_per_hour": lambda text, where: parse_usd(text, where=where),
-    "usd_per_hour": lambda text, where: parse_usd(text, where=where),
-    "upfront_usd": lambda text, where: parse_usd(text, where=where) if text else None,
-    "hourly_usd": lambda text, where: parse_usd(text, where=where) if text else None,
-    "effective_from": lambda text, where: parse_day(text, where=where),
-    "effective_to": lambda text, where: parse_day(text, where=where) if text else None,
-}
-
 
 @dataclass
 class CloudDemoSummary:
@@ -439,31 +406,16 @@ def load_cloud_prices(*, vendor: str, families: Collection[str] | None = None) -
     other clouds' writer, creating the regions they name; loading again stores nothing."""
     rows = [
         (record, name)
-        for record, name in read_cloud_prices()
+        for record, name in snapshot.read_cloud_prices()
         if record.vendor == vendor
         and (families is None or family_of(InstanceType.Kind.VM, record.instance_type) in families)
     ]
-    other_clouds.ensure_regions(vendor, {record.region: name for record, name in rows})
-    summary = periods.record_periods([record for record, _ in rows], other_clouds.QUOTED_PRICES)
-    summary.read = len(rows)
-    summary.source = f"the bundled prices of {vendor} ({CLOUD_PRICES_FILE.name})"
-    return summary
-
-
-def read_cloud_prices(path: Path = CLOUD_PRICES_FILE) -> Iterator[tuple[QuotedPriceRecord, str]]:
-    """cloud_prices.csv -> each price's record and its region's name."""
-    with open(path, encoding="utf-8", newline="") as file:
-        reader = csv.DictReader(file)
-        if reader.fieldnames != CLOUD_PRICE_COLUMNS:
-            raise ValueError(f"{path.name}: line 1: expected {','.join(CLOUD_PRICE_COLUMNS)}")
-        for row in reader:
-            where = f"{path.name}: line {reader.line_num}"
-            values = {
-                name: _PRICE_CELLS[name](text, where) if name in _PRICE_CELLS else text
-                for name, text in row.items()
-                if name != "region_name"
-            }
-            yield QuotedPriceRecord(**values), row["region_name"]
+    return other_clouds.record_quoted_prices(
+        [record for record, _ in rows],
+        region_names={record.region: name for record, name in rows},
+        read=len(rows),
+        source=f"the bundled prices of {vendor} ({snapshot.CLOUD_PRICES_FILE.name})",
+    )
 
 
 class ProgressFile:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
 
@@ -84,14 +85,29 @@ QUOTED_PRICES = periods.PeriodTable(
 )
 
 
-def ensure_regions(vendor: str, names: dict[str, str]) -> int:
-    """Create the vendor's regions not known yet (code: name); returns how many."""
-    known = set(Region.objects.filter(vendor=vendor, code__in=names).values_list("code", flat=True))
-    missing = sorted(set(names) - known)
-    Region.objects.bulk_create(
-        [Region(vendor=vendor, code=code, name=names[code]) for code in missing]
-    )
-    return len(missing)
+def record_quoted_prices(
+    records: list[QuotedPriceRecord], *, region_names: Mapping[str, str], read: int, source: str
+) -> periods.ImportSummary:
+    """Store other clouds' quoted prices through their dated periods (QUOTED_PRICES), the
+    regions they name created first when new (named by `region_names`, else by their code);
+    the summary says how many entries the source held (`read`) and what it was."""
+    codes: dict[str, set[str]] = defaultdict(set)
+    for record in records:
+        codes[record.vendor].add(record.region)
+    for vendor, wanted in sorted(codes.items()):
+        known = set(
+            Region.objects.filter(vendor=vendor, code__in=wanted).values_list("code", flat=True)
+        )
+        Region.objects.bulk_create(
+            [
+                Region(vendor=vendor, code=code, name=region_names.get(code, code))
+                for code in sorted(wanted - known)
+            ]
+        )
+    summary = periods.record_periods(records, QUOTED_PRICES)
+    summary.read = read
+    summary.source = source
+    return summary
 
 
 def import_hetzner_file(*, path: Path, day: datetime.date | None = None) -> periods.ImportSummary:
@@ -125,14 +141,12 @@ def _record_hetzner(
         )
         if location is None or record.region == location
     ]
-    ensure_regions(
-        hetzner.VENDOR,
-        {record.region: hetzner.LOCATIONS.get(record.region, record.region) for record in records},
+    return record_quoted_prices(
+        records,
+        region_names=hetzner.LOCATIONS,
+        read=len(answer["server_types"]),
+        source=f"Hetzner Cloud server types ({what}), prices from {day}",
     )
-    summary = periods.record_periods(records, QUOTED_PRICES)
-    summary.read = len(answer["server_types"])
-    summary.source = f"Hetzner Cloud server types ({what}), prices from {day}"
-    return summary
 
 
 def import_azure_retail_file(*, path: Path) -> periods.ImportSummary:
@@ -156,13 +170,12 @@ def import_azure_retail_api(*, region: str | None = None) -> periods.ImportSumma
 
 @transaction.atomic
 def _record_azure(items: list[dict], *, what: str) -> periods.ImportSummary:
-    records = list(azure.vm_prices(items, source=f"Azure Retail Prices API, {what}"))
-    locations = azure.regions_of(items)
-    ensure_regions(azure.VENDOR, {record.region: locations[record.region] for record in records})
-    summary = periods.record_periods(records, QUOTED_PRICES)
-    summary.read = len(items)
-    summary.source = f"Azure Retail Prices API items ({what})"
-    return summary
+    return record_quoted_prices(
+        list(azure.vm_prices(items, source=f"Azure Retail Prices API, {what}")),
+        region_names=azure.regions_of(items),
+        read=len(items),
+        source=f"Azure Retail Prices API items ({what})",
+    )
 
 
 def import_gcp_skus_file(*, path: Path, day: datetime.date | None = None) -> periods.ImportSummary:
@@ -210,10 +223,13 @@ def _record_gcp(
         )
         if region is None or record.region == region
     ]
-    ensure_regions(gcp.VENDOR, {record.region: record.region for record in records})
-    summary = periods.record_periods(records, QUOTED_PRICES)
-    summary.read = sum(len(page["skus"]) for page in pages)
-    summary.source = f"Cloud Billing Catalog SKUs of Compute Engine ({what})"
+    # Google's regions are named by their codes.
+    summary = record_quoted_prices(
+        records,
+        region_names={},
+        read=sum(len(page["skus"]) for page in pages),
+        source=f"Cloud Billing Catalog SKUs of Compute Engine ({what})",
+    )
     summary.notes.extend(
         f"rate: {rate.description}, {rate.usage}: {rate.amount} {rate.currency} per "
         f"{_RATE_UNITS[rate.part]}-hour (${rate.usd.quantize(Decimal('1e-6'))})"
