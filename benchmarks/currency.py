@@ -62,6 +62,20 @@ def _converter():
     return CurrencyConverter(source) if source else CurrencyConverter()
 
 
+# How a sentence names one unit of a currency ("per euro"); the others by their code.
+_UNIT_WORDS = {"EUR": "euro", "GBP": "pound", "JPY": "yen", "CHF": "Swiss franc"}
+
+
+def unit_word(code: str) -> str:
+    """`euro` for EUR, the code itself for a currency without a word here."""
+    return _UNIT_WORDS.get(code, code)
+
+
+def menu() -> list[str]:
+    """The currencies a page offers, US dollars (the default) first."""
+    return [USD, *(code for code in currencies() if code != USD)]
+
+
 def currencies() -> list[str]:
     """The currencies answers can be given in: those with an ECB rate on the history's last
     day (the discontinued ones, the Cypriot pound or the Slovak koruna, are left out)."""

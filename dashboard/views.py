@@ -7,8 +7,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import redirect, render, resolve_url
 
-from benchmarks import family_presets, parsers
-from benchmarks.currency import USD, currencies
+from benchmarks import currency, family_presets, parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Region, Run
 from benchmarks.per_dollar import HOURS_PER_MONTH
@@ -94,7 +93,7 @@ def comparison(request):
         "five_families": _five_families(result),
         "family_presets": _family_presets(result),
         "clouds": comparison_selector.cloud_controls(result),
-        "currencies": [USD, *(code for code in currencies() if code != USD)],
+        "currencies": currency.menu(),
         "profiles": PROFILES,
     }
     status = 200 if valid and not result.error else 400

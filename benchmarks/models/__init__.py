@@ -15,6 +15,8 @@ from benchmarks.models.places import (
     family_of,
     fargate_name,
     in_family,
+    machine_kind,
+    qualified_name,
     vm_family,
 )
 from benchmarks.models.prices import (
@@ -83,6 +85,8 @@ __all__ = [
     "family_of",
     "fargate_name",
     "in_family",
+    "machine_kind",
+    "qualified_name",
     "vm_family",
     "in_force_on",
     "is_in_force",

@@ -20,6 +20,13 @@ class Vendor(models.TextChoices):
     HCLOUD = "hcloud", "Hetzner Cloud"
 
 
+def qualified_name(vendor: str, name: str) -> str:
+    """How an instance type is named where a name could be two vendors': AWS's bare
+    (`c7g.large`: a bare name is AWS's when AWS has it), another cloud's `vendor:name`
+    (`hcloud:cax11`); selectors/lookups.vendor_and_name reads it back."""
+    return name if vendor == Vendor.AWS else f"{vendor}:{name}"
+
+
 class Region(models.Model):
     """A vendor's region (AWS: with the location name the Price List API uses for it)."""
 
@@ -167,6 +174,12 @@ class InstanceType(models.Model):
         documentation"); empty while none is recorded."""
         used = set(self.spec_sources.values()) if self.spec_sources else set()
         return "; ".join(label for key, label in SpecSource.choices if key in used)
+
+
+def machine_kind(vendor: str) -> str:
+    """The kind of a vendor's virtual machines: AWS's are EC2 instances, another cloud's
+    `vm` (Fargate and DB instance classes are AWS's own kinds, never a vendor's default)."""
+    return InstanceType.Kind.EC2 if vendor == Vendor.AWS else InstanceType.Kind.VM
 
 
 def family_of(kind: str, name: str) -> str:

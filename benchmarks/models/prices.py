@@ -140,9 +140,9 @@ class Price(HourlyPrice):
     plan = blank_choice(Plan)
     upfront_usd = models.DecimalField(max_digits=18, decimal_places=8, null=True, blank=True)
     hourly_usd = models.DecimalField(max_digits=14, decimal_places=8, null=True, blank=True)
-    # The price as the vendor quotes it, in `currency` (Hetzner: EUR, net), where that is not
-    # US dollars; `usd_per_hour` is then it at the ECB's reference rate of `effective_from`
-    # (benchmarks.currency). Null for prices quoted in US dollars.
+    # The price as the vendor quotes it, in `currency` (Hetzner: EUR, net); `usd_per_hour` is
+    # then it at the ECB's reference rate of `effective_from` (benchmarks.currency).
+    # `quoted_per_hour` is null for AWS's prices, which are quoted in US dollars.
     currency = models.CharField(max_length=3, default="USD")
     quoted_per_hour = models.DecimalField(max_digits=14, decimal_places=8, null=True, blank=True)
 

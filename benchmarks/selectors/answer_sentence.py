@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from benchmarks import units
+from benchmarks import currency, units
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
@@ -37,7 +37,9 @@ def summary(table: PricePerformanceTable) -> str:
     ranked = best_first(table.results, reading)
     winner = ranked[0]
     if reading.per_dollar is not None:
-        figure = reading.per_dollar.format(winner.per_dollar) + _in_currency(table, winner, reading)
+        figure = reading.per_dollar.format(winner.per_dollar) + _per_unit_of_currency(
+            table, winner, reading
+        )
         claim = f"{_name(winner)} gives the most {benchmark.key} per dollar ({figure})"
     else:
         claim = (
@@ -87,11 +89,7 @@ def _name(row: PricePerformanceRow | ProfileRow) -> str:
     return f"{name} in {region}" if region else name
 
 
-# How a sentence names a unit of the currency asked ("per euro"); others by their code.
-CURRENCY_WORDS = {"EUR": "euro", "GBP": "pound", "JPY": "yen", "CHF": "Swiss franc"}
-
-
-def _in_currency(
+def _per_unit_of_currency(
     table: PricePerformanceTable, row: PricePerformanceRow, reading: units.Reading
 ) -> str:
     """An answer in another currency says the winner's figure per unit of it too: "; 697 k
@@ -100,8 +98,7 @@ def _in_currency(
     if rate.day is None or not row.per_dollar or not row.exchange_rate:
         return ""
     per_unit = reading.per_dollar.format(row.per_dollar / row.exchange_rate)
-    word = CURRENCY_WORDS.get(rate.currency, rate.currency)
-    return "; " + per_unit.replace("per dollar", f"per {word}")
+    return "; " + per_unit.replace("per dollar", f"per {currency.unit_word(rate.currency)}")
 
 
 def _cheapest(table: PricePerformanceTable) -> str:
@@ -110,7 +107,7 @@ def _cheapest(table: PricePerformanceTable) -> str:
     row = next((row for row in table.results if row.usd_per_hour is not None), None)
     if row is None:
         return ""
-    if row.currency == "USD":
+    if row.currency == currency.USD:
         price = f"${row.usd_per_hour:.4f}/h"
     else:
         price = f"{row.price_per_hour:.4f} {row.currency}/h"

@@ -168,19 +168,20 @@ class AnswerLinks:
         return list(self.price_menu)
 
     @property
-    def region_groups(self) -> list[tuple[str, list[str]]]:
-        """The region menu by vendor, AWS's first (the page's vendor picker): (the vendor's
-        name, its regions with prices)."""
+    def regions_by_vendor(self) -> list[tuple[str, list[str]]]:
+        """The regions with prices by vendor id, AWS's first: (vendor, its region codes)."""
         regions = getattr(self.price_menu, "regions", {})
         grouped: dict[str, list[str]] = {}
         for code in self.price_menu:
             region = regions.get(code)
             grouped.setdefault(region.vendor if region else Vendor.AWS, []).append(code)
-        order = {vendor: index for index, vendor in enumerate(Vendor.values)}
-        return [
-            (Vendor(vendor).label, codes)
-            for vendor, codes in sorted(grouped.items(), key=lambda item: order[item[0]])
-        ]
+        return [(vendor, grouped[vendor]) for vendor in Vendor.values if vendor in grouped]
+
+    @property
+    def region_groups(self) -> list[tuple[str, list[str]]]:
+        """The region menu by vendor (the page's vendor picker): (the vendor's name, its
+        regions with prices)."""
+        return [(Vendor(vendor).label, codes) for vendor, codes in self.regions_by_vendor]
 
     def cloud_regions(self, query: PricePerformanceQuery) -> dict[str, str]:
         """Each vendor with prices and the region a cross-cloud question takes for it: the
@@ -192,16 +193,10 @@ class AnswerLinks:
         if page_region is not None:
             asked[page_region.vendor] = page_region.code
         chosen: dict[str, str] = {}
-        for vendor, codes in self.region_groups_by_vendor:
+        for vendor, codes in self.regions_by_vendor:
             home = CLOUD_HOMES.get(vendor)
             chosen[vendor] = asked.get(vendor) or (home if home in codes else codes[0])
         return chosen
-
-    @property
-    def region_groups_by_vendor(self) -> list[tuple[str, list[str]]]:
-        """The regions with prices by vendor id (`region_groups` names the vendors)."""
-        labels = {label: vendor for vendor, label in Vendor.choices}
-        return [(labels[label], codes) for label, codes in self.region_groups]
 
     @property
     def api_url(self) -> str:
@@ -341,10 +336,9 @@ def cloud_controls(result: Comparison) -> dict | None:
     chosen = result.cloud_regions(query)
     if len(chosen) < 2 or not result.resolved:
         return None
-    page_vendor = next(iter(query.regions), (None,))[0]
-    if page_vendor is None:
-        region = result.price_menu.regions.get(query.region)
-        page_vendor = region.vendor if region else None
+    # The page's region (a cross-cloud question's first, `_page_region_first`) is the select's.
+    region = result.price_menu.regions.get(query.region)
+    page_vendor = region.vendor if region else None
     labels = dict(Vendor.choices)
     ranked = set(query.regions)
     choices = [

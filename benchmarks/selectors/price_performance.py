@@ -21,7 +21,7 @@ from benchmarks import burstable, units
 from benchmarks import per_dollar as arithmetic
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import AmbiguousParameter, DomainError
-from benchmarks.models import Benchmark, InstanceType, Region, Vendor
+from benchmarks.models import Benchmark, InstanceType, Region, qualified_name
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
@@ -115,9 +115,7 @@ class PricePerformanceRow:
     @property
     def page_name(self) -> str:
         """How the pages' links name the type: `c7g.large`, another cloud's `hcloud:cax11`."""
-        if self.vendor == Vendor.AWS:
-            return self.instance_type
-        return f"{self.vendor}:{self.instance_type}"
+        return qualified_name(self.vendor, self.instance_type)
 
     @property
     def values_cut(self) -> bool:

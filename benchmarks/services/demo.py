@@ -21,7 +21,7 @@ from pathlib import Path
 from django.db import transaction
 
 from benchmarks import inspector
-from benchmarks.models import InstanceType, Run, Vendor, family_of
+from benchmarks.models import InstanceType, Run, Vendor, family_of, machine_kind, qualified_name
 from benchmarks.parsers import CpuInfo, ParsedOutput, ParsedResult
 from benchmarks.pricing import snapshot
 from benchmarks.pricing.snapshot import DEMO_DIR
@@ -225,12 +225,10 @@ def _load_demo_machines(batch: list[_DemoMachine], vendor: str) -> list[sparecor
         )
         for machine in batch
     }
-    # A bare name is AWS's type when AWS has one of that name: another vendor's is named so.
-    prefix = "" if vendor == Vendor.AWS else f"{vendor}:"
     outcomes = machine_runs.record_many_machines(
         [
             machine_runs.MachineOutputs(
-                prefix + machine.name, _demo_outputs(machine), region_code=None
+                qualified_name(vendor, machine.name), _demo_outputs(machine), region_code=None
             )
             for machine in batch
         ]
@@ -307,7 +305,7 @@ def _demo_machines(wanted: Callable[[str], bool], vendor: str) -> Iterator[_Demo
     holds a line break) and the instance type first."""
     machine: _DemoMachine | None = None
     families: dict[str, bool] = {}
-    kind = InstanceType.Kind.EC2 if vendor == Vendor.AWS else InstanceType.Kind.VM
+    kind = machine_kind(vendor)
     path = sparecores_file(vendor)
 
     def kept(line: str) -> bool:

@@ -23,7 +23,15 @@ from django.db import transaction
 
 from benchmarks import inspector
 from benchmarks.burstable import cpu_allocation_of
-from benchmarks.models import Architecture, InstanceType, Run, SpecSource, Vendor
+from benchmarks.models import (
+    Architecture,
+    InstanceType,
+    Run,
+    SpecSource,
+    Vendor,
+    machine_kind,
+    qualified_name,
+)
 from benchmarks.parsers import CpuInfo
 from benchmarks.services import machine_runs, upload_checks
 from benchmarks.services.prices import spec_sources
@@ -122,9 +130,10 @@ def import_machine(
             memory_gib=plan.memory_gib,
             vendor=machine.vendor,
         )
-        named = machine.name if machine.vendor == Vendor.AWS else f"{machine.vendor}:{machine.name}"
         outcome = machine_runs.record_machine_runs(
-            instance_type_name=named, region_code=None, outputs=outputs
+            instance_type_name=qualified_name(machine.vendor, machine.name),
+            region_code=None,
+            outputs=outputs,
         )
     kind_of = {run.path: run.kind for run in plan.runs}
     summary.stored = dict(Counter(kind_of[path] for path in outcome.stored))
@@ -230,7 +239,7 @@ def ensure_instance_type(
         "cpu_allocation": (cpu_allocation_of(name) or "") if vendor == Vendor.AWS else "",
     }
     known = InstanceType.objects.select_for_update().filter(vendor=vendor, name=name).first()
-    kind = InstanceType.Kind.EC2 if vendor == Vendor.AWS else InstanceType.Kind.VM
+    kind = machine_kind(vendor)
     instance_type = known or InstanceType(vendor=vendor, name=name, kind=kind)
     changed = spec_sources.apply_specs(
         instance_type, specs, source=SpecSource.SPARECORES_LSCPU, source_text=source

@@ -10,7 +10,7 @@ from pathlib import Path
 from django.db import transaction
 
 from benchmarks.errors import DomainError
-from benchmarks.models import InstanceType, SpecSource, Vendor
+from benchmarks.models import InstanceType, SpecSource, Vendor, machine_kind
 from benchmarks.pricing import snapshot
 from benchmarks.pricing.products import INSTANCE_TYPE_NAME
 from benchmarks.pricing.records import InstanceSpecRecord
@@ -91,7 +91,7 @@ def import_bundled_specs(*, path: Path | None = None, vendor: str = Vendor.AWS) 
     scripts/build_demo_specs.py writes the files) in bulk, each row under its own source;
     loading again stores nothing. Another cloud's types are virtual machines (`Kind.VM`)."""
     path = path or bundled_specs_file(vendor)
-    kind = InstanceType.Kind.EC2 if vendor == Vendor.AWS else InstanceType.Kind.VM
+    kind = machine_kind(vendor)
     rows = list(snapshot.read_instance_specs(path))
     summary = ImportSummary()
     for key in sorted({row.spec_source for row in rows}):
