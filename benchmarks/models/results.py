@@ -199,6 +199,18 @@ class SeriesStatistics(models.Model):
         Benchmark, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
     )
     params_key = models.CharField(max_length=1000)
+    # The series' instance type and variant, copied too: a peer group's rows (the
+    # price-performance answer's) are then read without looking each series up (a
+    # thousand index probes, about half the read at 10M results: docs/performance.md). No
+    # foreign key in the database either; deleting a type deletes its series, and so these.
+    instance_type = models.ForeignKey(
+        InstanceType,
+        on_delete=models.DO_NOTHING,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
+    )
+    variant = models.CharField(max_length=100, blank=True, default="")
     measured_in = models.CharField(max_length=32, blank=True, default="")
     sole_region = models.CharField(max_length=32, blank=True, default="")
     runs = models.PositiveIntegerField()

@@ -74,7 +74,7 @@ class KeptSeries(NamedTuple):
     samples: list
 
 
-_MACHINE = [f"series__instance_type__{name}" for name in Machine._fields]
+_MACHINE = [f"instance_type__{name}" for name in Machine._fields]
 _NUMBERS = list(KeptSeries._fields[4:11])  # runs ... third_quartile
 _COUNTS = ["flagged_runs", "only_flagged"]
 # JSON columns are read as text and decoded with orjson, faster than Django's converters.
@@ -114,32 +114,28 @@ def statistics_in_scope(
     else:
         rows = SeriesStatistics.objects.filter(
             scope,
-            series__benchmark=benchmark,
+            benchmark=benchmark,
             **{f"series__params__{name}": value for name, value in params.items()},
         )
     if vendor is not None:
-        rows = rows.filter(series__instance_type__vendor=vendor)
+        rows = rows.filter(instance_type__vendor=vendor)
     if query.instance_types:
         # A query of the types' ids, not a join on their names: the planner then looks each
         # type's series up in the series' index rather than scanning the benchmark's series.
         named = InstanceType.objects.filter(name__in=query.instance_types).values("pk")
-        rows = rows.filter(series__instance_type__in=named)
+        rows = rows.filter(instance_type__in=named)
     if query.families:
         wanted = Q()
         for family in query.families:
             wanted |= in_family(family)
-        rows = rows.filter(
-            series__instance_type__in=InstanceType.objects.filter(wanted).values("pk")
-        )
+        rows = rows.filter(instance_type__in=InstanceType.objects.filter(wanted).values("pk"))
     shape = {
         name: value
         for name, value in (("vcpus", query.vcpus), ("memory_gib", query.memory_gib))
         if value is not None
     }
     if shape:
-        rows = rows.filter(
-            series__instance_type__in=InstanceType.objects.filter(**shape).values("pk")
-        )
+        rows = rows.filter(instance_type__in=InstanceType.objects.filter(**shape).values("pk"))
     return rows
 
 
@@ -170,13 +166,13 @@ def read_kept_series(rows: QuerySet, extras: tuple[str, ...]) -> list[KeptSeries
     """The statistics as plain tuples (one query); `extras`: a start of EXTRAS to read."""
     texts = _JSON + extras
     found = (
-        rows.order_by("series__instance_type__name", "series__variant", "series_id")
+        rows.order_by("instance_type__name", "variant", "series_id")
         .annotate(**{f"{name}_text": Cast(name, TextField()) for name in texts})
         .values_list(
             "pk",
             *_MACHINE,
-            "series__variant",
-            "series__params_key",
+            "variant",
+            "params_key",
             *_NUMBERS,
             *_COUNTS,
             *(f"{name}_text" for name in texts),

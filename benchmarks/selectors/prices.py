@@ -276,31 +276,33 @@ def _ec2_quotes(
 
 def _quotes_in_force(prices: QuerySet, day: datetime.date) -> dict[int, PriceQuote]:
     """Each type's quote from its price in force on `day`, for prices the same in every zone
-    (all but spot): one query, each quote built straight from its row.
+    (all but spot): one plain query, each quote built straight from its row.
 
     What `pick_periods(all_in_force=True)` and `quote_from_zones` answer for one zone, without
-    a pick per row (a thousand types' picks cost more than the query): the cheapest period in
-    force, were a type's periods ever to overlap. Types without one are left out.
+    their window (a type's periods never overlap, so at most one is in force; were there
+    more, the cheapest wins, as there) and without a pick per row: for a thousand types both
+    cost more than the query itself. Types without a price in force are left out.
     """
     rows = (
         prices.filter(in_force_on(day))
-        .annotate(
-            rank=Window(
-                RowNumber(),
-                partition_by=[F("instance_type_id")],
-                order_by=[F("usd_per_hour").asc(), F("pk").asc()],
-            )
-        )
-        .filter(rank=1)
         .values_list(
-            "instance_type_id", "usd_per_hour", "effective_from", *COMMITMENT_PARTS, *QUOTED_PARTS
+            "instance_type_id",
+            "usd_per_hour",
+            "pk",
+            "effective_from",
+            *COMMITMENT_PARTS,
+            *QUOTED_PARTS,
         )
         .order_by()
     )
-    return {
-        pk: PriceQuote(usd, None, start, True, upfront, hourly, currency, quoted)
-        for pk, usd, start, upfront, hourly, currency, quoted in rows
-    }
+    quotes: dict[int, PriceQuote] = {}
+    cheapest: dict[int, tuple] = {}
+    for type_id, usd, pk, *rest in rows:
+        if type_id in cheapest and cheapest[type_id] <= (usd, pk):
+            continue
+        cheapest[type_id] = (usd, pk)
+        quotes[type_id] = PriceQuote(usd, None, rest[0], True, *rest[1:])
+    return quotes
 
 
 # How Fargate is sold: on demand, on Fargate Spot, or under a Compute Savings Plan.

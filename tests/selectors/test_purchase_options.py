@@ -238,3 +238,31 @@ def test_many_types_are_priced_from_the_regions_whole_price_list_as_few_are(opti
     assert all(together[pk] == quote for pk, quote in alone.items())
     assert together[machines[0].pk].in_force is False
     assert together[machines[0].pk].usd_per_hour == Decimal("0.100")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("count", [1, 210])
+def test_of_two_periods_in_force_at_once_the_cheaper_prices_a_type(count):
+    """Periods never overlap as imports write them; were two in force at once, the cheaper is
+    the quote, whether the type is asked alone or with the region's whole price list."""
+    from benchmarks.selectors import prices as price_reads
+
+    jan, feb = datetime.date(2024, 1, 1), datetime.date(2024, 2, 1)
+    price("m0.large", "0.30", jan)
+    price("m0.large", "0.20", feb)
+    for index in range(1, count):
+        price(f"m{index}.large", "0.50", jan)
+    machines = list(InstanceType.objects.filter(name__startswith="m").order_by("name"))
+    quotes = price_reads.hourly_prices(
+        instance_types=machines,
+        region=Region.objects.get(code="us-east-1"),
+        purchase_option="on_demand",
+        day=datetime.date(2024, 3, 1),
+    )
+    first = quotes[machines[0].pk]
+    assert (first.usd_per_hour, first.effective_from, first.in_force) == (
+        Decimal("0.20"),
+        feb,
+        True,
+    )
+    assert len(quotes) == count

@@ -181,9 +181,13 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
             "benchmark_id",
             "params",
             "instance_type__kind",
+            "instance_type_id",
         )
     }
-    groups = {pk: (benchmark_id, key) for pk, (_, _, _, key, benchmark_id, *_) in names.items()}
+    groups = {
+        pk: (benchmark_id, key, type_id, variant)
+        for pk, (_, _, variant, key, benchmark_id, _, _, type_id) in names.items()
+    }
     fresh = {(row[0], row[1]): row for row in compute_statistics(batch, groups)}
     kept = {
         (row[0], row[1]): row
@@ -193,7 +197,7 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
     }
     for series_id, measured_in in fresh:
         if measured_in == ALL_REGIONS:
-            _key, name, variant, params_key, benchmark_id, params, kind = names[series_id]
+            _key, name, variant, params_key, benchmark_id, params, kind, _ = names[series_id]
             with_results.append((benchmark_id, params, kind, name, params_key))
     for key in sorted(fresh.keys() | kept.keys()):
         series_id, measured_in = key

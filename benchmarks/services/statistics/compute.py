@@ -66,10 +66,18 @@ STATISTICS_COLUMNS = (
     "flags",
     "only_flagged",
     "updated_at",
-    # The series' peer group (benchmark, parameter key), appended by `statistics_rows`.
+    # The series' peer group (benchmark, parameter key), then its instance type and variant:
+    # what it is (`SeriesKey`), appended by `statistics_rows`.
     "benchmark_id",
     "params_key",
+    "instance_type_id",
+    "variant",
 )
+
+# A series as its statistics rows name it: (benchmark id, parameter key, instance type id,
+# variant); the first two are its peer group.
+SeriesKey = tuple[int, str, int, str]
+SERIES_KEY_FIELDS = ("benchmark_id", "params_key", "instance_type_id", "variant")
 
 
 def _without_flagged(samples: list[Sample]) -> tuple[list[Sample], int, list, bool]:
@@ -217,8 +225,7 @@ def merged_row(kept: Sequence[Any], samples: list[Sample], now) -> tuple | None:
         [],
         False,
         now,
-        row["benchmark_id"],
-        row["params_key"],
+        *(row[name] for name in SERIES_KEY_FIELDS),
     )
 
 
@@ -331,10 +338,10 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
 
 
 def compute_statistics(
-    series_ids: Collection[int], groups: Mapping[int, tuple[int, str]] | None = None
+    series_ids: Collection[int], groups: Mapping[int, SeriesKey] | None = None
 ) -> list[tuple]:
     """The statistics rows of these series, from their done runs' results (two queries, and
-    one for the series' (benchmark id, parameter key) unless `groups` gives them).
+    one for the series' keys (SeriesKey) unless `groups` gives them).
 
     An all-regions row per series, and a row per region only for series measured in
     several regions (the all-regions row of the others names their one region).
@@ -344,19 +351,19 @@ def compute_statistics(
         by_series[series_id].append(sample)
     if groups is None:
         groups = {
-            pk: (benchmark_id, key)
-            for pk, benchmark_id, key in Series.objects.filter(pk__in=series_ids)
+            pk: tuple(key)
+            for pk, *key in Series.objects.filter(pk__in=series_ids)
             .order_by()
-            .values_list("pk", "benchmark_id", "params_key")
+            .values_list("pk", *SERIES_KEY_FIELDS)
         }
     return statistics_rows(by_series, groups)
 
 
 def statistics_rows(
-    by_series: dict[int, list[Sample]], groups: Mapping[int, tuple[int, str]]
+    by_series: dict[int, list[Sample]], groups: Mapping[int, SeriesKey]
 ) -> list[tuple]:
     """`compute_statistics` from the samples of each series, wherever they were read;
-    `groups` gives each series' (benchmark id, parameter key)."""
+    `groups` gives each series' key (SeriesKey)."""
     now = timezone.now()
     rows = []
     for series_id in sorted(by_series):

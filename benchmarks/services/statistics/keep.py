@@ -145,17 +145,27 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     for row in rows:
         if row.series_id in created and row.series_id not in new:
             machine = row.run.instance_type
-            new[row.series_id] = (row.benchmark_id, row.params, machine.kind, machine.name)
+            new[row.series_id] = (
+                row.benchmark_id,
+                row.params,
+                machine.kind,
+                machine.name,
+                machine.pk,
+                row.run.variant,
+            )
     old = sorted({row.series_id for row in rows} - new.keys())
     locked, fresh = _lock_and_merge(old, rows) if old else ([], [])
     by_series: dict[int, list[Sample]] = defaultdict(list)
     for series_id, sample in samples_in_hand(row for row in rows if row.series_id in new):
         by_series[series_id].append(sample)
-    groups = {pk: (described[0], params_key(described[1])) for pk, described in new.items()}
+    groups = {
+        pk: (benchmark_id, params_key(params), type_id, variant)
+        for pk, (benchmark_id, params, _, _, type_id, variant) in new.items()
+    }
     fresh.extend(statistics_rows(by_series, groups))
     insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
-    _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
-    _count_peers(groups.values())
+    _merge_summaries([*locked, *((pk, *described[:4]) for pk, described in new.items())])
+    _count_peers(group[:2] for group in groups.values())
     _keep_sample_runs(rows)
 
 

@@ -70,7 +70,7 @@ def test_the_results_in_hand_give_the_rows_the_database_gives():
     ):
         by_series.setdefault(series_id, []).append(sample)
     groups = {
-        series.pk: (series.benchmark_id, series.params_key)
+        series.pk: (series.benchmark_id, series.params_key, series.instance_type_id, series.variant)
         for series in Series.objects.filter(pk__in=series_ids)
     }
     in_hand = compute.statistics_rows(by_series, groups)
@@ -91,12 +91,14 @@ def test_a_single_results_row_is_the_row_of_a_series_of_one():
         value=2.5, run_id=1, region="us-east-1", cpu_model="Neoverse-V1", source="s",
         licence="l", measured_at=None,
     )  # fmt: skip
-    [single] = compute.statistics_rows({7: [sample]}, {7: (3, '{"size":1}')})
+    [single] = compute.statistics_rows({7: [sample]}, {7: (3, '{"size":1}', 11, "")})
     now = single[_TIME]
     general = (
         *compute.statistics_row(7, compute.ALL_REGIONS, [sample, sample], now),
         3,
         '{"size":1}',
+        11,
+        "",
     )
     as_json = [json.loads(v) if isinstance(v, compute.JsonText) else v for v in single]
     # Two equal results of one run make the figures of one, but for the counts of results
