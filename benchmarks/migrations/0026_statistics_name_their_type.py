@@ -37,4 +37,9 @@ class Migration(migrations.Migration):
             field=models.CharField(blank=True, default="", max_length=100),
         ),
         migrations.RunSQL(COPY, reverse_sql=migrations.RunSQL.noop),
+        # Statistics of the new columns for the planner at once (every row was rewritten):
+        # until the next autovacuum it would otherwise guess how many rows a type has.
+        migrations.RunSQL(
+            "ANALYZE benchmarks_seriesstatistics", reverse_sql=migrations.RunSQL.noop
+        ),
     ]

@@ -251,9 +251,11 @@ def _ec2_quotes(
         # The zone is a partition, not `zone` (the SQL would read the same column twice).
         for (pk, zone), pick in picks.items():
             by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
+        missing = [pk for pk in ids if pk not in by_type]
     else:
-        in_force = _quotes_in_force(_of_types(prices, ids), day)
-    missing = [pk for pk in ids if pk not in by_type and pk not in in_force]
+        in_force, out_of_force = _quotes_in_force(_of_types(prices, ids), day)
+        # Only types with periods, none in force, have a nearest one to look for.
+        missing = [pk for pk in ids if pk not in in_force and pk in out_of_force]
     if missing:
         for (pk, zone), pick in pick_periods(_of_types(prices, missing), **options).items():
             by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
@@ -274,35 +276,39 @@ def _ec2_quotes(
     return quotes
 
 
-def _quotes_in_force(prices: QuerySet, day: datetime.date) -> dict[int, PriceQuote]:
+def _quotes_in_force(
+    prices: QuerySet, day: datetime.date
+) -> tuple[dict[int, PriceQuote], set[int]]:
     """Each type's quote from its price in force on `day`, for prices the same in every zone
-    (all but spot): one plain query, each quote built straight from its row.
+    (all but spot), and the types with periods out of force on that day: one plain query,
+    each quote built straight from its row.
 
     What `pick_periods(all_in_force=True)` and `quote_from_zones` answer for one zone, without
     their window (a type's periods never overlap, so at most one is in force; were there
     more, the cheapest wins, as there) and without a pick per row: for a thousand types both
-    cost more than the query itself. Types without a price in force are left out.
+    cost more than the query itself. A type in neither has no price at all: nothing nearer
+    to look for (`pick_periods` is then not asked).
     """
-    rows = (
-        prices.filter(in_force_on(day))
-        .values_list(
-            "instance_type_id",
-            "usd_per_hour",
-            "pk",
-            "effective_from",
-            *COMMITMENT_PARTS,
-            *QUOTED_PARTS,
-        )
-        .order_by()
+    columns = ("instance_type_id", "usd_per_hour", "id", "effective_from")
+    more = (*COMMITMENT_PARTS, *QUOTED_PARTS)
+    in_force = prices.filter(in_force_on(day)).values_list(*columns, *more).order_by()
+    # A row per type with a period out of force, its other columns empty (UNION keeps one).
+    empty = [Value(None, output_field=Price._meta.get_field(name)) for name in (*columns, *more)]
+    out_of_force = (
+        prices.exclude(in_force_on(day)).values_list("instance_type_id", *empty[1:]).order_by()
     )
     quotes: dict[int, PriceQuote] = {}
     cheapest: dict[int, tuple] = {}
-    for type_id, usd, pk, *rest in rows:
+    others: set[int] = set()
+    for type_id, usd, pk, *rest in in_force.union(out_of_force):
+        if pk is None:
+            others.add(type_id)
+            continue
         if type_id in cheapest and cheapest[type_id] <= (usd, pk):
             continue
         cheapest[type_id] = (usd, pk)
         quotes[type_id] = PriceQuote(usd, None, rest[0], True, *rest[1:])
-    return quotes
+    return quotes, others
 
 
 # How Fargate is sold: on demand, on Fargate Spot, or under a Compute Savings Plan.
