@@ -291,3 +291,28 @@ def test_burstable_types_also_show_work_per_dollar_once_credits_are_spent():
     assert medium.sustained_per_dollar == pytest.approx(medium.burst_per_dollar * 0.40)
     # Ranked by what they sustain, unless asked otherwise.
     assert nano.per_dollar == nano.sustained_per_dollar
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [{"instance_types": ("c5.large",)}, {"families": ("c5",)}, {"vcpus": 2}],
+    ids=["types", "families", "shape"],
+)
+def test_a_question_narrowed_to_some_types_finds_them_through_the_series(asked):
+    """The statistics' own copy of the type has no index; the series' has. A question naming
+    a few types (an instance-type page's similar types) filtered on the copy read every row
+    of the peer group at 10M (1,386 rows, 36 ms, instead of 140 and 2): it filters on the
+    series' type, and answers the same."""
+    from benchmarks.selectors.kept_series import statistics_in_scope
+
+    for name in ("c5.large", "m5.large"):
+        price(name, "0.085", datetime.date(2024, 1, 1))
+        InstanceType.objects.filter(name=name).update(vcpus=2 if name == "c5.large" else 4)
+    run_with("c5.large", [1.0], params={"block_size": 16})
+    run_with("m5.large", [4.0], params={"block_size": 16})
+    benchmark = Benchmark.objects.get(key="openssl:sha256")
+    query = PricePerformanceQuery(benchmark=benchmark.key, region="us-east-1", at=DAY, **asked)
+    sql = str(statistics_in_scope(benchmark, query, {"block_size": 16}).query)
+    assert '"benchmarks_series"."instance_type_id" IN' in sql, sql
+    table = price_performance_table(query)
+    assert [row.instance_type for row in table.results] == ["c5.large"]
