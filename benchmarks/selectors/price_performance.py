@@ -337,7 +337,7 @@ def price_performance_table(
             higher_is_better=benchmark.higher_is_better,
             params=row.params,
         )
-        currency, price, used = _in_currency(quote, usd, rate)
+        price, used = _in_currency(quote, usd, rate)
         # Every field named, none merged in from a dict: a thousand rows' merges cost more
         # than the rest of the loop.
         priced = PricePerformanceRow(
@@ -371,7 +371,7 @@ def price_performance_table(
             statistics_id=row.statistics_id,
             upfront_usd=_float_or_none(quote.upfront_usd),
             hourly_usd=_float_or_none(quote.hourly_usd),
-            currency=currency,
+            currency=rate.currency,
             price_per_hour=price,
             exchange_rate=used.per_usd,
             exchange_rate_date=used.day,
@@ -379,7 +379,7 @@ def price_performance_table(
         if len(basis) > 2:  # a burstable type's figures on every basis
             _set(priced, basis)
         if benchmark.unit == BANDWIDTH_UNIT:
-            _set(priced, _bandwidth(instance_type, benchmark, row.median, usd))
+            _set(priced, _bandwidth(instance_type, row.median, usd))
         table.results.append(priced)
     table.results = ranked(table.results, query.order)
     if query.baseline:
@@ -515,12 +515,9 @@ def on_basis(
     return {**figures, "per_dollar": figures["sustained_per_dollar"], "basis_figure": sustained}
 
 
-def _bandwidth(
-    instance_type: Machine, benchmark: Benchmark, median: float, usd: float
-) -> dict[str, Any]:
-    """A bandwidth's row (unit bit/s): the advertised bandwidth and Gbit/s per dollar-hour."""
-    if benchmark.unit != BANDWIDTH_UNIT:
-        return {}
+def _bandwidth(instance_type: Machine, median: float, usd: float) -> dict[str, Any]:
+    """A bandwidth's row (unit BANDWIDTH_UNIT): the advertised bandwidth and Gbit/s per
+    dollar-hour."""
     return {
         "advertised_bandwidth": instance_type.network_performance or None,
         "gbit_per_second_per_usd_hour": arithmetic.gbit_per_second_per_usd_hour(median, usd),
@@ -558,17 +555,13 @@ def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: B
 
 def _in_currency(
     quote: prices.PriceQuote, usd: float, rate: ExchangeRate
-) -> tuple[str, float, ExchangeRate]:
-    """A row's price in the currency asked, and the rate used: as its vendor quoted it when
-    quoted in that currency (with the rate that made its US-dollar figure), else converted at
-    `rate`. (currency, price per hour, rate)."""
+) -> tuple[float, ExchangeRate]:
+    """A row's hourly price in the currency asked (`rate`'s), and the rate it stands at: as
+    its vendor quoted it when quoted in that currency (with the rate that made its US-dollar
+    figure), else converted at `rate`."""
     if quote.quoted_per_hour is not None and quote.currency == rate.currency:
-        return (
-            rate.currency,
-            float(quote.quoted_per_hour),
-            exchange_rate(rate.currency, quote.effective_from),
-        )
-    return rate.currency, rate.convert(usd), rate
+        return float(quote.quoted_per_hour), exchange_rate(rate.currency, quote.effective_from)
+    return rate.convert(usd), rate
 
 
 def _set(row: PricePerformanceRow, values: dict[str, Any]) -> None:

@@ -231,7 +231,8 @@ def _ec2_quotes(
     purchase: Purchase,
     day: datetime.date,
 ) -> dict[int, PriceQuote]:
-    """Two queries: the prices in force, then the nearest ones for types that have none."""
+    """Two queries at most: the prices in force, then the nearest ones for types that have
+    prices but none in force."""
     ids = [instance_type.pk for instance_type in instance_types]
     if not ids:
         return {}
@@ -289,13 +290,12 @@ def _quotes_in_force(
     cost more than the query itself. A type in neither has no price at all: nothing nearer
     to look for (`pick_periods` is then not asked).
     """
-    columns = ("instance_type_id", "usd_per_hour", "id", "effective_from")
-    more = (*COMMITMENT_PARTS, *QUOTED_PARTS)
-    in_force = prices.filter(in_force_on(day)).values_list(*columns, *more).order_by()
+    read = ("usd_per_hour", "id", "effective_from", *COMMITMENT_PARTS, *QUOTED_PARTS)
+    in_force = prices.filter(in_force_on(day)).values_list("instance_type_id", *read).order_by()
     # A row per type with a period out of force, its other columns empty (UNION keeps one).
-    empty = [Value(None, output_field=Price._meta.get_field(name)) for name in (*columns, *more)]
+    empty = [Value(None, output_field=Price._meta.get_field(name)) for name in read]
     out_of_force = (
-        prices.exclude(in_force_on(day)).values_list("instance_type_id", *empty[1:]).order_by()
+        prices.exclude(in_force_on(day)).values_list("instance_type_id", *empty).order_by()
     )
     quotes: dict[int, PriceQuote] = {}
     cheapest: dict[int, tuple] = {}

@@ -184,11 +184,11 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
             "instance_type_id",
         )
     }
-    groups = {
+    keys = {
         pk: (benchmark_id, key, type_id, variant)
         for pk, (_, _, variant, key, benchmark_id, _, _, type_id) in names.items()
     }
-    fresh = {(row[0], row[1]): row for row in compute_statistics(batch, groups)}
+    fresh = {(row[0], row[1]): row for row in compute_statistics(batch, keys)}
     kept = {
         (row[0], row[1]): row
         for row in SeriesStatistics.objects.filter(series_id__in=batch)

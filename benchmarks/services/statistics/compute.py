@@ -338,10 +338,10 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
 
 
 def compute_statistics(
-    series_ids: Collection[int], groups: Mapping[int, SeriesKey] | None = None
+    series_ids: Collection[int], keys: Mapping[int, SeriesKey] | None = None
 ) -> list[tuple]:
     """The statistics rows of these series, from their done runs' results (two queries, and
-    one for the series' keys (SeriesKey) unless `groups` gives them).
+    one for the series' keys (SeriesKey) unless `keys` gives them).
 
     An all-regions row per series, and a row per region only for series measured in
     several regions (the all-regions row of the others names their one region).
@@ -349,32 +349,32 @@ def compute_statistics(
     by_series: dict[int, list[Sample]] = defaultdict(list)
     for series_id, sample in stored_samples(series_ids):
         by_series[series_id].append(sample)
-    if groups is None:
-        groups = {
+    if keys is None:
+        keys = {
             pk: tuple(key)
             for pk, *key in Series.objects.filter(pk__in=series_ids)
             .order_by()
             .values_list("pk", *SERIES_KEY_FIELDS)
         }
-    return statistics_rows(by_series, groups)
+    return statistics_rows(by_series, keys)
 
 
 def statistics_rows(
-    by_series: dict[int, list[Sample]], groups: Mapping[int, SeriesKey]
+    by_series: dict[int, list[Sample]], keys: Mapping[int, SeriesKey]
 ) -> list[tuple]:
     """`compute_statistics` from the samples of each series, wherever they were read;
-    `groups` gives each series' key (SeriesKey)."""
+    `keys` gives each series' key (SeriesKey)."""
     now = timezone.now()
     rows = []
     for series_id in sorted(by_series):
-        samples, group = by_series[series_id], groups[series_id]
-        rows.append((*statistics_row(series_id, ALL_REGIONS, samples, now), *group))
+        samples, key = by_series[series_id], keys[series_id]
+        rows.append((*statistics_row(series_id, ALL_REGIONS, samples, now), *key))
         regions: dict[str | None, list[Sample]] = defaultdict(list)
         for sample in samples:
             regions[sample.region].append(sample)
         if len(regions) > 1:
             for region in sorted(code for code in regions if code):
-                rows.append((*statistics_row(series_id, region, regions[region], now), *group))
+                rows.append((*statistics_row(series_id, region, regions[region], now), *key))
     return rows
 
 

@@ -36,6 +36,7 @@ from .compute import (
     ALL_REGIONS,
     STATISTICS_COLUMNS,
     Sample,
+    SeriesKey,
     compute_statistics,
     merged_row,
     samples_in_hand,
@@ -142,14 +143,14 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
         return
     freshness.data_changed()
     new: dict[int, tuple] = {}
+    keys: dict[int, SeriesKey] = {}
     for row in rows:
         if row.series_id in created and row.series_id not in new:
             machine = row.run.instance_type
-            new[row.series_id] = (
+            new[row.series_id] = (row.benchmark_id, row.params, machine.kind, machine.name)
+            keys[row.series_id] = (
                 row.benchmark_id,
-                row.params,
-                machine.kind,
-                machine.name,
+                params_key(row.params),
                 machine.pk,
                 row.run.variant,
             )
@@ -158,14 +159,10 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     by_series: dict[int, list[Sample]] = defaultdict(list)
     for series_id, sample in samples_in_hand(row for row in rows if row.series_id in new):
         by_series[series_id].append(sample)
-    groups = {
-        pk: (benchmark_id, params_key(params), type_id, variant)
-        for pk, (benchmark_id, params, _, _, type_id, variant) in new.items()
-    }
-    fresh.extend(statistics_rows(by_series, groups))
+    fresh.extend(statistics_rows(by_series, keys))
     insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
-    _merge_summaries([*locked, *((pk, *described[:4]) for pk, described in new.items())])
-    _count_peers(group[:2] for group in groups.values())
+    _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
+    _count_peers(key[:2] for key in keys.values())
     _keep_sample_runs(rows)
 
 
