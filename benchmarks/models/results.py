@@ -249,8 +249,30 @@ class SeriesStatistics(models.Model):
             ),
         ]
         indexes = [
+            # A type's rank counts its peers here; a question reads its kept rows from here
+            # alone (`include`: every column selectors/kept_series.py reads but the extras),
+            # in a few pages, instead of one heap page per series: the rows of a peer group
+            # are written at their runs' times, far apart (docs/performance.md, "A question's
+            # rows from the index"). PostgreSQL only: SQLite keeps the key columns.
             models.Index(
                 fields=["benchmark", "params_key", "measured_in", "median"],
+                include=[
+                    "sole_region",
+                    "instance_type",
+                    "variant",
+                    "series",
+                    "id",
+                    "runs",
+                    "results",
+                    "minimum",
+                    "maximum",
+                    "first_quartile",
+                    "third_quartile",
+                    "flagged_runs",
+                    "only_flagged",
+                    "cpu_models",
+                    "regions",
+                ],
                 name="statistics_peers",
             )
         ]

@@ -316,3 +316,39 @@ def test_a_question_narrowed_to_some_types_finds_them_through_the_series(asked):
     assert '"benchmarks_series"."instance_type_id" IN' in sql, sql
     table = price_performance_table(query)
     assert [row.instance_type for row in table.results] == ["c5.large"]
+
+
+@pytest.mark.parametrize("measured_in", ["", "eu-west-1"], ids=["all regions", "one region"])
+def test_a_question_reads_its_kept_rows_from_the_peers_index_alone(measured_in):
+    """At 10M results a peer group's rows lie one to a heap page (written at their runs'
+    times): the first question after a restart read 1,232 pages (22 ms). `statistics_peers`
+    holds every column the question reads of them, so PostgreSQL answers from the index."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a covering index is PostgreSQL's")
+    price("c7g.large", "0.0725", datetime.date(2024, 1, 1))
+    for region in ("us-east-1", "eu-west-1"):
+        run_with("c7g.large", [1.0, 2.0], params={"block_size": 16}, region=region)
+    with CaptureQueriesContext(connection) as captured:
+        table = answer(
+            "openssl:sha256",
+            "us-east-1",
+            params={"block_size": 16},
+            measured_in=measured_in or None,
+        )
+    assert [row.instance_type for row in table.results] == ["c7g.large"]
+    (kept,) = [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"].startswith('SELECT "benchmarks_seriesstatistics"."id"')
+    ]
+    with connection.cursor() as cursor:
+        # With a handful of rows a sequential scan is cheaper: only the index's own paths
+        # are left to the planner, and one of those is index-only if the index covers.
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_bitmapscan = off")
+        cursor.execute("EXPLAIN " + kept)
+        plan = "\n".join(line for (line,) in cursor.fetchall())
+    assert "Index Only Scan using statistics_peers on benchmarks_seriesstatistics" in plan, plan

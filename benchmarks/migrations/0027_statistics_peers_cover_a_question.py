@@ -1,0 +1,39 @@
+"""`statistics_peers` also holds what a question reads of each kept row (PostgreSQL: a
+covering index), so that its rows are read from the index alone. Rebuilt in one step: about
+3 s on a database of ten million results (docs/performance.md)."""
+
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("benchmarks", "0026_statistics_name_their_type"),
+    ]
+
+    operations = [
+        migrations.RemoveIndex(model_name="seriesstatistics", name="statistics_peers"),
+        migrations.AddIndex(
+            model_name="seriesstatistics",
+            index=models.Index(
+                fields=["benchmark", "params_key", "measured_in", "median"],
+                include=(
+                    "sole_region",
+                    "instance_type",
+                    "variant",
+                    "series",
+                    "id",
+                    "runs",
+                    "results",
+                    "minimum",
+                    "maximum",
+                    "first_quartile",
+                    "third_quartile",
+                    "flagged_runs",
+                    "only_flagged",
+                    "cpu_models",
+                    "regions",
+                ),
+                name="statistics_peers",
+            ),
+        ),
+    ]
