@@ -319,9 +319,9 @@ def test_a_question_narrowed_to_some_types_finds_them_through_the_series(asked):
 
 
 @pytest.mark.parametrize("measured_in", ["", "eu-west-1"], ids=["all regions", "one region"])
-def test_a_question_reads_its_kept_rows_from_the_peers_index_alone(measured_in):
+def test_a_question_reads_its_kept_rows_from_an_index_alone(measured_in):
     """At 10M results a peer group's rows lie one to a heap page (written at their runs'
-    times): the first question after a restart read 1,232 pages (22 ms). `statistics_peers`
+    times): the first question after a restart read 1,232 pages (22 ms). `statistics_peer_rows`
     holds every column the question reads of them, so PostgreSQL answers from the index."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -351,4 +351,4 @@ def test_a_question_reads_its_kept_rows_from_the_peers_index_alone(measured_in):
         cursor.execute("SET LOCAL enable_bitmapscan = off")
         cursor.execute("EXPLAIN " + kept)
         plan = "\n".join(line for (line,) in cursor.fetchall())
-    assert "Index Only Scan using statistics_peers on benchmarks_seriesstatistics" in plan, plan
+    assert "Index Only Scan using statistics_peer_rows on benchmarks_seriesstatistics" in plan, plan
