@@ -81,6 +81,36 @@ def test_each_web_worker_warms_up_before_taking_requests(monkeypatch, setting, w
     finally:
         gc.set_threshold(*threshold)
     worker = mock.Mock(wsgi=object())
-    with mock.patch("dashboard.warmup.warm_up") as warm_up:
-        hooks["post_worker_init"](worker)
+    try:
+        with mock.patch("dashboard.warmup.warm_up") as warm_up:
+            hooks["post_worker_init"](worker)
+        # What the worker keeps after its warm-up is out of the collector's way.
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
     assert warm_up.call_args_list == ([mock.call(worker.wsgi)] if warmed else [])
+
+
+def test_web_workers_collect_an_answers_leftovers_after_sending_it():
+    """A cycle left by a request is gone once `post_request` has run; the older generations
+    are collected as often as Python would (every tenth young collection, and so on)."""
+    script = (
+        "import gc, runpy, weakref\n"
+        "hooks = runpy.run_path('gunicorn.conf.py')\n"
+        "gc.disable()\n"
+        "class Node: pass\n"
+        "node = Node(); node.me = node; left = weakref.ref(node); del node\n"
+        "print(left() is not None)\n"
+        "gc.collect()\n"
+        "counts = []\n"
+        "for _ in range(11):\n"
+        "    hooks['post_request'](None, None, None, None)\n"
+        "    counts.append(gc.get_count()[1:])\n"
+        "node = Node(); node.me = node; left = weakref.ref(node); del node\n"
+        "hooks['post_request'](None, None, None, None)\n"
+        "print(left() is None, counts[9], counts[10])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split("\n")[:2] == ["True", "True (10, 0) (0, 1)"]
