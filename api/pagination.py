@@ -1,5 +1,6 @@
 """Pagination of the list endpoints: `limit`/`offset`, or `page_size`, within bounds."""
 
+from django.db.models import QuerySet
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
@@ -22,6 +23,25 @@ class Pagination(LimitOffsetPagination):
         size = _whole_number(request, self.page_size_query_param, minimum=1)
         chosen = limit if limit is not None else size
         return self.default_limit if chosen is None else min(chosen, self.max_limit)
+
+    def paginate_queryset(self, queryset, request, view=None):
+        """DRF's page, its rows read by their ids: the offset is skipped in the list's order
+        over the ids alone (an index of that order holds them), and only the page's rows are
+        read whole, with their joins. Runs at 10M results, 48,000 skipped: 107 ms when every
+        skipped row was read, 6 ms over their ids (docs/performance.md)."""
+        if not isinstance(queryset, QuerySet):
+            return super().paginate_queryset(queryset, request, view)
+        self.request = request
+        self.limit = self.get_limit(request)
+        self.count = self.get_count(queryset)
+        self.offset = self.get_offset(request)
+        if self.count > self.limit and self.template is not None:
+            self.display_page_controls = True
+        if self.count == 0 or self.offset >= self.count:
+            return []
+        ids = list(queryset.values_list("pk", flat=True)[self.offset : self.offset + self.limit])
+        rows = queryset.in_bulk(ids)
+        return [rows[pk] for pk in ids if pk in rows]
 
     def get_offset(self, request):
         offset = _whole_number(request, self.offset_query_param, minimum=0)

@@ -47,6 +47,26 @@ def test_page_size_is_honoured_up_to_a_maximum(client):
     assert far.status_code == 200 and far.json()["results"] == []
 
 
+@pytest.mark.parametrize(
+    "name", ["regions", "instance-types", "prices", "fargate-rates", "benchmarks", "runs"]
+)
+def test_a_page_far_into_a_list_skips_over_ids_and_reads_only_its_rows(client, name):
+    """Pages at any offset are the whole list's slices, in its order; the offset is skipped
+    by a query of ids, and only the page's rows are read whole (three queries)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    whole = client.get(f"/api/v1/{name}/", {"limit": 1000}).json()["results"]
+    assert len(whole) > 6, name
+    for offset in (0, 3, len(whole) - 3):
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(f"/api/v1/{name}/", {"limit": 3, "offset": offset}).json()
+        assert page["results"] == whole[offset : offset + 3], (name, offset)
+        assert len(captured) == 3, [query["sql"][:120] for query in captured]
+        (skipping,) = [query["sql"] for query in captured if " LIMIT " in query["sql"]]
+        assert skipping.split(" FROM ")[0].count(",") == 0, skipping[:200]
+
+
 def test_the_api_root_lists_every_endpoint_the_schema_and_the_docs(client):
     root = client.get("/api/v1/").json()
     for name in ("price-performance", "prices", "fargate-rates", "runs", "schema", "docs"):
