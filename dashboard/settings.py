@@ -114,8 +114,8 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# SQLite keeps only the key columns of a covering index (`statistics_peers`): its answers are
-# the same, only PostgreSQL reads them from the index alone.
+# SQLite keeps only the key columns of a covering index (`statistics_peer_rows`): its
+# answers are the same, only PostgreSQL reads them from the index alone.
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 LANGUAGE_CODE = "en-us"
