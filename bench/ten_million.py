@@ -20,8 +20,8 @@ At `--first` results, then at `--results`, it prints:
   empty, then the process warmed up as a gunicorn worker is, dashboard/warmup.py): server
   time and SQL queries of the instance-type page for types nobody opened yet,
   of `instance-types/NAME/` in the API, of the comparison page charting every type, of the
-  compare page (3 types), `/benchmarks/`, a benchmark's page, `/runs/` and a run's page,
-  and of every list endpoint's first page;
+  compare page (3 types), `/benchmarks/`, a benchmark's page, `/runs/`, its pages a third,
+  two thirds and all the way in, and a run's page, and of every list endpoint's first page;
 - served by gunicorn (2 workers), timed from this process: the price-performance API cold
   (`--loads` questions nobody asked yet: distinct `at` days, after restarting gunicorn and
   PostgreSQL), and every list endpoint over `--loads` pages spread over the whole list;
@@ -241,6 +241,9 @@ def in_process(
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from benchmarks.models import Run
+    from benchmarks.selectors.catalogue import RUNS_PER_PAGE
+
     connection.close()
     cluster.restart()
     client = Client()
@@ -279,6 +282,9 @@ def in_process(
     for run_id in run_ids[:3]:
         ask("/runs/", "/runs/")
         ask("/runs/ID/", f"/runs/{run_id}/")
+    pages = -(-Run.objects.count() // RUNS_PER_PAGE)
+    for page in (pages // 3, 2 * pages // 3, pages):
+        ask("/runs/?page=N (far in)", f"/runs/?page={max(page, 1)}")
     for name in LISTS:
         for _ in range(3):
             ask(f"/api/v1/{name}/", f"/api/v1/{name}/")
