@@ -349,6 +349,11 @@ def test_a_question_reads_its_kept_rows_from_an_index_alone(measured_in):
         # are left to the planner, and one of those is index-only if the index covers.
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("SET LOCAL enable_bitmapscan = off")
+        # Rows just written are not yet all-visible (no vacuum in a test's transaction), so an
+        # index-only scan costs what an index scan does and the planner may take the narrow
+        # index of the same key: out of the way (until the test's rollback), the covering one
+        # is asked whether it holds every column read.
+        cursor.execute("DROP INDEX statistics_peers")
         cursor.execute("EXPLAIN " + kept)
         plan = "\n".join(line for (line,) in cursor.fetchall())
     assert "Index Only Scan using statistics_peer_rows on benchmarks_seriesstatistics" in plan, plan
