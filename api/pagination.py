@@ -4,6 +4,8 @@ from django.db.models import QuerySet
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
+from benchmarks.selectors.paging import rows_between
+
 MAX_OFFSET = 2**31 - 1
 
 
@@ -25,10 +27,7 @@ class Pagination(LimitOffsetPagination):
         return self.default_limit if chosen is None else min(chosen, self.max_limit)
 
     def paginate_queryset(self, queryset, request, view=None):
-        """DRF's page, its rows read by their ids: the offset is skipped in the list's order
-        over the ids alone (an index of that order holds them), and only the page's rows are
-        read whole, with their joins. Runs at 10M results, 48,000 skipped: 107 ms when every
-        skipped row was read, 6 ms over their ids (docs/performance.md)."""
+        """DRF's page, its offset skipped over the list's ids alone (`rows_between`)."""
         if not isinstance(queryset, QuerySet):
             return super().paginate_queryset(queryset, request, view)
         self.request = request
@@ -39,9 +38,7 @@ class Pagination(LimitOffsetPagination):
             self.display_page_controls = True
         if self.count == 0 or self.offset >= self.count:
             return []
-        ids = list(queryset.values_list("pk", flat=True)[self.offset : self.offset + self.limit])
-        rows = queryset.in_bulk(ids)
-        return [rows[pk] for pk in ids if pk in rows]
+        return rows_between(queryset, self.offset, self.offset + self.limit)
 
     def get_offset(self, request):
         offset = _whole_number(request, self.offset_query_param, minimum=0)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Page
 from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
 from django.urls import reverse
 
@@ -21,6 +21,7 @@ from benchmarks import units
 from benchmarks.models import Benchmark, BenchmarkCoverage, Result, Run
 from benchmarks.selectors.benchmark_pages import TOOL_DESCRIPTIONS
 from benchmarks.selectors.lookups import get_benchmark, get_instance_type
+from benchmarks.selectors.paging import IdsFirstPaginator
 
 RUNS_PER_PAGE = 50
 
@@ -102,11 +103,7 @@ def run_list(
         .annotate(count=Count("pk"))
         .values("count")
     )
-    # The page's runs are found by their ids first (the offset skipped over the ids alone),
-    # then read with their counts: 50 runs' subqueries, not one per run skipped to reach the
-    # page (page 100 of 10M results' runs took 12.8 s, docs/performance.md).
-    found = Paginator(runs.values_list("pk", flat=True), RUNS_PER_PAGE).get_page(page)
-    shown = runs.annotate(
+    runs = runs.annotate(
         result_count=Subquery(results, output_field=IntegerField()),
         child_count=Subquery(
             Run.objects.filter(parent=OuterRef("pk"))
@@ -117,6 +114,5 @@ def run_list(
             output_field=IntegerField(),
         ),
     ).defer("raw_output", "warnings")
-    rows = shown.in_bulk(list(found.object_list))
-    found.object_list = [rows[pk] for pk in found.object_list if pk in rows]
-    return found
+    # Counted for the page's 50 runs only, not for every run skipped to reach it.
+    return IdsFirstPaginator(runs, RUNS_PER_PAGE).get_page(page)
