@@ -1,6 +1,7 @@
 """Ten million results on PostgreSQL: the growth from one million, page by page and list by list.
 
     .venv/bin/python bench/ten_million.py [--results 10000000] [--first 1000000] [--loads 30]
+        [--questions 200]
 
 Builds a throwaway PostgreSQL database (bench/common.py) holding what the demo bundles of
 prices and specifications (every AWS type it knows, priced as in the demo), then results of
@@ -23,8 +24,9 @@ At `--first` results, then at `--results`, it prints:
   compare page (3 types), `/benchmarks/`, a benchmark's page, `/runs/`, its pages a third,
   two thirds and all the way in, and a run's page, and of every list endpoint's first page;
 - served by gunicorn (2 workers), timed from this process: the price-performance API cold
-  (`--loads` questions nobody asked yet: distinct `at` days, after restarting gunicorn and
-  PostgreSQL), and every list endpoint over `--loads` pages spread over the whole list;
+  (`--questions` questions nobody asked yet: distinct `at` days, after restarting gunicorn
+  and PostgreSQL; 200, so that the 99th percentile is one and not the slowest of a few),
+  and every list endpoint over `--loads` pages spread over the whole list;
 - in Debian's headless Chromium: the comparison page charting every type, first chart on
   screen (`--loads` // 3 loads, each a question nobody asked yet).
 
@@ -76,6 +78,10 @@ FIRST_DAY = datetime.date(2024, 1, 1)
 DAYS = 1000
 # The bundled prices are in force from 2026-07-20: questions are asked `at` days after it.
 ASKED_FROM = datetime.date(2026, 7, 21)
+# The price-performance API's questions are asked this many days after ASKED_FROM and on
+# (past the pages' days, so that none of them was asked before).
+API_DAYS = 200
+COLD_TARGET_MS = 50
 LISTS = ("regions", "instance-types", "prices", "fargate-rates", "benchmarks", "runs")
 
 
@@ -291,7 +297,9 @@ def in_process(
     return figures
 
 
-def served(cluster, server, question: str, loads: int, offset: int) -> dict[str, list[float]]:
+def served(
+    cluster, server, question: str, questions: int, loads: int, offset: int
+) -> dict[str, list[float]]:
     """{what: latencies} from gunicorn: price-performance cold, and list pages."""
     from django.db import connection
 
@@ -300,7 +308,7 @@ def served(cluster, server, question: str, loads: int, offset: int) -> dict[str,
     server.restart()
     latencies: dict[str, list[float]] = {}
     cold = []
-    for index in range(loads):
+    for index in range(questions):
         day = ASKED_FROM + datetime.timedelta(days=offset + index)
         path = f"/api/v1/price-performance/?{question}&at={day}"
         ms, status, _ = common.timed_get(server.url + path)
@@ -309,7 +317,8 @@ def served(cluster, server, question: str, loads: int, offset: int) -> dict[str,
     slowest = max(range(len(cold)), key=cold.__getitem__)
     print(
         f"  price-performance: the first answer after the restart {cold[0]:.1f} ms; the "
-        f"slowest, {cold[slowest]:.1f} ms, was answer {slowest + 1} of {len(cold)}"
+        f"slowest, {cold[slowest]:.1f} ms, was answer {slowest + 1} of {len(cold)}; "
+        f"{sum(ms >= COLD_TARGET_MS for ms in cold)} took {COLD_TARGET_MS} ms or more"
     )
     latencies["price-performance (cold)"] = cold
     for name in LISTS:
@@ -381,6 +390,7 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=10_000_000)
     parser.add_argument("--first", type=int, default=1_000_000)
     parser.add_argument("--loads", type=int, default=30, choices=range(3, 31))
+    parser.add_argument("--questions", type=int, default=200, choices=range(30, 1001))
     args = parser.parse_args()
     common.ensure_debian(("chromium", "chromium"))
     os.environ["ALLOWED_HOSTS"] = "127.0.0.1,testserver"
@@ -404,7 +414,14 @@ def main() -> None:
                 opened = [names[pk] for pk in type_ids[size * 97 :: 53][:10]]
                 runs = list(Run.objects.order_by("?").values_list("pk", flat=True)[:3])
                 here = show(in_process(cluster, opened, runs, question))
-                answers = served(cluster, server, question, args.loads, offset=size * 30)
+                answers = served(
+                    cluster,
+                    server,
+                    question,
+                    args.questions,
+                    args.loads,
+                    offset=API_DAYS + size * args.questions,
+                )
                 for label, latencies in answers.items():
                     here[label] = statistics.median(latencies)
                     print(f"  {label:40} {common.summary(latencies)}")

@@ -201,16 +201,21 @@ def run_detail(request, run_id: int):
 
 
 def instance_type_detail(request, name: str):
-    """`/instance-types/<name>/`: specifications, prices over time, ranks in each benchmark."""
+    """`/instance-types/<name>/`: specifications, prices over time, ranks in each benchmark
+    (each benchmark's main parameter set ranked; every set with `?ranks=all`)."""
+    every_rank = request.GET.get("ranks") == "all"
     try:
-        page = instance_type_selector.instance_type_page(name)
+        page = instance_type_selector.instance_type_page(name, every_rank=every_rank)
     except DomainError as error:
         raise Http404(error.message) from None
+    asked = request.GET.copy()
+    asked["ranks"] = "all"
     return render(
         request,
         "dashboard/instance_type.html",
         {
             "page": page,
+            "every_rank_url": f"?{asked.urlencode()}#ranks-table",
             "chart_data": charts.price_history_chart(page),
             "similar": similar.similar_types(page.instance_type),
             **_cost_over_a_period(request, page),

@@ -77,7 +77,9 @@ class Rank:
     params: dict[str, Any]
     median: float
     runs: int
-    rank: int
+    # None: not counted (a parameter set other than the main one, the page not asked for
+    # every rank: `ranks_of`).
+    rank: int | None
     out_of: int
     reading: units.Reading
 
@@ -140,6 +142,8 @@ class InstanceTypePage:
     price_basis: str
     ranks: list[BenchmarkRanks]
     runs: list[Run]
+    # Whether every parameter set's rank was counted, or each benchmark's main one alone.
+    every_rank: bool = False
 
     @property
     def has_spot(self) -> bool:
@@ -171,8 +175,9 @@ class InstanceTypePage:
         )
 
 
-def instance_type_page(name: str) -> InstanceTypePage:
-    """The page of one instance type; DomainError (404) for an unknown name."""
+def instance_type_page(name: str, *, every_rank: bool = False) -> InstanceTypePage:
+    """The page of one instance type; DomainError (404) for an unknown name. Each benchmark's
+    main parameter set is ranked, or (`every_rank`) every parameter set (`ranks_of`)."""
     instance_type = get_instance_type(name)
     if instance_type.kind == InstanceType.Kind.FARGATE:
         lines, basis = _fargate_lines(instance_type)
@@ -183,7 +188,8 @@ def instance_type_page(name: str) -> InstanceTypePage:
         colour=palette.family_colour(instance_type.family),
         lines=lines,
         price_basis=basis,
-        ranks=ranks_of(instance_type),
+        ranks=ranks_of(instance_type, every=every_rank),
+        every_rank=every_rank,
         runs=list(
             Run.objects.filter(instance_type=instance_type)
             .select_related("region")
@@ -263,17 +269,21 @@ def _fargate_lines(instance_type: InstanceType) -> tuple[list[PriceLine], str]:
     return lines, basis
 
 
-def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
-    """The type's rank in every benchmark and parameter set it was measured with.
+def ranks_of(instance_type: InstanceType, *, every: bool = False) -> list[BenchmarkRanks]:
+    """The type's rank in every benchmark and parameter set it was measured with: counted for
+    each benchmark's main parameter set (the one most types were measured with, the
+    comparison's default), or with `every` for all of them.
 
     One query, whatever the data's size: per statistics row of the type, its peers' count
     kept at ingest (`PeerGroup`), and those better than the type counted over their entries
     in the `statistics_peers` index from the type's median on. The index holds every figure
     the count reads, so PostgreSQL counts from it alone, without visiting the peers' rows
-    (docs/performance.md, "Ten million results").
+    (docs/performance.md, "Ten million results"). The counts are what the query spends:
+    about half of a peer group's entries each, some 120,000 for a type measured with 200
+    parameter sets; the main sets alone, a twentieth of that.
     """
     with connection.cursor() as cursor:
-        cursor.execute(_RANKS, [ALL_REGIONS, ALL_REGIONS, ALL_REGIONS, instance_type.pk])
+        cursor.execute(_RANKS, [ALL_REGIONS, instance_type.pk, every, ALL_REGIONS, ALL_REGIONS])
         rows = cursor.fetchall()
     grouped: dict[str, list[Rank]] = defaultdict(list)
     readings: dict[str, units.Reading] = {}
@@ -289,40 +299,49 @@ def ranks_of(instance_type: InstanceType) -> list[BenchmarkRanks]:
                 params=params,
                 median=median,
                 runs=runs,
-                rank=1 + better,
+                rank=None if better is None else 1 + better,
                 out_of=out_of,
                 reading=reading,
             )
         )
-    # The parameter set most types were measured with leads (the comparison's default).
-    return [
-        BenchmarkRanks(key, sorted(ranks, key=lambda rank: -rank.out_of))
-        for key, ranks in grouped.items()
-    ]
+    return [BenchmarkRanks(key, ranks) for key, ranks in grouped.items()]
 
 
 ALL_REGIONS = SeriesStatistics.ALL_REGIONS
-# The peers' count is kept (`PeerGroup`); those better than the type are counted in the
-# `statistics_peers` index from the type's median on: above it for a higher-is-better
-# benchmark, else below it (only the branch that applies runs).
+# The type's rows, each benchmark's main parameter set first (most peers, then by key and
+# variant). The peers' count is kept (`PeerGroup`); those better than the type are counted,
+# for the main set or (the third parameter) every set, in the `statistics_peers` index from
+# the type's median on: above it for a higher-is-better benchmark, else below it (only the
+# branch that applies runs).
 _RANKS = """
-    SELECT b.key, b.unit, b.higher_is_better, se.variant, st.params_key, st.median, st.runs,
-        peers.series,
-        CASE WHEN b.higher_is_better
+    WITH mine AS (
+        SELECT b.key, b.unit, b.higher_is_better, se.variant, st.params_key, st.median,
+            st.runs, st.benchmark_id, peers.series,
+            ROW_NUMBER() OVER (
+                PARTITION BY b.key ORDER BY peers.series DESC, st.params_key, se.variant
+            ) AS place
+        FROM benchmarks_seriesstatistics st
+        JOIN benchmarks_series se ON se.id = st.series_id
+        JOIN benchmarks_benchmark b ON b.id = st.benchmark_id
+        JOIN benchmarks_peergroup peers
+            ON peers.benchmark_id = st.benchmark_id AND peers.params_key = st.params_key
+        WHERE st.measured_in = %s AND se.instance_type_id = %s
+    )
+    SELECT mine.key, mine.unit, mine.higher_is_better, mine.variant, mine.params_key,
+        mine.median, mine.runs, mine.series,
+        CASE WHEN mine.place > 1 AND NOT %s THEN NULL
+            WHEN mine.higher_is_better
             THEN (SELECT COUNT(*) FROM benchmarks_seriesstatistics peer
-                  WHERE peer.benchmark_id = st.benchmark_id AND peer.params_key = st.params_key
-                    AND peer.measured_in = %s AND peer.median > st.median)
+                  WHERE peer.benchmark_id = mine.benchmark_id
+                    AND peer.params_key = mine.params_key
+                    AND peer.measured_in = %s AND peer.median > mine.median)
             ELSE (SELECT COUNT(*) FROM benchmarks_seriesstatistics peer
-                  WHERE peer.benchmark_id = st.benchmark_id AND peer.params_key = st.params_key
-                    AND peer.measured_in = %s AND peer.median < st.median)
+                  WHERE peer.benchmark_id = mine.benchmark_id
+                    AND peer.params_key = mine.params_key
+                    AND peer.measured_in = %s AND peer.median < mine.median)
         END
-    FROM benchmarks_seriesstatistics st
-    JOIN benchmarks_series se ON se.id = st.series_id
-    JOIN benchmarks_benchmark b ON b.id = st.benchmark_id
-    JOIN benchmarks_peergroup peers
-        ON peers.benchmark_id = st.benchmark_id AND peers.params_key = st.params_key
-    WHERE st.measured_in = %s AND se.instance_type_id = %s
-    ORDER BY b.key, st.params_key, se.variant
+    FROM mine
+    ORDER BY mine.key, mine.place
 """
 
 

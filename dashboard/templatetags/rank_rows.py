@@ -12,9 +12,10 @@ register = template.Library()
 
 
 @register.simple_tag
-def rank_rows(ranks) -> str:
+def rank_rows(ranks, every_rank_url: str) -> str:
     """The `<tr>` of each benchmark's ranks (`InstanceTypePage.ranks`): its main parameter set
-    in a row, the others folded in a row below it."""
+    in a row, the others folded in a row below it (ranked there when the page counted every
+    rank, else with their peers' number and `every_rank_url`, the page counting them all)."""
     lines = []
     for group in ranks:
         rank = group.main
@@ -25,20 +26,31 @@ def rank_rows(ranks) -> str:
             f'<th scope="row"><a href="{page}">{key}</a></th>'
             f"<td>{escape(rank.setting)}</td><td>{escape(rank.shown_median)}</td>"
             f"<td>{rank.runs}</td>"
-            f'<td class="rank">{rank.rank} of {rank.out_of} '
+            f'<td class="rank">{_standing(rank)} '
             f"<small>({escape(rank.reading.direction)})</small></td>"
             f'<td><a href="{escape(rank.comparison_url)}">comparison</a></td></tr>'
         )
         others = group.others
         if others:
             items = "".join(
-                f"<li>{escape(other.setting)}: {escape(other.shown_median)}, {other.rank} of "
-                f'{other.out_of} (<a href="{escape(other.comparison_url)}">comparison</a>)</li>'
+                f"<li>{escape(other.setting)}: {escape(other.shown_median)}, "
+                f'{_standing(other)} (<a href="{escape(other.comparison_url)}">comparison</a>)'
+                "</li>"
                 for other in others
             )
+            if any(other.rank is None for other in others):
+                items += f'<li><a href="{escape(every_rank_url)}">Rank every parameter set</a></li>'
             plural = "s" if len(others) != 1 else ""
             lines.append(
                 f'<tr class="more"><td colspan="6"><details><summary>{len(others)} other '
                 f"parameter set{plural}</summary><ul>{items}</ul></details></td></tr>"
             )
     return mark_safe("\n".join(lines))
+
+
+def _standing(rank) -> str:
+    """`3 of 40`, or `40 types measured` for a rank not counted."""
+    if rank.rank is None:
+        plural = "s" if rank.out_of != 1 else ""
+        return f"{rank.out_of} type{plural} measured"
+    return f"{rank.rank} of {rank.out_of}"

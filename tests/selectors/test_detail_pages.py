@@ -24,7 +24,8 @@ def test_ranks_count_the_types_measured_the_same_way():
     run_with("t2.nano", [900.0], params={"block_size": 16})
     run_with("t2.nano", [5.0], key="fio:randread", hib=False)
     run_with("c7g.large", [9.0], key="fio:randread", hib=False)
-    ranks = {group.benchmark: group for group in instance_type_page("t2.nano").ranks}
+    page = instance_type_page("t2.nano", every_rank=True)
+    ranks = {group.benchmark: group for group in page.ranks}
     sha = ranks["openssl:sha256"]
     assert (sha.main.params, sha.main.rank, sha.main.out_of) == ({"block_size": 8192}, 3, 3)
     assert [(other.params, other.rank, other.out_of) for other in sha.others] == [
@@ -32,6 +33,40 @@ def test_ranks_count_the_types_measured_the_same_way():
     ]
     # Seconds per job: the smallest figure ranks first.
     assert (ranks["fio:randread"].main.rank, ranks["fio:randread"].main.out_of) == (1, 2)
+
+
+def test_the_page_ranks_each_benchmarks_main_parameter_set_and_every_one_when_asked():
+    """The main set is the one most types were measured with (ties: by parameters); the
+    others keep their peers' number, their rank counted only for `every_rank`, the same."""
+    for name, value in (("c7g.large", 300.0), ("c7a.large", 200.0), ("t2.nano", 100.0)):
+        run_with(name, [value], params={"block_size": 8192})
+    for name, value in (("c7g.large", 5.0), ("t2.nano", 9.0)):
+        run_with(name, [value], params={"block_size": 16})
+    run_with("t2.nano", [7.0], params={"block_size": 64})
+    run_with("c7g.large", [8.0], params={"block_size": 64})
+    everything = instance_type_page("t2.nano", every_rank=True).ranks[0]
+    main_only = instance_type_page("t2.nano").ranks[0]
+
+    def standing(group):
+        return [(rank.params["block_size"], rank.rank, rank.out_of) for rank in group.ranks]
+
+    # 16 and 64 have two types each: 16 comes first.
+    assert standing(everything) == [(8192, 3, 3), (16, 1, 2), (64, 2, 2)]
+    assert standing(main_only) == [(8192, 3, 3), (16, None, 2), (64, None, 2)]
+
+
+def test_the_page_shows_the_others_peers_and_links_to_every_rank(client):
+    run_with("c7g.large", [300.0], params={"block_size": 8192})
+    run_with("t2.nano", [100.0], params={"block_size": 8192})
+    run_with("t2.nano", [900.0], params={"block_size": 16})
+    html = client.get("/instance-types/t2.nano/?region=us-east-1").content.decode()
+    folded = html.split('<tr class="more">')[1].split("</tr>")[0]
+    assert "block_size=16: 900 B/s, 1 type measured" in folded
+    assert 'href="?region=us-east-1&amp;ranks=all#ranks-table"' in folded
+    html = client.get("/instance-types/t2.nano/?region=us-east-1&ranks=all").content.decode()
+    folded = html.split('<tr class="more">')[1].split("</tr>")[0]
+    assert "block_size=16: 900 B/s, 1 of 1" in folded and "ranks=all" not in folded
+    assert "every parameter set ranked" in html
 
 
 def test_ranks_count_the_peers_in_the_narrow_index_from_the_types_median():
@@ -67,7 +102,8 @@ def test_ranks_count_the_peers_in_the_narrow_index_from_the_types_median():
         # 300 rows still fit a sequential scan: only the indexes' paths are left.
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("SET LOCAL enable_bitmapscan = off")
-        cursor.execute("EXPLAIN " + _RANKS, [ALL_REGIONS] * 3 + [types[150].pk])
+        every = True  # both directions' counts in the plan, for every parameter set
+        cursor.execute("EXPLAIN " + _RANKS, [ALL_REGIONS, types[150].pk, every, *[ALL_REGIONS] * 2])
         plan = "\n".join(line for (line,) in cursor.fetchall())
     assert plan.count("Index Only Scan using statistics_peers on") == 2, plan
 
