@@ -17,6 +17,7 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="session")
 def browser():
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
     executable = shutil.which("chromium") or "/usr/bin/chromium"
@@ -24,6 +25,11 @@ def browser():
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+        # While Playwright's event loop is set in this thread, Django keeps the thread's
+        # database connections apart from the ones it opened before (asgiref's Local sees a
+        # running loop): those the tests opened are closed here, while they are still seen,
+        # or they outlive the test database and it cannot be dropped.
+        connections.close_all()
 
 
 @pytest.fixture
