@@ -2,13 +2,15 @@
 
 Reads that a page or the API serves often look up their benchmark and region (with the
 stamps of their last change) once per PRICEBENCH_FRESHNESS_SECONDS per process, so that a
-cached answer costs no query. Writes forget these lookups on commit in their own process;
-other processes see a change within the window.
+cached answer costs no query; a region's whole price list, which a question of many types
+reads, is kept as long (`kept_read`). Writes forget all of these on commit in their own
+process; other processes see a change within the window.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -33,6 +35,36 @@ def cached_read(key: str, read: Callable[[], T]) -> T:
     return found
 
 
+# What `kept_read` holds: key -> (monotonic time it expires, value).
+_KEPT: dict[str, tuple[float, Any]] = {}
+# Past this many keys all go (the keys are regions and ways to buy: a few dozen in use).
+KEPT_KEYS = 256
+
+
+def kept_read(key: str, read: Callable[[], T]) -> T:
+    """`cached_read` for what is read whole and then only looked into: the object itself is
+    kept, not a pickled copy (the cache's `get` would unpickle a thousand rows each time, as
+    long as reading them again). The value is shared: never change it."""
+    seconds = settings.PRICEBENCH_FRESHNESS_SECONDS
+    if seconds <= 0:
+        return read()
+    now = time.monotonic()
+    found = _KEPT.get(key)
+    if found is not None and found[0] > now:
+        return found[1]
+    value = read()
+    if len(_KEPT) >= KEPT_KEYS:
+        _KEPT.clear()
+    _KEPT[key] = (now + seconds, value)
+    return value
+
+
+def forget() -> None:
+    """This process forgets every lookup and every read kept."""
+    caches["lookups"].clear()
+    _KEPT.clear()
+
+
 def cached(key: str) -> Any | None:
     """What `cached_read(key, ...)` gave less than PRICEBENCH_FRESHNESS_SECONDS ago in this
     process, or None: never a read."""
@@ -52,5 +84,5 @@ def data_changed() -> None:
 
     Now, and again on commit, in case a read in between remembered what was then current.
     """
-    caches["lookups"].clear()
-    transaction.on_commit(caches["lookups"].clear)
+    forget()
+    transaction.on_commit(forget)

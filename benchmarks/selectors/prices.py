@@ -11,6 +11,7 @@ its zones' periods (spot: the median zone or the cheapest) is answered in one pl
 from __future__ import annotations
 
 import datetime
+import operator
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import NamedTuple
@@ -33,7 +34,7 @@ from django.db.models import (
 )
 from django.db.models.functions import RowNumber
 
-from benchmarks import per_dollar
+from benchmarks import freshness, per_dollar
 from benchmarks.models import (
     FargateRate,
     InstanceType,
@@ -254,7 +255,8 @@ def _ec2_quotes(
             by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
         missing = [pk for pk in ids if pk not in by_type]
     else:
-        in_force, out_of_force = _quotes_in_force(_of_types(prices, ids), day)
+        periods = _periods(prices, region, purchase, ids)
+        in_force, out_of_force = _quotes_in_force(periods, ids, day)
         # Only types with periods, none in force, have a nearest one to look for.
         missing = [pk for pk in ids if pk not in in_force and pk in out_of_force]
     if missing:
@@ -277,37 +279,71 @@ def _ec2_quotes(
     return quotes
 
 
+_CHEAPEST = operator.attrgetter("usd_per_hour", "pk")
+
+
+class _Period(NamedTuple):
+    """A price period as `_quotes_in_force` picks among them, with its quote when in force."""
+
+    effective_from: datetime.date
+    effective_to: datetime.date | None
+    usd_per_hour: Decimal
+    pk: int
+    quote: PriceQuote
+
+
+def _periods(
+    prices: QuerySet, region: Region, purchase: Purchase, ids: list[int]
+) -> dict[int, list[_Period]]:
+    """The periods of `prices` (the region's for the purchase), by type id: of the types
+    `ids`, or, for a question of many types (`MANY_TYPES`), the region's whole list, kept
+    for a few seconds in this process (`freshness.kept_read`, forgotten on a price's write)."""
+    if len(ids) <= MANY_TYPES:
+        return _read_periods(prices.filter(instance_type_id__in=ids))
+    key = f"price-periods:{region.pk}|{sorted(purchase.price_fields().items())}"
+    return freshness.kept_read(key, lambda: _read_periods(prices))
+
+
+def _read_periods(prices: QuerySet) -> dict[int, list[_Period]]:
+    read = (*COMMITMENT_PARTS, *QUOTED_PARTS)
+    rows = prices.values_list(
+        "instance_type_id", "usd_per_hour", "id", "effective_from", "effective_to", *read
+    ).order_by()
+    periods: dict[int, list[_Period]] = {}
+    for type_id, usd, pk, start, end, *rest in rows:
+        quote = PriceQuote(usd, None, start, True, *rest)
+        periods.setdefault(type_id, []).append(_Period(start, end, usd, pk, quote))
+    return periods
+
+
 def _quotes_in_force(
-    prices: QuerySet, day: datetime.date
+    periods: dict[int, list[_Period]], ids: list[int], day: datetime.date
 ) -> tuple[dict[int, PriceQuote], set[int]]:
     """Each type's quote from its price in force on `day`, for prices the same in every zone
-    (all but spot), and the types with periods out of force on that day: one plain query,
-    each quote built straight from its row.
+    (all but spot), and the types with periods, none in force on that day.
 
-    What `pick_periods(all_in_force=True)` and `quote_from_zones` answer for one zone, without
-    their window (a type's periods never overlap, so at most one is in force; were there
-    more, the cheapest wins, as there) and without a pick per row: for a thousand types both
-    cost more than the query itself. A type in neither has no price at all: nothing nearer
-    to look for (`pick_periods` is then not asked).
+    What `pick_periods(all_in_force=True)` and `quote_from_zones` answer for one zone,
+    without their window (a type's periods never overlap, so at most one is in force; were
+    there more, the cheapest wins, as there) and without a pick per row: for a thousand types
+    both cost more than reading the periods. A type in neither has no price at all: nothing
+    nearer to look for (`pick_periods` is then not asked).
     """
-    read = ("usd_per_hour", "id", "effective_from", *COMMITMENT_PARTS, *QUOTED_PARTS)
-    in_force = prices.filter(in_force_on(day)).values_list("instance_type_id", *read).order_by()
-    # A row per type with a period out of force, its other columns empty (UNION keeps one).
-    empty = [Value(None, output_field=Price._meta.get_field(name)) for name in read]
-    out_of_force = (
-        prices.exclude(in_force_on(day)).values_list("instance_type_id", *empty).order_by()
-    )
     quotes: dict[int, PriceQuote] = {}
-    cheapest: dict[int, tuple] = {}
     others: set[int] = set()
-    for type_id, usd, pk, *rest in in_force.union(out_of_force):
-        if pk is None:
+    for type_id in ids:
+        known = periods.get(type_id)
+        if not known:
+            continue
+        in_force = [
+            period
+            for period in known
+            if period.effective_from <= day
+            and (period.effective_to is None or period.effective_to >= day)
+        ]
+        if in_force:
+            quotes[type_id] = min(in_force, key=_CHEAPEST).quote
+        else:
             others.add(type_id)
-            continue
-        if type_id in cheapest and cheapest[type_id] <= (usd, pk):
-            continue
-        cheapest[type_id] = (usd, pk)
-        quotes[type_id] = PriceQuote(usd, None, rest[0], True, *rest[1:])
     return quotes, others
 
 

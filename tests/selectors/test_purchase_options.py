@@ -266,3 +266,45 @@ def test_of_two_periods_in_force_at_once_the_cheaper_prices_a_type(count):
         True,
     )
     assert len(quotes) == count
+
+
+def test_a_regions_whole_price_list_is_read_once_in_the_window_and_again_once_a_price_is_written(
+    settings,
+):
+    """Many types' quotes come from the region's periods kept in the process for the
+    freshness window, whatever the day asked; a price written in this process is seen at
+    once (`freshness.data_changed`), one written elsewhere within the window."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from benchmarks import freshness
+    from benchmarks.selectors import prices as price_reads
+
+    settings.PRICEBENCH_FRESHNESS_SECONDS = 60
+    jan, jul = datetime.date(2024, 1, 1), datetime.date(2024, 7, 1)
+    count = price_reads.MANY_TYPES + 5
+    for index in range(count):
+        price(f"m{index}.large", "0.10", jan, jul - datetime.timedelta(days=1))
+        price(f"m{index}.large", "0.08", jul)
+    machines = list(InstanceType.objects.filter(name__startswith="m"))
+    region = Region.objects.get(code="us-east-1")
+
+    def quotes(day):
+        with CaptureQueriesContext(connection) as captured:
+            found = price_reads.hourly_prices(
+                instance_types=machines, region=region, purchase_option="on_demand", day=day
+            )
+        return {quote.usd_per_hour for quote in found.values()}, len(captured)
+
+    assert quotes(datetime.date(2024, 3, 1)) == ({Decimal("0.10")}, 1)
+    # Another day, the same kept periods: no query, the period in force on that day.
+    assert quotes(datetime.date(2024, 8, 1)) == ({Decimal("0.08")}, 0)
+    # Written as another process would (no word to this one): unseen within the window.
+    Price.objects.filter(effective_from=jul).update(usd_per_hour=Decimal("0.07"))
+    assert quotes(datetime.date(2024, 8, 1)) == ({Decimal("0.08")}, 0)
+    # Written in this process: every price write says so (`record_periods`).
+    freshness.data_changed()
+    assert quotes(datetime.date(2024, 8, 1)) == ({Decimal("0.07")}, 1)
+    # Without a window, every question reads the periods.
+    settings.PRICEBENCH_FRESHNESS_SECONDS = 0
+    assert quotes(datetime.date(2024, 3, 1)) == ({Decimal("0.10")}, 1)
