@@ -45,18 +45,31 @@ def kept_read(key: str, read: Callable[[], T]) -> T:
     """`cached_read` for what is read whole and then only looked into: the object itself is
     kept, not a pickled copy (the cache's `get` would unpickle a thousand rows each time, as
     long as reading them again). The value is shared: never change it."""
+    found = kept(key)
+    if found is None:
+        found = read()
+        keep(key, found)
+    return found
+
+
+def kept(key: str) -> Any | None:
+    """What was kept under `key` less than PRICEBENCH_FRESHNESS_SECONDS ago, or None."""
+    if settings.PRICEBENCH_FRESHNESS_SECONDS <= 0:
+        return None
+    found = _KEPT.get(key)
+    if found is None or found[0] <= time.monotonic():
+        return None
+    return found[1]
+
+
+def keep(key: str, value: Any) -> None:
+    """Keep `value` (as it is) for PRICEBENCH_FRESHNESS_SECONDS in this process."""
     seconds = settings.PRICEBENCH_FRESHNESS_SECONDS
     if seconds <= 0:
-        return read()
-    now = time.monotonic()
-    found = _KEPT.get(key)
-    if found is not None and found[0] > now:
-        return found[1]
-    value = read()
+        return
     if len(_KEPT) >= KEPT_KEYS:
         _KEPT.clear()
-    _KEPT[key] = (now + seconds, value)
-    return value
+    _KEPT[key] = (time.monotonic() + seconds, value)
 
 
 def forget() -> None:

@@ -357,3 +357,37 @@ def test_a_question_reads_its_kept_rows_from_an_index_alone(measured_in):
         cursor.execute("EXPLAIN " + kept)
         plan = "\n".join(line for (line,) in cursor.fetchall())
     assert "Index Only Scan using statistics_peer_rows on benchmarks_seriesstatistics" in plan, plan
+
+
+def test_the_machines_a_question_read_are_kept_for_the_window_and_a_new_type_read_apart(settings):
+    """Within the freshness window a question reads its series' type ids only, and their
+    machines from what the questions before read; a type new to the window costs one query,
+    and a write in this process (an ingest, a spec import) is seen at once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from benchmarks import freshness
+
+    settings.PRICEBENCH_FRESHNESS_SECONDS = 60
+    fleet = (("c7g.large", 300.0, 2), ("c7a.large", 200.0, 2), ("t2.nano", 9.0, 1))
+    for name, value, vcpus in fleet:
+        make_type(name, vcpus=vcpus)
+        price(name, "0.07", DAY)
+        run_with(name, [value])
+
+    def rows(**options):
+        with CaptureQueriesContext(connection) as captured:
+            table = answer("openssl:sha256", "us-east-1", **options)
+        machines = sum('"benchmarks_instancetype"."vcpus"' in query["sql"] for query in captured)
+        return {row.instance_type: row.vcpus for row in table.results}, machines
+
+    assert rows(families=("c7g", "c7a")) == ({"c7g.large": 2.0, "c7a.large": 2.0}, 1)
+    # Another process changes a spec: unseen within the window, no machine column read.
+    InstanceType.objects.filter(name="c7a.large").update(vcpus=4)
+    assert rows(families=("c7g", "c7a")) == ({"c7g.large": 2.0, "c7a.large": 2.0}, 0)
+    # A type the window has not seen: its machine alone is read.
+    assert rows() == ({"c7g.large": 2.0, "c7a.large": 2.0, "t2.nano": 1.0}, 1)
+    assert rows()[1] == 0
+    # A write in this process forgets what was kept.
+    freshness.data_changed()
+    assert rows() == ({"c7g.large": 2.0, "c7a.large": 4.0, "t2.nano": 1.0}, 1)
