@@ -18,7 +18,8 @@ At `--first` results, then at `--results`, it prints:
 - what the database holds and where the space goes (heap, indexes, TOAST per table), per
   million results;
 - in this process (Django's test client, PostgreSQL restarted first so that its buffers are
-  empty, then the process warmed up as a gunicorn worker is, dashboard/warmup.py): server
+  empty, then the process warmed up as a gunicorn worker is, dashboard/warmup.py, and its
+  collector kept between requests as there, gunicorn.conf.py): server
   time and SQL queries of the instance-type page for types nobody opened yet,
   of `instance-types/NAME/` in the API, of the comparison page charting every type, of the
   compare page (3 types), `/benchmarks/`, a benchmark's page, `/runs/`, its pages a third,
@@ -42,6 +43,7 @@ import argparse
 import collections
 import csv
 import datetime
+import gc
 import json
 import lzma
 import os
@@ -262,8 +264,13 @@ def in_process(
 
     warmed = {url for url, _status in warm_up(get_wsgi_application())}
     type_names = [name for name in type_names if f"/instance-types/{name}/" not in warmed]
+    # And as a worker keeps its collector (gunicorn.conf.py): what the process holds by now
+    # (here the load's leftovers too) out of its way, its garbage taken between requests.
+    gc.collect()
+    gc.freeze()
 
     def ask(label: str, path: str) -> None:
+        gc.collect()
         with CaptureQueriesContext(connection) as captured:
             began = time.perf_counter()
             response = client.get(path)
