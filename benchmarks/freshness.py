@@ -3,7 +3,8 @@
 Reads that a page or the API serves often look up their benchmark and region (with the
 stamps of their last change) once per PRICEBENCH_FRESHNESS_SECONDS per process, so that a
 cached answer costs no query; a region's whole price list, which a question of many types
-reads, is kept as long (`kept_read`). Writes forget all of these on commit in their own
+reads, and the instance types' columns read with kept statistics are kept as long
+(`kept_read`, `keep`). Writes forget all of these on commit in their own
 process; other processes see a change within the window.
 """
 
@@ -37,7 +38,8 @@ def cached_read(key: str, read: Callable[[], T]) -> T:
 
 # What `kept_read` holds: key -> (monotonic time it expires, value).
 _KEPT: dict[str, tuple[float, Any]] = {}
-# Past this many keys all go (the keys are regions and ways to buy: a few dozen in use).
+# Past this many keys all go (the keys are a region's prices by way to buy, and the machines
+# read with kept statistics: a few dozen in use).
 KEPT_KEYS = 256
 
 
@@ -63,7 +65,8 @@ def kept(key: str) -> Any | None:
 
 
 def keep(key: str, value: Any) -> None:
-    """Keep `value` (as it is) for PRICEBENCH_FRESHNESS_SECONDS in this process."""
+    """Keep `value` (as it is) for PRICEBENCH_FRESHNESS_SECONDS in this process. Whoever
+    reads it shares it: its owner may add to it, nobody changes what it holds."""
     seconds = settings.PRICEBENCH_FRESHNESS_SECONDS
     if seconds <= 0:
         return

@@ -11,7 +11,6 @@ its zones' periods (spot: the median zone or the cheapest) is answered in one pl
 from __future__ import annotations
 
 import datetime
-import operator
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import NamedTuple
@@ -42,6 +41,7 @@ from benchmarks.models import (
     PurchaseOption,
     Region,
     in_force_on,
+    is_in_force,
 )
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors.lookups import REGION_FIELDS
@@ -279,17 +279,17 @@ def _ec2_quotes(
     return quotes
 
 
-_CHEAPEST = operator.attrgetter("usd_per_hour", "pk")
-
-
 class _Period(NamedTuple):
-    """A price period as `_quotes_in_force` picks among them, with its quote when in force."""
+    """A price period's days, as `is_in_force` reads them, and its quote when in force."""
 
     effective_from: datetime.date
     effective_to: datetime.date | None
-    usd_per_hour: Decimal
     pk: int
     quote: PriceQuote
+
+
+def _cheapest(period: _Period) -> tuple[Decimal, int]:
+    return period.quote.usd_per_hour, period.pk
 
 
 def _periods(
@@ -299,7 +299,7 @@ def _periods(
     `ids`, or, for a question of many types (`MANY_TYPES`), the region's whole list, kept
     for a few seconds in this process (`freshness.kept_read`, forgotten on a price's write)."""
     if len(ids) <= MANY_TYPES:
-        return _read_periods(prices.filter(instance_type_id__in=ids))
+        return _read_periods(_of_types(prices, ids))
     key = f"price-periods:{region.pk}|{sorted(purchase.price_fields().items())}"
     return freshness.kept_read(key, lambda: _read_periods(prices))
 
@@ -312,7 +312,7 @@ def _read_periods(prices: QuerySet) -> dict[int, list[_Period]]:
     periods: dict[int, list[_Period]] = {}
     for type_id, usd, pk, start, end, *rest in rows:
         quote = PriceQuote(usd, None, start, True, *rest)
-        periods.setdefault(type_id, []).append(_Period(start, end, usd, pk, quote))
+        periods.setdefault(type_id, []).append(_Period(start, end, pk, quote))
     return periods
 
 
@@ -334,14 +334,9 @@ def _quotes_in_force(
         known = periods.get(type_id)
         if not known:
             continue
-        in_force = [
-            period
-            for period in known
-            if period.effective_from <= day
-            and (period.effective_to is None or period.effective_to >= day)
-        ]
+        in_force = [period for period in known if is_in_force(period, day)]
         if in_force:
-            quotes[type_id] = min(in_force, key=_CHEAPEST).quote
+            quotes[type_id] = min(in_force, key=_cheapest).quote
         else:
             others.add(type_id)
     return quotes, others
