@@ -1,0 +1,255 @@
+"""The comparison page's long lists, written in Python: a thousand instance types in the
+results table, the charts' data tables and the baseline menu took the template language about
+250 ms of a 320 ms page; these loops take a small part of that.
+
+Values are written as the template language writes them (`localize`, then escaped), through
+the same filters (`reads`, `usd`, `percent`, ...)."""
+
+from __future__ import annotations
+
+import html
+from urllib.parse import quote
+
+from django import template
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.http import RFC3986_SUBDELIMS
+from django.utils.safestring import mark_safe
+
+from dashboard.templatetags.pricebench import cost_per, monthly, percent, reads, usd
+
+register = template.Library()
+
+
+def _text(value) -> str:
+    """A value as `{{ value }}` writes it: localized, then escaped (as `conditional_escape`
+    does, without its lazy-string wrapper: a third of these tables' time)."""
+    if type(value) is not str:
+        value = localize(value)
+        if hasattr(value, "__html__"):
+            return value.__html__()
+    return html.escape(str(value))
+
+
+def _name(row) -> str:
+    """`c7a.xlarge`, or `c7a.xlarge (base)` with its variant."""
+    name = _text(row.instance_type)
+    return f"{name} ({_text(row.variant)})" if row.variant else name
+
+
+def _width_percent(share) -> str:
+    """`{% widthratio share 1 100 %}`: a share as a whole percentage."""
+    try:
+        return str(round(float(share) * 100))
+    except (TypeError, ValueError, OverflowError):
+        return ""
+
+
+def _other_basis(row, table, reading) -> str:
+    """A burstable row's figure on the basis the ranking did not use."""
+    other = row.burst_per_dollar if table.basis == "sustained" else row.sustained_per_dollar
+    return _text(reads(other, reading.per_dollar))
+
+
+def _rows(lines) -> str:
+    return mark_safe("".join(lines))
+
+
+def type_pages():
+    """The instance-type page's URL of a name, as `{% url 'instance-type' name %}` writes it,
+    reversing once for a whole table (reverse() is ~30 us a row)."""
+    prefix, suffix = reverse("instance-type", args=["~"]).rsplit("~", 1)
+    return lambda name: _text(prefix + quote(name, safe=RFC3986_SUBDELIMS + "/~:@") + suffix)
+
+
+@register.simple_tag
+def baseline_options(table) -> str:
+    """The Baseline menu's `<option>` of each row (the one asked for selected)."""
+    lines = []
+    for row in table.results if table else ():
+        key = _text(row.key)
+        selected = " selected" if row.key == table.baseline else ""
+        lines.append(f'<option value="{key}"{selected}>{_name(row)}</option>\n')
+    return _rows(lines)
+
+
+@register.simple_tag
+def per_dollar_data(comparison, table) -> str:
+    """The per-dollar chart's data: each bar's figure (a burstable type's other figure too)."""
+    reading = comparison.reading
+    burstable = table.has_burstable
+    lines = []
+    for row in comparison.bars:
+        cells = (
+            f"<tr><td>{_name(row)}</td><td>{_text(reads(row.per_dollar, reading.per_dollar))}</td>"
+        )
+        if burstable:
+            other = _other_basis(row, table, reading) if row.burstable else ""
+            cells += f"<td>{other}</td>"
+        lines.append(cells + "</tr>")
+    return _rows(lines)
+
+
+@register.simple_tag
+def median_data(comparison) -> str:
+    """The median chart's data: each bar's runs, median, min and max."""
+    scale = comparison.reading.value
+    return _rows(
+        f"<tr><td>{_name(row)}</td><td>{_text(row.runs)}</td>"
+        f"<td>{_text(reads(row.median, scale))}</td><td>{_text(reads(row.min, scale))}</td>"
+        f"<td>{_text(reads(row.max, scale))}</td></tr>"
+        for row in comparison.bars
+    )
+
+
+@register.simple_tag
+def frontier_data(comparison) -> str:
+    """The price chart's data: the types on the frontier, their price and median."""
+    scale = comparison.reading.value
+    return _rows(
+        f'<tr data-frontier="{_text(row.key)}"><td>{_name(row)}</td>'
+        f"<td>{_text(usd(row.usd_per_hour))}</td><td>{_text(reads(row.median, scale))}</td></tr>"
+        for row in comparison.frontier
+    )
+
+
+@register.simple_tag
+def cpu_data(comparison) -> str:
+    """The spread chart's data: each bar's CPU models, their runs and median."""
+    scale = comparison.reading.value
+    breakdowns = comparison.cpu_breakdowns or {}
+    return _rows(
+        f"<tr><td>{_name(row)}</td><td>{_text(part.model)}</td><td>{_text(part.runs)}</td>"
+        f"<td>{_text(reads(part.median, scale))}</td></tr>"
+        for row in comparison.bars
+        for part in breakdowns.get(row.key) or ()
+    )
+
+
+@register.simple_tag
+def baseline_data(comparison) -> str:
+    """The baseline chart's data: each bar's throughput, cost and per dollar against it."""
+    return _rows(
+        f"<tr><td>{_name(row)}</td><td>{_text(percent(row.relative_throughput))}</td>"
+        f"<td>{_text(percent(row.relative_cost))}</td>"
+        f"<td>{_text(percent(row.relative_per_dollar))}</td></tr>"
+        for row in comparison.bars
+    )
+
+
+@register.simple_tag
+def result_rows(comparison, table) -> str:
+    """The `<tr>` of each row of the results table, with the columns the question has."""
+    reading = comparison.reading
+    scale = reading.value
+    breakdowns = comparison.cpu_breakdowns or {}
+    burstable = table.has_burstable
+    converted = table.exchange_rate.currency != "USD"
+    page_of = type_pages()
+    lines = []
+    for row in table.results:
+        name = _text(row.instance_type)
+        flagged = ' class="flagged"' if row.only_flagged else ""
+        page = page_of(row.page_name)
+        cells = [
+            f'<tr data-instance-type="{name}" data-key="{_text(row.key)}" '
+            f'data-usd-per-hour="{_text(row.usd_per_hour)}"{flagged}>'
+            f'<th scope="row"><input type="checkbox" name="types" value="{_text(row.page_name)}" '
+            f'form="compare-form" aria-label="compare {name}"> <a href="{page}">{name}</a></th>'
+        ]
+        if table.regions:
+            allocation = _text(row.cpu_allocation or "not known")
+            cells.append(f"<td>{_text(row.region)}</td><td>{allocation}</td>")
+        cells.append(f"<td>{_text(row.variant or '')}</td>")
+        runs = _text(row.runs)
+        if row.flagged_runs:
+            flag = (
+                "all flagged"
+                if row.only_flagged
+                else f"+{_text(row.flagged_runs)} flagged, left out"
+            )
+            runs += f' <small class="flag">{flag}</small>'
+        cells.append(f"<td>{runs}</td><td>{_text(reads(row.median, scale))}</td>")
+        spread = (
+            f"{_text(reads(row.min, scale))} – {_text(reads(row.max, scale))}"
+            if row.min != row.max
+            else ""
+        )
+        cells.append(f"<td>{spread}</td>")
+        cells.append(f"<td>{_cpu_models(breakdowns.get(row.key), scale)}</td>")
+        measured = ", ".join(_text(code or "not recorded") for code in row.measured_in)
+        cells.append(
+            f"<td>{measured}</td><td>{_text(usd(row.usd_per_hour))}</td>"
+            f"<td>{_text(usd(monthly(row.usd_per_hour)))}</td>"
+        )
+        if converted:
+            rate = f"{_text(row.exchange_rate)} {_text(row.currency)} per US dollar"
+            cells.append(
+                f'<td class="quoted" title="{rate} (ECB, {_text(row.exchange_rate_date)})">'
+                f"{_text(floatformat(row.price_per_hour, 4))} {_text(row.currency)}</td>"
+            )
+        if reading.per_dollar:
+            cells.append(
+                f'<td class="per-dollar">{_text(reads(row.per_dollar, reading.per_dollar))}</td>'
+            )
+        if burstable:
+            cells.append(f"<td>{_burst(row, table, reading)}</td>")
+        if reading.cost_per:
+            cells.append(f"<td>{_text(usd(cost_per(row.per_dollar, reading)))}</td>")
+        if table.baseline:
+            cells.append(
+                f'<td class="relative">{_text(percent(row.relative_throughput))}</td>'
+                f'<td class="relative">{_text(percent(row.relative_cost))}</td>'
+                f'<td class="relative">{_text(percent(row.relative_per_dollar))}</td>'
+            )
+        cells.append(f'<td class="note">{_text(row.price_note or "")}</td></tr>\n')
+        lines.append("".join(cells))
+    return _rows(lines)
+
+
+@register.simple_tag
+def unpriced_items(comparison, table) -> str:
+    """The `<li>` of each type measured but without a price."""
+    scale = comparison.reading.value
+    page_of = type_pages()
+    lines = []
+    for row in table.unpriced:
+        name = _text(row.instance_type)
+        page = page_of(row.instance_type)
+        variant = f" ({_text(row.variant)})" if row.variant else ""
+        plural = "" if row.runs == 1 else "s"
+        lines.append(
+            f'<li data-instance-type="{name}"><a href="{page}">{name}</a>{variant}: '
+            f"{_text(row.runs)} run{plural}, median {_text(reads(row.median, scale))}; "
+            f"{_text(row.reason)}</li>"
+        )
+    return _rows(lines)
+
+
+def _cpu_models(parts, scale) -> str:
+    """`Graviton3 (12)`, or with several models each one's median: `a (3: 1.2 k)<br>b (...)`."""
+    if not parts:
+        return ""
+    several = len(parts) > 1
+    return "<br>".join(
+        f"{_text(part.model)} ({_text(part.runs)}"
+        + (f": {_text(reads(part.median, scale))}" if several and part.median is not None else "")
+        + ")"
+        for part in parts
+    )
+
+
+def _burst(row, table, reading) -> str:
+    """A burstable row's other figure, its baseline share and how long its credits last."""
+    if not row.burstable:
+        return ""
+    lasts = (
+        f"; a full credit balance lasts {_text(floatformat(row.burst_minutes, 0))} min at full load"
+        if row.burst_minutes
+        else ""
+    )
+    return (
+        f"{_other_basis(row, table, reading)} "
+        f"<small>(baseline {_width_percent(row.baseline_share)}% of a vCPU{lasts})</small>"
+    )
