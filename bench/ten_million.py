@@ -394,10 +394,18 @@ def show(figures: dict[str, list]) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", type=int, default=10_000_000)
-    parser.add_argument("--first", type=int, default=1_000_000)
-    parser.add_argument("--loads", type=int, default=30, choices=range(3, 31))
-    parser.add_argument("--questions", type=int, default=200, choices=range(30, 1001))
+    parser.add_argument("--results", type=int, default=10_000_000, help="results at the end")
+    parser.add_argument(
+        "--first", type=int, default=1_000_000, help="results of the baseline measured first"
+    )
+    parser.add_argument(
+        "--loads", type=int, default=30, choices=range(3, 31), metavar="3-30",
+        help="loads of each page in the browser",
+    )  # fmt: skip
+    parser.add_argument(
+        "--questions", type=int, default=200, choices=range(30, 1001), metavar="30-1000",
+        help="cold questions asked of the API at each size",
+    )  # fmt: skip
     args = parser.parse_args()
     common.ensure_debian(("chromium", "chromium"))
     os.environ["ALLOWED_HOSTS"] = "127.0.0.1,testserver"
