@@ -322,7 +322,7 @@ class BenchmarkCoverage(models.Model):
     """An instance type measured with a benchmark, kept at ingest (services/statistics/).
 
     One row per type with a series of the benchmark: `/benchmarks/` counts them rather than
-    the series.
+    the series, and a benchmark's page sums their runs rather than its statistics rows.
     """
 
     # Indexed as the first column of the pair.
@@ -330,6 +330,15 @@ class BenchmarkCoverage(models.Model):
         Benchmark, on_delete=models.CASCADE, related_name="coverage", db_index=False
     )
     instance_type = models.ForeignKey(InstanceType, on_delete=models.CASCADE, related_name="+")
+    # What the benchmark page sums, from the pair's results (services/statistics/coverage.py):
+    # the runs with a result in the figures and those with a result left out (benchmarks.flags),
+    # each counted once whatever its number of parameter sets; the days and regions (null: not
+    # recorded) they were measured in. `runs` null: not counted yet (`rebuild_stats`).
+    runs = models.PositiveIntegerField(null=True)
+    flagged_runs = models.PositiveIntegerField(default=0)
+    first_measured_at = models.DateField(null=True, blank=True)
+    last_measured_at = models.DateField(null=True, blank=True)
+    regions = models.JSONField(default=list)
 
     class Meta:
         constraints = [

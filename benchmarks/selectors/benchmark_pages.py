@@ -1,7 +1,8 @@
 """The benchmark page: what a benchmark measures, its unit, and which machines it covers.
 
-Three queries whatever the number of results, from the kept statistics: the benchmark, its
-instance types with their runs, and the regions its runs were measured in.
+Two queries whatever the number of results: the benchmark, and its coverage kept at ingest
+(`BenchmarkCoverage`: each instance type measured with it, its runs counted once each, their
+days and regions).
 """
 
 from __future__ import annotations
@@ -10,11 +11,10 @@ import datetime
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from django.db.models import Max, Min, Sum
 from django.urls import reverse
 
 from benchmarks import palette, units
-from benchmarks.models import Benchmark, SeriesStatistics, family_of
+from benchmarks.models import Benchmark, BenchmarkCoverage, family_of
 from benchmarks.selectors.lookups import get_benchmark
 
 # What each tool measures, for benchmarks stored without a description of their own.
@@ -87,37 +87,33 @@ class BenchmarkPage:
 def benchmark_page(key: str) -> BenchmarkPage:
     """The page of one benchmark; DomainError (404) for an unknown key."""
     benchmark = get_benchmark(key)
-    kept = SeriesStatistics.objects.filter(
-        measured_in=SeriesStatistics.ALL_REGIONS, series__benchmark=benchmark
-    )
-    per_type = (
-        kept.values("series__instance_type__name", "series__instance_type__kind")
-        .annotate(
-            runs=Sum("runs"),
-            flagged=Sum("flagged_runs"),
-            first=Min("first_measured_at"),
-            last=Max("last_measured_at"),
-        )
-        .order_by("series__instance_type__name")
-    )
     families: dict[str, FamilyCoverage] = {}
     runs = flagged = 0
-    firsts, lasts = [], []
-    for row in per_type:
-        name, kind = row["series__instance_type__name"], row["series__instance_type__kind"]
+    days: list[datetime.date] = []
+    regions: set[str] = set()
+    for name, kind, type_runs, type_flagged, first, last, type_regions in (
+        BenchmarkCoverage.objects.filter(benchmark=benchmark)
+        .order_by("instance_type__name")
+        .values_list(
+            "instance_type__name",
+            "instance_type__kind",
+            "runs",
+            "flagged_runs",
+            "first_measured_at",
+            "last_measured_at",
+            "regions",
+        )
+    ):
         family = family_of(kind, name)
         coverage = families.setdefault(
             family, FamilyCoverage(benchmark.key, family, palette.family_colour(family))
         )
         coverage.instance_types.append(name)
-        coverage.runs += row["runs"] or 0
-        runs += row["runs"] or 0
-        flagged += row["flagged"] or 0
-        firsts += [row["first"]] if row["first"] else []
-        lasts += [row["last"]] if row["last"] else []
-    regions: set[str] = set()
-    for listed in kept.values_list("regions", flat=True).distinct().order_by():
-        regions.update(code or "not recorded" for code in listed)
+        coverage.runs += type_runs or 0
+        runs += type_runs or 0
+        flagged += type_flagged
+        days += filter(None, (first, last))
+        regions.update(code or "not recorded" for code in type_regions)
     return BenchmarkPage(
         benchmark=benchmark,
         reading=units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better),
@@ -125,6 +121,6 @@ def benchmark_page(key: str) -> BenchmarkPage:
         regions=sorted(regions),
         runs=runs,
         flagged_runs=flagged,
-        first_measured_at=min(firsts, default=None),
-        last_measured_at=max(lasts, default=None),
+        first_measured_at=min(days, default=None),
+        last_measured_at=max(days, default=None),
     )

@@ -121,6 +121,7 @@ def test_the_benchmarks_and_runs_pages_read_in_fixed_queries(client, count):
     fleet(count)
     for url, params, most in (
         ("/benchmarks/", {}, 4),
+        ("/benchmarks/tool:x/", {}, 3),
         ("/runs/", {}, 3),
         ("/runs/", {"benchmark": "tool:x", "instance_type": "zz0.n1"}, 5),
     ):
@@ -130,3 +131,5 @@ def test_the_benchmarks_and_runs_pages_read_in_fixed_queries(client, count):
         assert len(captured) <= most, (url, params, len(captured))
     benchmarks = client.get("/benchmarks/").content.decode()
     assert f'data-coverage="{count}"' in benchmarks
+    page = client.get("/benchmarks/tool:x/").content.decode()
+    assert f"{count} runs of {count} instance types" in page

@@ -30,6 +30,7 @@ from benchmarks.models import (
 )
 
 from .compute import ALL_REGIONS, STATISTICS_COLUMNS, compute_statistics
+from .coverage import FIGURES, CoverageTally
 from .keep import newest_sample_runs, ordered_params, summaries_of
 from .rebuild import REBUILD_BATCH
 from .rows import JsonText
@@ -99,12 +100,15 @@ def _check() -> StatisticsCheck:
     # (benchmark id, params, kind, name, params key) of the series that still have results,
     # for the summaries and peer groups.
     with_results: list[tuple] = []
+    coverage = CoverageTally()
     series_ids = list(Series.objects.order_by("pk").values_list("pk", flat=True))
     report.series = len(series_ids)
     for start in range(0, len(series_ids), REBUILD_BATCH):
         batch = series_ids[start : start + REBUILD_BATCH]
-        report.rows += _check_batch(batch, report.differences, with_results)
-    report.benchmarks = _check_summaries(with_results, report.differences)
+        report.rows += _check_batch(batch, report.differences, with_results, coverage)
+    kept_coverage = list(BenchmarkCoverage.objects.select_related("benchmark", "instance_type"))
+    report.benchmarks = _check_summaries(with_results, kept_coverage, report.differences)
+    _check_coverage(kept_coverage, coverage, report.differences)
     return report
 
 
@@ -166,8 +170,11 @@ def _results_in_another_series() -> Iterator[Difference]:
         )
 
 
-def _check_batch(batch: list[int], differences: list[Difference], with_results: list) -> int:
-    """Compare these series' kept rows with fresh ones; returns how many rows were compared."""
+def _check_batch(
+    batch: list[int], differences: list[Difference], with_results: list, coverage: CoverageTally
+) -> int:
+    """Compare these series' kept rows with fresh ones, counting their samples into
+    `coverage`; returns how many rows were compared."""
     names = {
         pk: rest
         for pk, *rest in Series.objects.filter(pk__in=batch)
@@ -188,7 +195,7 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
         pk: (benchmark_id, key, type_id, variant)
         for pk, (_, _, variant, key, benchmark_id, _, _, type_id) in names.items()
     }
-    fresh = {(row[0], row[1]): row for row in compute_statistics(batch, keys)}
+    fresh = {(row[0], row[1]): row for row in compute_statistics(batch, keys, coverage=coverage)}
     kept = {
         (row[0], row[1]): row
         for row in SeriesStatistics.objects.filter(series_id__in=batch)
@@ -221,13 +228,15 @@ def _check_batch(batch: list[int], differences: list[Difference], with_results: 
     return len(kept)
 
 
-def _check_summaries(with_results: list, differences: list[Difference]) -> int:
+def _check_summaries(
+    with_results: list, kept_coverage: list[BenchmarkCoverage], differences: list[Difference]
+) -> int:
     """Each benchmark's parameter values, families, instance types (its coverage rows) and
     peer groups against those of its series, and its sample run against the results."""
     summaries = summaries_of(row[:4] for row in with_results)
     covered: dict[int, list[str]] = defaultdict(list)
-    for pk, name in BenchmarkCoverage.objects.values_list("benchmark_id", "instance_type__name"):
-        covered[pk].append(name)
+    for row in kept_coverage:
+        covered[row.benchmark_id].append(row.instance_type.name)
     peers: dict[int, dict[str, int]] = defaultdict(dict)
     for pk, key, series in PeerGroup.objects.values_list("benchmark_id", "params_key", "series"):
         peers[pk][key] = series
@@ -255,6 +264,24 @@ def _check_summaries(with_results: list, differences: list[Difference]) -> int:
                                kept_value, recomputed)
                 )  # fmt: skip
     return count
+
+
+def _check_coverage(
+    kept_coverage: list[BenchmarkCoverage], coverage: CoverageTally, differences: list[Difference]
+) -> None:
+    """Each type's runs, days and regions on each benchmark (a benchmark's page sums them)
+    against a count of its stored results; its presence is checked with the summaries."""
+    kept = {(row.benchmark_id, row.instance_type_id): row for row in kept_coverage}
+    for fresh in coverage.rows():
+        row = kept.get((fresh.benchmark_id, fresh.instance_type_id))
+        if row is None:
+            continue
+        for name in FIGURES:
+            if not _same(getattr(row, name), getattr(fresh, name)):
+                differences.append(
+                    Difference(row.benchmark.key, row.instance_type.name, "", "(coverage)",
+                               ALL_REGIONS, name, getattr(row, name), getattr(fresh, name))
+                )  # fmt: skip
 
 
 def _plain(value: Any) -> Any:

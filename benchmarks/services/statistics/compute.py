@@ -12,7 +12,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection
 from django.db.models import BooleanField, Case, Value, When
@@ -23,6 +23,9 @@ from benchmarks.models import Result, Run, Series, SeriesStatistics
 from benchmarks.per_dollar import quartiles
 
 from .rows import JsonText
+
+if TYPE_CHECKING:
+    from .coverage import CoverageTally
 
 ALL_REGIONS = SeriesStatistics.ALL_REGIONS
 # Flagged runs whose ids a statistics row keeps, per flag, for the pages' links.
@@ -338,17 +341,18 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
 
 
 def compute_statistics(
-    series_ids: Collection[int], keys: Mapping[int, SeriesKey] | None = None
+    series_ids: Collection[int],
+    keys: Mapping[int, SeriesKey] | None = None,
+    *,
+    coverage: CoverageTally | None = None,
 ) -> list[tuple]:
     """The statistics rows of these series, from their done runs' results (two queries, and
-    one for the series' keys (SeriesKey) unless `keys` gives them).
+    one for the series' keys (SeriesKey) unless `keys` gives them); each sample also counted
+    into `coverage` when given (`rebuild_stats`, its check).
 
     An all-regions row per series, and a row per region only for series measured in
     several regions (the all-regions row of the others names their one region).
     """
-    by_series: dict[int, list[Sample]] = defaultdict(list)
-    for series_id, sample in stored_samples(series_ids):
-        by_series[series_id].append(sample)
     if keys is None:
         keys = {
             pk: tuple(key)
@@ -356,6 +360,12 @@ def compute_statistics(
             .order_by()
             .values_list("pk", *SERIES_KEY_FIELDS)
         }
+    by_series: dict[int, list[Sample]] = defaultdict(list)
+    for series_id, sample in stored_samples(series_ids):
+        by_series[series_id].append(sample)
+        if coverage is not None:
+            benchmark_id, _params, type_id, _variant = keys[series_id]
+            coverage.add((benchmark_id, type_id), sample)
     return statistics_rows(by_series, keys)
 
 

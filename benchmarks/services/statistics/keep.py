@@ -21,8 +21,6 @@ from django.utils import timezone
 from benchmarks import freshness
 from benchmarks.models import (
     Benchmark,
-    BenchmarkCoverage,
-    InstanceType,
     PeerGroup,
     Result,
     Run,
@@ -42,6 +40,7 @@ from .compute import (
     samples_in_hand,
     statistics_rows,
 )
+from .coverage import CoverageTally, add_coverage, recount_coverage
 from .rows import insert_rows
 
 
@@ -65,6 +64,8 @@ def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = Fals
     if not ids:
         return
     freshness.data_changed()
+    # Read before the series left empty go.
+    pairs = set(Series.objects.filter(pk__in=ids).values_list("benchmark_id", "instance_type_id"))
     locked, fresh = _lock_and_recompute(ids)
     insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
     if removed:
@@ -77,6 +78,8 @@ def refresh_series(series_ids: Iterable[int] | QuerySet, *, removed: bool = Fals
         _merge_summaries(locked)
         # Series given here may have had no statistics before: their groups are counted again.
         recount_peers({benchmark_id for _, benchmark_id, *_ in locked})
+    # Under the benchmarks' locks, taken above.
+    recount_coverage(pairs)
 
 
 def _lock_and_recompute(ids: Collection[int] | QuerySet) -> tuple[list[tuple], list[tuple]]:
@@ -97,8 +100,10 @@ def _lock(ids: Collection[int] | QuerySet) -> list[tuple]:
     )
 
 
-def _lock_and_merge(ids: list[int], rows: Sequence) -> tuple[list[tuple], list[tuple]]:
-    """`_lock_and_recompute` for series that already had results and now have `rows` too:
+def _lock_and_merge(
+    ids: list[int], samples: Sequence[tuple[int, Sample]]
+) -> tuple[list[tuple], list[tuple]]:
+    """`_lock_and_recompute` for series that already had results and now have `samples` too:
     a series' new row is merged from its kept one and the values in hand where that gives
     the recomputation's figures exactly (`merged_row`: most series measured again in their
     region), so its results are not read back; the others are recomputed."""
@@ -107,8 +112,9 @@ def _lock_and_merge(ids: list[int], rows: Sequence) -> tuple[list[tuple], list[t
     for row in SeriesStatistics.objects.filter(series_id__in=ids).values_list(*STATISTICS_COLUMNS):
         kept[row[0]].append(row)
     in_hand: dict[int, list[Sample]] = defaultdict(list)
-    for series_id, sample in samples_in_hand(row for row in rows if row.series_id in kept):
-        in_hand[series_id].append(sample)
+    for series_id, sample in samples:
+        if series_id in kept:
+            in_hand[series_id].append(sample)
     now = timezone.now()
     fresh, again = [], []
     for pk in ids:
@@ -154,14 +160,21 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
                 machine.pk,
                 row.run.variant,
             )
+    samples = list(samples_in_hand(rows))
     old = sorted({row.series_id for row in rows} - new.keys())
-    locked, fresh = _lock_and_merge(old, rows) if old else ([], [])
+    locked, fresh = _lock_and_merge(old, samples) if old else ([], [])
     by_series: dict[int, list[Sample]] = defaultdict(list)
-    for series_id, sample in samples_in_hand(row for row in rows if row.series_id in new):
-        by_series[series_id].append(sample)
+    coverage = CoverageTally()
+    pair_of = {row.series_id: (row.benchmark_id, row.run.instance_type_id) for row in rows}
+    for series_id, sample in samples:
+        if series_id in new:
+            by_series[series_id].append(sample)
+        coverage.add(pair_of[series_id], sample)
     fresh.extend(statistics_rows(by_series, keys))
     insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
-    _merge_summaries([*locked, *((pk, *described) for pk, described in new.items())])
+    _merge_summaries(
+        [*locked, *((pk, *described) for pk, described in new.items())], coverage=coverage
+    )
     _count_peers(key[:2] for key in keys.values())
     _keep_sample_runs(rows)
 
@@ -226,8 +239,9 @@ def ordered_params(values: dict[str, set]) -> dict[str, list]:
     return {name: sorted(values[name], key=param_order) for name in sorted(values)}
 
 
-def _merge_summaries(series: list[tuple]) -> None:
-    """New results only add parameter values and families: merge them into the summaries.
+def _merge_summaries(series: list[tuple], *, coverage: CoverageTally | None = None) -> None:
+    """New results only add parameter values and families: merge them into the summaries,
+    and the runs just stored (`coverage`) into the benchmarks' coverage.
 
     The benchmarks are locked in id order (a deletion recomputes them under the same lock).
     On PostgreSQL, one query locks them and tells which already hold every value and family
@@ -265,9 +279,10 @@ def _merge_summaries(series: list[tuple]) -> None:
         current = Benchmark.objects.filter(pk__in=stale) if stale else Benchmark.objects.none()
     else:
         current = Benchmark.objects.select_for_update().filter(pk__in=ids)
-    # Under the benchmarks' locks: two ingests adding the same type wait on them, not on
-    # each other's new coverage rows.
-    _merge_coverage(summaries)
+    # Under the benchmarks' locks: two ingests adding to the same type wait on them, not on
+    # each other's coverage rows.
+    if coverage is not None:
+        add_coverage(coverage)
     changed: dict[int, tuple[dict, list]] = {}
     for pk, known_params, known_families in current.order_by("pk").values_list(
         "pk", "params", "families"
@@ -284,37 +299,6 @@ def _merge_summaries(series: list[tuple]) -> None:
     Benchmark.objects.filter(pk__in=ids).update(stats_updated_at=timezone.now())
     if changed:
         _write_summaries(changed)
-
-
-def _merge_coverage(summaries: dict[int, tuple[dict, set, set]]) -> None:
-    """Record the instance types measured with each benchmark: the pairs not known yet are
-    inserted, the others left (one lookup of the types, one INSERT ... ON CONFLICT)."""
-    names = {name for _, _, touched in summaries.values() for name in touched}
-    ids = dict(InstanceType.objects.filter(name__in=names).values_list("name", "pk"))
-    BenchmarkCoverage.objects.bulk_create(
-        [
-            BenchmarkCoverage(benchmark_id=pk, instance_type_id=ids[name])
-            for pk, (_, _, touched) in sorted(summaries.items())
-            for name in sorted(touched)
-        ],
-        ignore_conflicts=True,
-    )
-
-
-def recount_coverage(benchmark_ids: Collection[int]) -> None:
-    """These benchmarks' coverage again from their series that still have results
-    (deletions and `rebuild_stats` call it)."""
-    BenchmarkCoverage.objects.filter(benchmark_id__in=benchmark_ids).delete()
-    pairs = (
-        Series.objects.filter(benchmark_id__in=benchmark_ids, statistics__measured_in=ALL_REGIONS)
-        .values_list("benchmark_id", "instance_type_id")
-        .distinct()
-        .order_by()
-    )
-    BenchmarkCoverage.objects.bulk_create(
-        [BenchmarkCoverage(benchmark_id=pk, instance_type_id=type_id) for pk, type_id in pairs],
-        batch_size=5000,
-    )
 
 
 def _count_peers(groups: Iterable[tuple[int, str]]) -> None:
@@ -378,7 +362,8 @@ def _write_summaries(changed: dict[int, tuple[dict, list]]) -> None:
 
 
 def recompute_summaries(benchmark_ids: Collection[int]) -> None:
-    """The summaries of these benchmarks from their series that still have results."""
+    """The summaries of these benchmarks from their series that still have results (their
+    coverage apart: `recount_coverage` of the pairs a change touched, or `replace_coverage`)."""
     benchmarks = list(
         Benchmark.objects.select_for_update().filter(pk__in=benchmark_ids).order_by("pk")
     )
@@ -387,7 +372,6 @@ def recompute_summaries(benchmark_ids: Collection[int]) -> None:
             benchmark_id__in=benchmark_ids, statistics__measured_in=ALL_REGIONS
         ).values_list("benchmark_id", "params", "instance_type__kind", "instance_type__name")
     )
-    recount_coverage(benchmark_ids)
     recount_peers(benchmark_ids)
     samples = newest_sample_runs(benchmark_ids)
     now = timezone.now()

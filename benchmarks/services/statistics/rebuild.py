@@ -5,10 +5,20 @@ from __future__ import annotations
 
 from django.db import connection, transaction
 
-from benchmarks.models import Benchmark, InstanceType, Price, Result, Run, Series, SeriesStatistics
+from benchmarks.models import (
+    Benchmark,
+    BenchmarkCoverage,
+    InstanceType,
+    Price,
+    Result,
+    Run,
+    Series,
+    SeriesStatistics,
+)
 
 from .attach import attach_series
 from .compute import STATISTICS_COLUMNS, compute_statistics
+from .coverage import CoverageTally, replace_coverage
 from .keep import recompute_summaries
 from .rows import insert_rows
 
@@ -20,21 +30,24 @@ REBUILD_BATCH = 2000
 def rebuild_statistics() -> dict[str, int]:
     """Recompute every series, statistic and summary from the stored results.
 
-    Gives every result of a done run its series, recomputes all statistics in batches,
-    deletes series without results, and recomputes every benchmark's summary. On a consistent
-    database this changes no answer.
+    Gives every result of a done run its series, recomputes all statistics in batches
+    (counting each benchmark's coverage from the same reads), deletes series without
+    results, and recomputes every benchmark's summary. On a consistent database this changes
+    no answer.
     """
     attached = _attach_results_without_series()
     series_ids = list(Series.objects.order_by("pk").values_list("pk", flat=True))
     SeriesStatistics.objects.all().delete()
     computed = 0
+    coverage = CoverageTally()
     for start in range(0, len(series_ids), REBUILD_BATCH):
         batch = series_ids[start : start + REBUILD_BATCH]
-        fresh = compute_statistics(batch)
+        fresh = compute_statistics(batch, coverage=coverage)
         insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
         computed += len(fresh)
     empty, _ = Series.objects.filter(results=None).delete()
     recompute_summaries(list(Benchmark.objects.values_list("pk", flat=True)))
+    replace_coverage(coverage)
     return {"results_attached": attached, "statistics": computed, "empty_series_deleted": empty}
 
 
@@ -65,12 +78,17 @@ def _attach_batch(results: list[Result]) -> int:
 
 def needs_rebuild() -> bool:
     """Whether some done run's results have no series yet (a database from before statistics)
-    or some statistics were kept before flagged runs were counted."""
+    or some statistics were kept before flagged runs were counted, or some coverage before
+    its runs were."""
     return (
-        Result.objects.filter(series=None, run__status=Run.Status.DONE)
-        .exclude(run__instance_type=None)
-        .exists()
-    ) or SeriesStatistics.objects.filter(flagged_runs=None).exists()
+        (
+            Result.objects.filter(series=None, run__status=Run.Status.DONE)
+            .exclude(run__instance_type=None)
+            .exists()
+        )
+        or SeriesStatistics.objects.filter(flagged_runs=None).exists()
+        or BenchmarkCoverage.objects.filter(runs=None).exists()
+    )
 
 
 def analyze_tables() -> None:

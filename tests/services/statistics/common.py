@@ -6,6 +6,7 @@ import io
 
 from benchmarks.models import Benchmark, BenchmarkCoverage, PeerGroup, Run, SeriesStatistics
 from benchmarks.services import runs as run_services
+from benchmarks.services.statistics import coverage as coverage_statistics
 
 TYPES = ["c7g.large", "c7a.large", "t2.nano", "fargate-1vcpu-2gb"]
 REGIONS = ["us-east-1", "ap-northeast-1", "eu-west-1"]
@@ -17,7 +18,7 @@ def table(rows: list[dict]) -> bytes:
     writer = csv.DictWriter(
         out,
         fieldnames=["benchmark", "instance_type", "region", "value", "unit", "variant"]
-        + ["cpu_model", "param.block_size", "notes"],
+        + ["cpu_model", "param.block_size", "notes", "measured_at"],
     )
     writer.writeheader()
     writer.writerows(rows)
@@ -46,7 +47,9 @@ def kept() -> dict:
         )  # fmt: skip
     summaries = {b.key: (b.params, b.families, b.sample_run_id) for b in Benchmark.objects.all()}
     coverage = sorted(
-        BenchmarkCoverage.objects.values_list("benchmark__key", "instance_type__name")
+        BenchmarkCoverage.objects.values_list(
+            "benchmark__key", "instance_type__name", *coverage_statistics.FIGURES
+        )
     )
     peers = sorted(PeerGroup.objects.values_list("benchmark__key", "params_key", "series"))
     return {"statistics": rows, "summaries": summaries, "coverage": coverage, "peers": peers}

@@ -1,6 +1,7 @@
 """Keeping the statistics at ingest, deletion and re-parsing: always equal to a full
 recomputation, in a fixed number of queries, safe under concurrent ingests."""
 
+import datetime
 import statistics as stats
 import threading
 from collections import Counter
@@ -23,8 +24,10 @@ from benchmarks.models import (
     SeriesStatistics,
 )
 from benchmarks.pricing.snapshot import DEMO_DIR
+from benchmarks.selectors.benchmark_pages import benchmark_page
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
+from benchmarks.services.statistics import coverage
 from tests.services.statistics.common import REGIONS, TYPES, kept, table, upload
 
 
@@ -177,6 +180,63 @@ def test_each_benchmark_counts_the_instance_types_measured_with_it():
     run_services.delete_run(run=second)
     assert covered()["tool:a"] == 1
     assert statistics.check_statistics().clean
+
+
+@pytest.mark.django_db
+def test_a_run_counts_once_for_its_type_with_its_day_and_region_flagged_runs_apart():
+    InstanceType.objects.get_or_create(name="c7g.large")
+
+    def row(block_size, region="us-east-1", day="2026-01-05", notes=""):
+        return {"benchmark": "tool:a", "instance_type": "c7g.large", "region": region,
+                "value": 1, "unit": "op/s", "param.block_size": block_size,
+                "measured_at": day, "notes": notes}  # fmt: skip
+
+    # One run of three parameter sets, one in another region, one whose result is flagged.
+    first = upload([row("16"), row("64"), row("256")])
+    upload([row("16", region="eu-west-1", day="2026-02-01")])
+    upload([row("64", day="2026-03-01", notes=f"4 {flags.FAILED_RESPONSES_NOTE}")])
+
+    def figures():
+        return BenchmarkCoverage.objects.values_list(*coverage.FIGURES).get()
+
+    assert figures() == (
+        2, 1, datetime.date(2026, 1, 5), datetime.date(2026, 3, 1), ["eu-west-1", "us-east-1"]
+    )  # fmt: skip
+    page = benchmark_page("tool:a")
+    assert (page.runs, page.flagged_runs, page.instance_types) == (2, 1, 1)
+    assert page.regions == ["eu-west-1", "us-east-1"]
+    assert (page.first_measured_at, page.last_measured_at) == (
+        datetime.date(2026, 1, 5),
+        datetime.date(2026, 3, 1),
+    )
+    run_services.delete_run(run=first)
+    assert figures() == (
+        1, 1, datetime.date(2026, 2, 1), datetime.date(2026, 3, 1), ["eu-west-1", "us-east-1"]
+    )  # fmt: skip
+    assert statistics.check_statistics().clean
+    before = kept()
+    statistics.rebuild_statistics()
+    assert kept() == before
+
+
+@pytest.mark.django_db
+def test_a_coverage_figure_altered_or_not_counted_yet_is_found():
+    InstanceType.objects.get_or_create(name="c7g.large")
+    upload(
+        [{"benchmark": "tool:a", "instance_type": "c7g.large", "region": "us-east-1",
+          "value": 1, "unit": "op/s"}]
+    )  # fmt: skip
+    BenchmarkCoverage.objects.update(runs=5)
+    differences = statistics.check_statistics().differences
+    assert [(d.benchmark, d.instance_type, d.field, d.kept, d.recomputed) for d in differences] == [
+        ("tool:a", "c7g.large", "runs", 5, 1)
+    ]
+    # Kept before runs were counted: the demo loader's check asks for a rebuild, which counts.
+    BenchmarkCoverage.objects.update(runs=None)
+    assert statistics.needs_rebuild()
+    statistics.rebuild_statistics()
+    assert BenchmarkCoverage.objects.values_list("runs", flat=True).get() == 1
+    assert not statistics.needs_rebuild()
 
 
 def peers() -> dict[tuple[str, str], int]:

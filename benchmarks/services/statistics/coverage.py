@@ -1,0 +1,137 @@
+"""Each benchmark's coverage: the instance types measured with it, each with its runs, the days
+and the regions they were measured in (`BenchmarkCoverage`), for `/benchmarks/` and a
+benchmark's page.
+
+Counted from the same samples as the statistics (`Sample`: a run's result with its flag, day
+and region), wherever they were read: in hand at ingest, from the database when runs go or
+for `rebuild_stats`. A run counts once for a type and benchmark however many parameter sets
+it measured. The callers hold the benchmarks' locks (services/statistics/keep.py).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
+from typing import Any
+
+from django.db.models import Q
+
+from benchmarks.models import BenchmarkCoverage, Series
+
+from .compute import Sample, stored_samples
+
+# (benchmark id, instance type id)
+Pair = tuple[int, int]
+# Pairs deleted per statement when some are counted again.
+_PAIRS_PER_DELETE = 500
+
+
+@dataclass
+class _Counted:
+    runs: set[int] = field(default_factory=set)
+    flagged: set[int] = field(default_factory=set)
+    days: set[Any] = field(default_factory=set)
+    regions: set[str | None] = field(default_factory=set)
+
+
+class CoverageTally:
+    """The coverage of the pairs whose samples it was given."""
+
+    def __init__(self) -> None:
+        self._pairs: dict[Pair, _Counted] = defaultdict(_Counted)
+
+    def add(self, pair: Pair, sample: Sample) -> None:
+        counted = self._pairs[pair]
+        (counted.runs if sample.flag is None else counted.flagged).add(sample.run_id)
+        if sample.measured_at:
+            counted.days.add(sample.measured_at)
+        counted.regions.add(sample.region)
+
+    def __bool__(self) -> bool:
+        return bool(self._pairs)
+
+    def pairs(self) -> list[Pair]:
+        return sorted(self._pairs)
+
+    def rows(self, kept: dict[Pair, BenchmarkCoverage] | None = None) -> list[BenchmarkCoverage]:
+        """A row per pair, added to its `kept` row when given (runs not counted in it yet)."""
+        rows = []
+        for (benchmark_id, type_id), counted in sorted(self._pairs.items()):
+            before = (kept or {}).get((benchmark_id, type_id))
+            days = set(counted.days)
+            regions = set(counted.regions)
+            runs, flagged = len(counted.runs), len(counted.flagged)
+            if before is not None:
+                runs += before.runs or 0
+                flagged += before.flagged_runs
+                days.update(filter(None, (before.first_measured_at, before.last_measured_at)))
+                regions.update(before.regions)
+            rows.append(
+                BenchmarkCoverage(
+                    benchmark_id=benchmark_id,
+                    instance_type_id=type_id,
+                    runs=runs,
+                    flagged_runs=flagged,
+                    first_measured_at=min(days, default=None),
+                    last_measured_at=max(days, default=None),
+                    regions=sorted(regions, key=lambda code: (code is None, code or "")),
+                )
+            )
+        return rows
+
+
+# What a row keeps beside its pair.
+FIGURES = ["runs", "flagged_runs", "first_measured_at", "last_measured_at", "regions"]
+
+
+def add_coverage(tally: CoverageTally) -> None:
+    """Add the runs just stored (none of them counted yet) to their pairs' rows: one read of
+    those rows, one INSERT ... ON CONFLICT DO UPDATE."""
+    if not tally:
+        return
+    kept = {
+        (row.benchmark_id, row.instance_type_id): row
+        for row in BenchmarkCoverage.objects.filter(_of_pairs(tally.pairs()))
+    }
+    BenchmarkCoverage.objects.bulk_create(
+        tally.rows(kept),
+        update_conflicts=True,
+        unique_fields=["benchmark", "instance_type"],
+        update_fields=FIGURES,
+    )
+
+
+def recount_coverage(pairs: Collection[Pair]) -> None:
+    """These pairs' rows again from their stored results (runs deleted, withdrawn or parsed
+    again); a pair left without results loses its row."""
+    wanted = set(pairs)
+    if not wanted:
+        return
+    pairs = sorted(wanted)
+    pair_of = {
+        pk: (benchmark_id, type_id)
+        for pk, benchmark_id, type_id in Series.objects.filter(
+            benchmark_id__in={b for b, _ in pairs}, instance_type_id__in={t for _, t in pairs}
+        ).values_list("pk", "benchmark_id", "instance_type_id")
+        if (benchmark_id, type_id) in wanted
+    }
+    tally = CoverageTally()
+    for series_id, sample in stored_samples(list(pair_of)):
+        tally.add(pair_of[series_id], sample)
+    for start in range(0, len(pairs), _PAIRS_PER_DELETE):
+        chunk = pairs[start : start + _PAIRS_PER_DELETE]
+        BenchmarkCoverage.objects.filter(_of_pairs(chunk)).delete()
+    BenchmarkCoverage.objects.bulk_create(tally.rows(), batch_size=5000)
+
+
+def replace_coverage(tally: CoverageTally) -> None:
+    """Every row again from a tally of every stored result (`rebuild_stats`)."""
+    BenchmarkCoverage.objects.all().delete()
+    BenchmarkCoverage.objects.bulk_create(tally.rows(), batch_size=5000)
+
+
+def _of_pairs(pairs: Iterable[Pair]) -> Q:
+    return reduce(or_, (Q(benchmark_id=b, instance_type_id=t) for b, t in pairs), Q(pk__in=[]))
