@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from benchmarks.services import runs as run_services
-from dashboard.templatetags.comparison_rows import type_pages
+from dashboard.templatetags.pricebench import type_pages
 from tests.selectors.test_comparison import JAN, some_results
 from tests.selectors.test_price_performance import price, run_with
 

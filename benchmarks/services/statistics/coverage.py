@@ -11,13 +11,9 @@ it measured. The callers hold the benchmarks' locks (services/statistics/keep.py
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from functools import reduce
-from operator import or_
 from typing import Any
-
-from django.db.models import Q
 
 from benchmarks.models import BenchmarkCoverage, Series
 
@@ -25,8 +21,6 @@ from .compute import Sample, stored_samples
 
 # (benchmark id, instance type id)
 Pair = tuple[int, int]
-# Pairs deleted per statement when some are counted again.
-_PAIRS_PER_DELETE = 500
 
 
 @dataclass
@@ -92,10 +86,7 @@ def add_coverage(tally: CoverageTally) -> None:
     those rows, one INSERT ... ON CONFLICT DO UPDATE."""
     if not tally:
         return
-    kept = {
-        (row.benchmark_id, row.instance_type_id): row
-        for row in BenchmarkCoverage.objects.filter(_of_pairs(tally.pairs()))
-    }
+    kept = _kept_rows(tally.pairs())
     BenchmarkCoverage.objects.bulk_create(
         tally.rows(kept),
         update_conflicts=True,
@@ -110,20 +101,19 @@ def recount_coverage(pairs: Collection[Pair]) -> None:
     wanted = set(pairs)
     if not wanted:
         return
-    pairs = sorted(wanted)
     pair_of = {
         pk: (benchmark_id, type_id)
         for pk, benchmark_id, type_id in Series.objects.filter(
-            benchmark_id__in={b for b, _ in pairs}, instance_type_id__in={t for _, t in pairs}
+            benchmark_id__in={b for b, _ in wanted}, instance_type_id__in={t for _, t in wanted}
         ).values_list("pk", "benchmark_id", "instance_type_id")
         if (benchmark_id, type_id) in wanted
     }
     tally = CoverageTally()
     for series_id, sample in stored_samples(list(pair_of)):
         tally.add(pair_of[series_id], sample)
-    for start in range(0, len(pairs), _PAIRS_PER_DELETE):
-        chunk = pairs[start : start + _PAIRS_PER_DELETE]
-        BenchmarkCoverage.objects.filter(_of_pairs(chunk)).delete()
+    BenchmarkCoverage.objects.filter(
+        pk__in=[row.pk for row in _kept_rows(wanted).values()]
+    ).delete()
     BenchmarkCoverage.objects.bulk_create(tally.rows(), batch_size=5000)
 
 
@@ -133,5 +123,16 @@ def replace_coverage(tally: CoverageTally) -> None:
     BenchmarkCoverage.objects.bulk_create(tally.rows(), batch_size=5000)
 
 
-def _of_pairs(pairs: Iterable[Pair]) -> Q:
-    return reduce(or_, (Q(benchmark_id=b, instance_type_id=t) for b, t in pairs), Q(pk__in=[]))
+def _kept_rows(pairs: Collection[Pair]) -> dict[Pair, BenchmarkCoverage]:
+    """The rows of these pairs: those of their benchmarks and types, the others left in
+    Python (a condition per pair is too deep an expression for SQLite past a few hundred)."""
+    wanted = set(pairs)
+    rows = BenchmarkCoverage.objects.filter(
+        benchmark_id__in={benchmark_id for benchmark_id, _ in wanted},
+        instance_type_id__in={type_id for _, type_id in wanted},
+    )
+    return {
+        (row.benchmark_id, row.instance_type_id): row
+        for row in rows
+        if (row.benchmark_id, row.instance_type_id) in wanted
+    }
