@@ -272,15 +272,15 @@ def _check_coverage(
     """Each type's runs, days and regions on each benchmark (a benchmark's page sums them)
     against a count of its stored results; its presence is checked with the summaries."""
     kept = {(row.benchmark_id, row.instance_type_id): row for row in kept_coverage}
-    for fresh in coverage.rows():
-        row = kept.get((fresh.benchmark_id, fresh.instance_type_id))
+    for benchmark_id, type_id, *figures in coverage.rows():
+        row = kept.get((benchmark_id, type_id))
         if row is None:
             continue
-        for name in FIGURES:
-            if not _same(getattr(row, name), getattr(fresh, name)):
+        for name, recomputed in zip(FIGURES, figures, strict=True):
+            if not _same(getattr(row, name), recomputed):
                 differences.append(
                     Difference(row.benchmark.key, row.instance_type.name, "", "(coverage)",
-                               ALL_REGIONS, name, getattr(row, name), getattr(fresh, name))
+                               ALL_REGIONS, name, getattr(row, name), recomputed)
                 )  # fmt: skip
 
 

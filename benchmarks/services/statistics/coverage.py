@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, field
+from json import dumps
 from typing import Any
+
+from django.db import connection
 
 from benchmarks.models import BenchmarkCoverage, Series
 
@@ -50,8 +53,9 @@ class CoverageTally:
     def pairs(self) -> list[Pair]:
         return sorted(self._pairs)
 
-    def rows(self, kept: dict[Pair, BenchmarkCoverage] | None = None) -> list[BenchmarkCoverage]:
-        """A row per pair, added to its `kept` row when given (runs not counted in it yet)."""
+    def rows(self, kept: dict[Pair, BenchmarkCoverage] | None = None) -> list[tuple]:
+        """A row per pair, (benchmark id, type id, *FIGURES), added to its `kept` row when
+        given (whose runs are not among these)."""
         rows = []
         for (benchmark_id, type_id), counted in sorted(self._pairs.items()):
             before = (kept or {}).get((benchmark_id, type_id))
@@ -64,35 +68,28 @@ class CoverageTally:
                 days.update(filter(None, (before.first_measured_at, before.last_measured_at)))
                 regions.update(before.regions)
             rows.append(
-                BenchmarkCoverage(
-                    benchmark_id=benchmark_id,
-                    instance_type_id=type_id,
-                    runs=runs,
-                    flagged_runs=flagged,
-                    first_measured_at=min(days, default=None),
-                    last_measured_at=max(days, default=None),
-                    regions=sorted(regions, key=lambda code: (code is None, code or "")),
+                (
+                    benchmark_id,
+                    type_id,
+                    runs,
+                    flagged,
+                    min(days, default=None),
+                    max(days, default=None),
+                    sorted(regions, key=lambda code: (code is None, code or "")),
                 )
             )
         return rows
 
 
 # What a row keeps beside its pair.
-FIGURES = ["runs", "flagged_runs", "first_measured_at", "last_measured_at", "regions"]
+FIGURES = ("runs", "flagged_runs", "first_measured_at", "last_measured_at", "regions")
 
 
 def add_coverage(tally: CoverageTally) -> None:
     """Add the runs just stored (none of them counted yet) to their pairs' rows: one read of
-    those rows, one INSERT ... ON CONFLICT DO UPDATE."""
-    if not tally:
-        return
-    kept = _kept_rows(tally.pairs())
-    BenchmarkCoverage.objects.bulk_create(
-        tally.rows(kept),
-        update_conflicts=True,
-        unique_fields=["benchmark", "instance_type"],
-        update_fields=FIGURES,
-    )
+    those rows, one INSERT ... ON CONFLICT DO UPDATE sent at once."""
+    if tally:
+        _write(tally.rows(_kept_rows(tally.pairs())))
 
 
 def recount_coverage(pairs: Collection[Pair]) -> None:
@@ -114,13 +111,31 @@ def recount_coverage(pairs: Collection[Pair]) -> None:
     BenchmarkCoverage.objects.filter(
         pk__in=[row.pk for row in _kept_rows(wanted).values()]
     ).delete()
-    BenchmarkCoverage.objects.bulk_create(tally.rows(), batch_size=5000)
+    _write(tally.rows())
 
 
 def replace_coverage(tally: CoverageTally) -> None:
     """Every row again from a tally of every stored result (`rebuild_stats`)."""
     BenchmarkCoverage.objects.all().delete()
-    BenchmarkCoverage.objects.bulk_create(tally.rows(), batch_size=5000)
+    _write(tally.rows())
+
+
+def _write(rows: list[tuple]) -> None:
+    """Insert these rows, or update the pairs' rows where they exist: one statement per row
+    sent at once (Django's bulk_create took twice as long on the demo's load)."""
+    if not rows:
+        return
+    table = connection.ops.quote_name(BenchmarkCoverage._meta.db_table)
+    json = "%s::jsonb" if connection.vendor == "postgresql" else "%s"
+    columns = ("benchmark_id", "instance_type_id", *FIGURES)
+    updates = ", ".join(f"{column} = excluded.{column}" for column in FIGURES)
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) "
+            f"VALUES (%s, %s, %s, %s, %s, %s, {json}) "
+            f"ON CONFLICT (benchmark_id, instance_type_id) DO UPDATE SET {updates}",
+            [(*row[:-1], dumps(row[-1])) for row in rows],
+        )
 
 
 def _kept_rows(pairs: Collection[Pair]) -> dict[Pair, BenchmarkCoverage]:
