@@ -60,7 +60,9 @@ class BenchmarkPage:
     reading: units.Reading
     families: list[FamilyCoverage]
     regions: list[str]
-    runs: int
+    # None while some type's runs are not counted yet (coverage kept before they were:
+    # `rebuild_stats` counts them).
+    runs: int | None
     flagged_runs: int
     first_measured_at: datetime.date | None
     last_measured_at: datetime.date | None
@@ -88,7 +90,8 @@ def benchmark_page(key: str) -> BenchmarkPage:
     """The page of one benchmark; DomainError (404) for an unknown key."""
     benchmark = get_benchmark(key)
     families: dict[str, FamilyCoverage] = {}
-    runs = flagged = 0
+    runs: int | None = 0
+    flagged = 0
     days: list[datetime.date] = []
     regions: set[str] = set()
     for name, kind, type_runs, type_flagged, first, last, type_regions in (
@@ -110,7 +113,7 @@ def benchmark_page(key: str) -> BenchmarkPage:
         )
         coverage.instance_types.append(name)
         coverage.runs += type_runs or 0
-        runs += type_runs or 0
+        runs = None if runs is None or type_runs is None else runs + type_runs
         flagged += type_flagged
         days += filter(None, (first, last))
         regions.update(code or "not recorded" for code in type_regions)

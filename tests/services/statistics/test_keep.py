@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from django.db import connection, connections, transaction
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -231,8 +232,12 @@ def test_a_coverage_figure_altered_or_not_counted_yet_is_found():
     assert [(d.benchmark, d.instance_type, d.field, d.kept, d.recomputed) for d in differences] == [
         ("tool:a", "c7g.large", "runs", 5, 1)
     ]
-    # Kept before runs were counted: the demo loader's check asks for a rebuild, which counts.
+    # Kept before runs were counted: the page says so, and the demo loader's check asks for a
+    # rebuild, which counts them.
     BenchmarkCoverage.objects.update(runs=None)
+    assert benchmark_page("tool:a").runs is None
+    html = Client().get("/benchmarks/tool:a/").content.decode()
+    assert "runs not counted yet (<code>python manage.py rebuild_stats</code>" in html
     assert statistics.needs_rebuild()
     statistics.rebuild_statistics()
     assert BenchmarkCoverage.objects.values_list("runs", flat=True).get() == 1
