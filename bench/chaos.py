@@ -239,6 +239,7 @@ def run_chaos(*, minutes: float, fault_every: float, seed: int, out=sys.stdout) 
     chooser = random.Random(seed)
     record = Record()
     folder = Path(tempfile.mkdtemp(prefix="pricebench-chaos-"))
+    server_log = folder / "gunicorn.log"
     with common.postgres() as cluster:
         common.setup_django(cluster.url)
         from benchmarks.models import InstanceType
@@ -253,7 +254,7 @@ def run_chaos(*, minutes: float, fault_every: float, seed: int, out=sys.stdout) 
         try:
             worker.start()
             beat.start()
-            with common.gunicorn(cluster.url, extra_env=env) as server:
+            with common.gunicorn(cluster.url, extra_env=env, log=server_log) as server:
                 threads = [
                     guarded(record, uploads, server, token, record, stop, seed),
                     guarded(record, readers, server, record, stop),
@@ -283,7 +284,25 @@ def run_chaos(*, minutes: float, fault_every: float, seed: int, out=sys.stdout) 
                 worker.stop()
             redis.stop()
     report(record, statuses, out)
+    if any(" answered 5" in violation for violation in record.violations):
+        print_server_errors(server_log, out)
     return record
+
+
+def print_server_errors(log: Path, out) -> None:
+    """The web's errors (a 500's traceback among them) from its log, so that a 5xx other
+    than 503 says where it came from."""
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    errors, keep = [], False
+    for line in lines:
+        if " ERROR " in line or " CRITICAL " in line:
+            keep = " Service Unavailable: " not in line
+        elif line[:4].isdigit() and line[4:5] == "-":
+            keep = False  # the next dated line ends a traceback
+        if keep:
+            errors.append(line)
+    print(f"the web's errors ({log}):", file=out)
+    print("\n".join(errors[-200:]) or "  (none logged)", file=out)
 
 
 def report(record: Record, statuses: collections.Counter, out) -> None:

@@ -239,9 +239,15 @@ def _unsaved_result(benchmark, instance_type_id: int):
 
 @contextlib.contextmanager
 def gunicorn(
-    database_url: str, *, workers: int = 2, extra_env: dict | None = None
+    database_url: str,
+    *,
+    workers: int = 2,
+    extra_env: dict | None = None,
+    log: Path | None = None,
 ) -> Iterator[Server]:
-    server = Server(database_url, workers=workers, extra_env=extra_env)
+    """gunicorn serving pricebench (`Server`); its warnings and errors written to `log` when
+    given, else dropped."""
+    server = Server(database_url, workers=workers, extra_env=extra_env, log=log)
     # With DEBUG off the pages' scripts (Chart.js among them) come from collected files, as
     # in a deployment (the Dockerfile collects them too).
     subprocess.run(
@@ -260,8 +266,16 @@ def gunicorn(
 class Server:
     """gunicorn serving pricebench on a free loopback port, with production-like settings."""
 
-    def __init__(self, database_url: str, *, workers: int, extra_env: dict | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        workers: int,
+        extra_env: dict | None = None,
+        log: Path | None = None,
+    ) -> None:
         self.port = free_port()
+        self.log = log
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
@@ -278,14 +292,19 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [str(ROOT / ".venv" / "bin" / "gunicorn"), "dashboard.wsgi",
-             "--access-logfile", "/dev/null"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        errors = self.log.open("a") if self.log else subprocess.DEVNULL
+        try:
+            self.process = subprocess.Popen(
+                [str(ROOT / ".venv" / "bin" / "gunicorn"), "dashboard.wsgi",
+                 "--access-logfile", "/dev/null"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+            )  # fmt: skip
+        finally:
+            if self.log:
+                errors.close()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError):
