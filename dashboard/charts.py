@@ -65,7 +65,7 @@ def comparison_chart(comparison: Comparison) -> dict | None:
         "rows": [
             {
                 "key": row.key,
-                "label": _label(row),
+                "label": row.label,
                 "instance_type": row.instance_type,
                 "family": row.family,
                 "colour": colours[row.family],
@@ -119,7 +119,7 @@ def _baseline_axis(bars: list[PricePerformanceRow]) -> dict:
     """How the baseline chart's axis reads: "linear" up to `max` (a ratio; None: to the largest
     bar) with the bars cut there named for the note under the chart, or "logarithmic"."""
     beyond = [
-        {"label": _label(row), "measure": measure, "value": getattr(row, field)}
+        {"label": row.label, "measure": measure, "value": getattr(row, field)}
         for row in bars
         for field, measure in RELATIVE_MEASURES.items()
         if (getattr(row, field) or 0) > BASELINE_AXIS_CLIP
@@ -129,10 +129,6 @@ def _baseline_axis(bars: list[PricePerformanceRow]) -> dict:
     if len(beyond) > BASELINE_CLIPPED_AT_MOST:
         return {"type": "logarithmic", "max": None, "clipped": []}
     return {"type": "linear", "max": BASELINE_AXIS_CLIP, "clipped": beyond}
-
-
-def _label(row: PricePerformanceRow) -> str:
-    return row.instance_type + (f" ({row.variant})" if row.variant else "")
 
 
 def _best(rows: list[PricePerformanceRow], reading: units.Reading) -> str | None:

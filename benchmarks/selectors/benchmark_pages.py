@@ -43,7 +43,8 @@ class FamilyCoverage:
     family: str
     colour: str
     instance_types: list[str] = field(default_factory=list)
-    runs: int = 0
+    # None while some type's runs are not counted yet (as `BenchmarkPage.runs`).
+    runs: int | None = 0
 
     @property
     def comparison_url(self) -> str:
@@ -112,8 +113,8 @@ def benchmark_page(key: str) -> BenchmarkPage:
             family, FamilyCoverage(benchmark.key, family, palette.family_colour(family))
         )
         coverage.instance_types.append(name)
-        coverage.runs += type_runs or 0
-        runs = None if runs is None or type_runs is None else runs + type_runs
+        coverage.runs = _plus(coverage.runs, type_runs)
+        runs = _plus(runs, type_runs)
         flagged += type_flagged
         days += filter(None, (first, last))
         regions.update(code or "not recorded" for code in type_regions)
@@ -127,3 +128,8 @@ def benchmark_page(key: str) -> BenchmarkPage:
         first_measured_at=min(days, default=None),
         last_measured_at=max(days, default=None),
     )
+
+
+def _plus(total: int | None, runs: int | None) -> int | None:
+    """Runs added up; None once a type's are not counted yet."""
+    return None if total is None or runs is None else total + runs

@@ -112,6 +112,11 @@ class PricePerformanceRow:
         return f"{self.instance_type}:{self.variant}" if self.variant else self.instance_type
 
     @property
+    def label(self) -> str:
+        """How the charts and tables name this row: `c7a.xlarge`, `c7a.xlarge (base)`."""
+        return f"{self.instance_type} ({self.variant})" if self.variant else self.instance_type
+
+    @property
     def page_name(self) -> str:
         """How the pages' links name the type: `c7g.large`, another cloud's `hcloud:cax11`."""
         return qualified_name(self.vendor, self.instance_type)

@@ -30,9 +30,8 @@ def _text(value) -> str:
 
 
 def _name(row) -> str:
-    """`c7a.xlarge`, or `c7a.xlarge (base)` with its variant."""
-    name = _text(row.instance_type)
-    return f"{name} ({_text(row.variant)})" if row.variant else name
+    """The row's label (`c7a.xlarge (base)`), escaped."""
+    return _text(row.label)
 
 
 def _width_percent(share) -> str:

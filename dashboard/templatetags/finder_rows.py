@@ -4,11 +4,10 @@ template language over a second, a plain loop a few tens of milliseconds."""
 from __future__ import annotations
 
 from django import template
-from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from dashboard.templatetags.pricebench import usd
+from dashboard.templatetags.pricebench import type_pages, usd
 
 register = template.Library()
 
@@ -23,11 +22,12 @@ def _number(value: float | None, digits: int) -> str:
 @register.simple_tag
 def finder_rows(table, compare: bool = True) -> str:
     """The `<tr>` of each row of a `FinderTable`, one `data-column` cell per column."""
-    base = reverse("finder")
+    page_of = type_pages()
     reading = table.reading
     lines = []
     for row in table.rows:
         name = escape(row.name)
+        page = page_of(row.name)
         tick = (
             f'<input type="checkbox" name="types" value="{name}" form="compare-form" '
             f'aria-label="compare {name}"> '
@@ -72,7 +72,7 @@ def finder_rows(table, compare: bool = True) -> str:
             )
         lines.append(
             f'<tr data-instance-type="{name}">'
-            f'<th scope="row" data-column="name">{tick}<a href="{base}{name}/">{name}</a></th>'
+            f'<th scope="row" data-column="name">{tick}<a href="{page}">{name}</a></th>'
             f'<td data-column="family">{escape(row.family)}</td>'
             f'<td data-column="vcpus">{_number(row.vcpus, 2)}</td>'
             f'<td data-column="memory_gib">{_number(row.memory_gib, 3)}</td>'

@@ -17,6 +17,7 @@ from json import dumps
 from typing import Any
 
 from django.db import connection
+from django.db.models import QuerySet
 
 from benchmarks.models import BenchmarkCoverage, Series
 
@@ -50,8 +51,8 @@ class CoverageTally:
     def __bool__(self) -> bool:
         return bool(self._pairs)
 
-    def pairs(self) -> list[Pair]:
-        return sorted(self._pairs)
+    def pairs(self) -> set[Pair]:
+        return set(self._pairs)
 
     def rows(self, kept: dict[Pair, BenchmarkCoverage] | None = None) -> list[tuple]:
         """A row per pair, (benchmark id, type id, *FIGURES), added to its `kept` row when
@@ -100,9 +101,9 @@ def recount_coverage(pairs: Collection[Pair]) -> None:
         return
     pair_of = {
         pk: (benchmark_id, type_id)
-        for pk, benchmark_id, type_id in Series.objects.filter(
-            benchmark_id__in={b for b, _ in wanted}, instance_type_id__in={t for _, t in wanted}
-        ).values_list("pk", "benchmark_id", "instance_type_id")
+        for pk, benchmark_id, type_id in _of_pairs(Series.objects, wanted).values_list(
+            "pk", "benchmark_id", "instance_type_id"
+        )
         if (benchmark_id, type_id) in wanted
     }
     tally = CoverageTally()
@@ -138,16 +139,20 @@ def _write(rows: list[tuple]) -> None:
         )
 
 
-def _kept_rows(pairs: Collection[Pair]) -> dict[Pair, BenchmarkCoverage]:
-    """The rows of these pairs: those of their benchmarks and types, the others left in
-    Python (a condition per pair is too deep an expression for SQLite past a few hundred)."""
-    wanted = set(pairs)
-    rows = BenchmarkCoverage.objects.filter(
-        benchmark_id__in={benchmark_id for benchmark_id, _ in wanted},
-        instance_type_id__in={type_id for _, type_id in wanted},
-    )
+def _kept_rows(pairs: set[Pair]) -> dict[Pair, BenchmarkCoverage]:
+    """The coverage rows of these pairs."""
     return {
         (row.benchmark_id, row.instance_type_id): row
-        for row in rows
-        if (row.benchmark_id, row.instance_type_id) in wanted
+        for row in _of_pairs(BenchmarkCoverage.objects, pairs)
+        if (row.benchmark_id, row.instance_type_id) in pairs
     }
+
+
+def _of_pairs(rows: QuerySet, pairs: set[Pair]) -> QuerySet:
+    """The `rows` (series or coverage) of these pairs' benchmarks and types: more than the
+    pairs, which the caller picks in Python (a condition per pair is too deep an expression
+    for SQLite past a few hundred)."""
+    return rows.filter(
+        benchmark_id__in={benchmark_id for benchmark_id, _ in pairs},
+        instance_type_id__in={type_id for _, type_id in pairs},
+    )

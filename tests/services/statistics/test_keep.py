@@ -236,6 +236,7 @@ def test_a_coverage_figure_altered_or_not_counted_yet_is_found():
     # rebuild, which counts them.
     BenchmarkCoverage.objects.update(runs=None)
     assert benchmark_page("tool:a").runs is None
+    assert [family.runs for family in benchmark_page("tool:a").families] == [None]
     html = Client().get("/benchmarks/tool:a/").content.decode()
     assert "runs not counted yet (<code>python manage.py rebuild_stats</code>" in html
     assert statistics.needs_rebuild()
