@@ -2,12 +2,10 @@
 visitor opens first answers 200. The suite runs on PostgreSQL; a lookup SQLite lacks (JSON
 containment) once made the instance-type page a 500 there, and only here would it show."""
 
-import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.sqlite_demo import ROOT, load
 
 PAGES = (
     "/",
@@ -36,20 +34,7 @@ for page in sys.argv[1:]:
 
 
 def test_the_pages_a_visitor_opens_first_answer_on_sqlite(tmp_path):
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp_path}/demo.sqlite3",
-        "DEBUG": "true",
-        "DJANGO_SETTINGS_MODULE": "dashboard.settings",
-        "PYTHONPATH": str(ROOT),
-        "CELERY_BROKER_URL": "",
-    }
-    for command in (["migrate", "--verbosity", "0"], ["loaddemo", "--part", "first"]):
-        done = subprocess.run(
-            [sys.executable, "manage.py", *command], cwd=ROOT, env=env, capture_output=True,
-            text=True, timeout=600,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr[-3000:]
+    env = load(tmp_path)
     visited = subprocess.run(
         [sys.executable, "-c", VISIT, *PAGES], cwd=ROOT, env=env, capture_output=True,
         text=True, timeout=600,

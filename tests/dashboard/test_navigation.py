@@ -10,18 +10,24 @@ pytestmark = pytest.mark.django_db
 
 
 class NavigationLinks(HTMLParser):
-    """The addresses of the links inside the page's `<nav>`."""
+    """The addresses of the links inside the page's `<nav>`, and each link's text."""
 
     def __init__(self):
         super().__init__()
         self.inside = False
         self.links: list[str] = []
+        self.texts: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         if tag == "nav":
             self.inside = True
         elif tag == "a" and self.inside:
             self.links.append(dict(attrs)["href"])
+            self.texts.append("")
+
+    def handle_data(self, data):
+        if self.inside and len(self.texts) == len(self.links) and self.texts:
+            self.texts[-1] += data.strip()
 
     def handle_endtag(self, tag):
         if tag == "nav":
@@ -52,6 +58,15 @@ def test_the_navigation_links_every_page_the_site_shows(links):
         "/api/v1/",
         "/api/v1/docs/",
     }
+
+
+def test_compare_opens_the_compare_page_and_each_page_is_named_once(demo_rolled_back):
+    parser = NavigationLinks()
+    parser.feed(Client().get("/agent/").content.decode())
+    named = dict(zip(parser.texts, parser.links, strict=True))
+    assert named["Compare"] == "/compare/"
+    assert named["Price-performance"] == "/"
+    assert len(set(parser.links)) == len(parser.links), parser.links
 
 
 def test_every_navigation_link_answers_200_on_the_demo(links):

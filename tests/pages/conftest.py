@@ -32,6 +32,17 @@ def browser():
         connections.close_all()
 
 
+@pytest.fixture(scope="session")
+def sqlite_site(tmp_path_factory):
+    """`make run`'s site: SQLite with the first part of the demo, served by runserver (its
+    address). Pages on it are read only."""
+    from tests import sqlite_demo
+
+    directory = tmp_path_factory.mktemp("sqlite-site")
+    with sqlite_demo.served(sqlite_demo.load(directory), directory / "runserver.log") as url:
+        yield url
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context()

@@ -140,7 +140,8 @@ def test_the_new_pages_are_in_the_navigation(demo_site, page):
     page.goto(f"{demo_site.url}/")
     for link, heading in (
         ("Instance types", "Find an instance type"),
-        ("Side by side", "Compare instance types"),
+        ("Compare", "Compare instance types"),
+        ("Price-performance", "How much work does a dollar buy?"),
         ("Benchmarks", "Benchmarks"),
         ("Runs", "Runs"),
     ):
