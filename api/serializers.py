@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
+from benchmarks.currency import USD
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
 
 
@@ -91,6 +92,17 @@ class PriceSerializer(DatedPriceSerializer):
     plan = BlankAsNull(help_text=COMMITMENT_HELP["plan"])
     upfront_usd = serializers.FloatField(allow_null=True, help_text="A commitment's upfront fee")
     hourly_usd = serializers.FloatField(allow_null=True, help_text="A commitment's hourly fee")
+    currency = serializers.CharField(
+        required=False,
+        help_text="Rows of a vendor quoting another currency than USD: that currency (hcloud: EUR)",
+    )
+    price_per_hour = serializers.FloatField(
+        source="quoted_per_hour",
+        required=False,
+        help_text="Rows of a vendor quoting another currency: its own quote in `currency` "
+        "(hcloud: the net hourly price); `usd_per_hour` is it at the ECB's rates of "
+        "`effective_from`",
+    )
 
     class Meta:
         model = Price
@@ -107,9 +119,17 @@ class PriceSerializer(DatedPriceSerializer):
             "upfront_usd",
             "hourly_usd",
             "usd_per_hour",
+            "currency",
+            "price_per_hour",
             *DatedPriceSerializer.PERIOD,
             "vendor",
         ]
+
+    def to_representation(self, price: Price) -> dict:
+        row = super().to_representation(price)
+        if price.currency == USD or price.quoted_per_hour is None:
+            del row["currency"], row["price_per_hour"]  # a US-dollar quote: usd_per_hour is it
+        return row
 
 
 class FargateRateSerializer(DatedPriceSerializer):

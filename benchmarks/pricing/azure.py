@@ -123,7 +123,11 @@ def vm_prices(items: Iterable[dict], *, source: str) -> Iterator[QuotedPriceReco
             "effective_to": effective_to,
             "os": "windows" if "Windows" in item.get("productName", "") else "linux",
             "source": source
-            + ("" if currency == USD else f"; in US dollars at the ECB rate of {rate.day}"),
+            + (
+                ""
+                if currency == USD
+                else f"; in US dollars at the ECB rate of {rate.day} ({rate.published})"
+            ),
         }
         if item["type"] == "Consumption":
             yield QuotedPriceRecord(

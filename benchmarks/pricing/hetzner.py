@@ -3,8 +3,9 @@
 Each server type lists a price per location (`fsn1`, `nbg1`, `hel1`, `ash`, `hil`, `sin`):
 `price_hourly` and `price_monthly`, each `net` and `gross` (with VAT), in euros, as strings
 ("0.0052000000"). pricebench keeps the net hourly price, as quoted, in EUR; its US-dollar
-figure is it at the ECB's reference rate of the day the price is recorded from. The API gives
-no dates: a price is in force from the day it is read (or the day the caller names).
+figure is it at the ECB's reference rate of the day the price is recorded from (net EUR x the
+ECB's US dollars per euro, to the 8th decimal). The API gives no dates: a price is in force
+from the day it is read (or the day the caller names).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def server_type_prices(
                 usd_per_hour=rate.usd_of(quoted).quantize(PLACES),
                 effective_from=day,
                 source=f"{source}; net hourly price in EUR, in US dollars at the ECB's "
-                f"reference rate of {rate.day} ({rate.per_usd} EUR per USD)",
+                f"reference rate of {rate.day} ({rate.published})",
             )
 
 

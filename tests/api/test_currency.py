@@ -1,6 +1,7 @@
 """Answers in another currency: the ECB's reference rate of the day asked, named on each row."""
 
 import datetime
+from decimal import Decimal
 
 import pytest
 from rest_framework.test import APIClient
@@ -25,7 +26,25 @@ def test_a_rate_is_the_ecbs_of_the_day_or_the_last_working_day_before_it():
     sunday = currency.exchange_rate("eur", datetime.date(2024, 1, 7))
     assert (sunday.per_usd, sunday.day) == (0.915667, datetime.date(2024, 1, 5))
     assert currency.exchange_rate("GBP", datetime.date(2024, 1, 5)).per_usd == 0.789397
-    assert sunday.convert(10.0) == 9.15667 and sunday.convert(None) is None
+    assert sunday.convert(10.0) == 9.156671 and sunday.convert(None) is None  # 10 / 1.0921
+
+
+def test_an_amount_is_converted_through_the_ecbs_two_rates_with_no_rounded_cross_rate():
+    # 1 October 2024: 1.1086 US dollars and 0.83193 pounds for a euro.
+    euro = currency.exchange_rate("EUR", datetime.date(2024, 10, 1))
+    assert (euro.per_euro, euro.usd_per_euro) == (Decimal(1), Decimal("1.1086"))
+    assert euro.published == "1.1086 USD per EUR"
+    # cpx41's net 0.0409 EUR: 0.04534174 USD (at the rounded 0.902039, 0.04534172).
+    assert euro.usd_of(Decimal("0.0409")) == Decimal("0.0409") * Decimal("1.1086")
+    assert euro.usd_of(Decimal("0.0409")).quantize(Decimal("1e-8")) == Decimal("0.04534174")
+    # Dollars into euros divide by the ECB's own rate (at the rounded 0.902039: 90.2039).
+    assert euro.convert(100.0) == 90.20386
+    pound = currency.exchange_rate("GBP", datetime.date(2024, 10, 1))
+    assert pound.published == "1.1086 USD, 0.83193 GBP per EUR"
+    assert pound.usd_of(Decimal(10)) == Decimal(10) / Decimal("0.83193") * Decimal("1.1086")
+    assert pound.convert(12.5) == 9.380412  # 12.5 / 1.1086 x 0.83193 (not 9.380413)
+    # The rate an answer names: their quotient, to the ECB's six significant digits.
+    assert (euro.per_usd, pound.per_usd) == (0.902039, 0.750433)
 
 
 def test_a_day_past_the_shipped_history_takes_its_last_rate_and_says_which():

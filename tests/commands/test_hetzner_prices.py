@@ -47,10 +47,29 @@ def test_every_type_is_priced_in_every_location_in_euros_as_quoted():
         Decimal("0.0052"),
         "on_demand",
     )
-    # In US dollars at the ECB's rate of the day it is in force from (1 USD = 0.902039 EUR).
-    assert cx22.usd_per_hour == (Decimal("0.0052") / Decimal("0.902039")).quantize(Decimal("1e-8"))
+    # In US dollars at the ECB's rate of the day it is in force from (1 EUR = 1.1086 USD).
+    assert cx22.usd_per_hour == Decimal("0.0052") * Decimal("1.1086")
     assert cx22.effective_from == datetime.date(2024, 10, 1)
-    assert "ECB" in cx22.source and "2024-10-01" in cx22.source
+    assert "ECB" in cx22.source and "2024-10-01 (1.1086 USD per EUR)" in cx22.source
+
+
+def test_every_dollar_price_is_the_net_euro_price_at_the_ecbs_own_rate_to_the_8th_decimal():
+    run_import(SAMPLE, "--as-of", OCTOBER)
+    prices = Price.objects.filter(region__vendor=Vendor.HCLOUD)
+    assert prices.count() == 105
+    # No rounded cross rate in between: cpx41 in fsn1 is 0.04534174 (0.0409 / 0.902039 is
+    # 0.04534172), and so are the other 18 types there.
+    assert {
+        (price.instance_type.name, price.region.code): price.usd_per_hour
+        for price in prices.select_related("instance_type", "region")
+    } == {
+        (price.instance_type.name, price.region.code): (
+            price.quoted_per_hour * Decimal("1.1086")
+        ).quantize(Decimal("1e-8"))
+        for price in prices.select_related("instance_type", "region")
+    }
+    cpx41 = prices.get(instance_type__name="cpx41", region__code="fsn1")
+    assert (cpx41.quoted_per_hour, cpx41.usd_per_hour) == (Decimal("0.0409"), Decimal("0.04534174"))
 
 
 def test_importing_the_same_quotes_again_stores_nothing_even_at_another_rate(tmp_path):
@@ -72,6 +91,28 @@ def test_importing_the_same_quotes_again_stores_nothing_even_at_another_rate(tmp
         (Decimal("0.0052"), datetime.date(2025, 3, 31)),
         (Decimal("0.006"), None),
     ]
+
+
+def test_prices_gives_a_euro_vendors_own_quote_beside_its_dollar_figure():
+    from tests.selectors.test_price_performance import price
+
+    run_import(SAMPLE, "--as-of", OCTOBER)
+    price("c7g.large", "0.0725", datetime.date(2024, 1, 1))
+    client = APIClient()
+    answer = client.get("/api/v1/prices/", {"instance_type": "cax11", "region": "fsn1"})
+    assert answer.status_code == 200, answer.content
+    [cax11] = answer.json()["results"]
+    assert (cax11["vendor"], cax11["currency"], cax11["price_per_hour"]) == (
+        "hcloud",
+        "EUR",
+        0.0053,
+    )
+    assert cax11["usd_per_hour"] == 0.00587558  # 0.0053 EUR x 1.1086
+    # A US-dollar quote has no other figure: usd_per_hour is the quote.
+    [c7g] = client.get("/api/v1/prices/", {"instance_type": "c7g.large"}).json()["results"]
+    assert c7g["usd_per_hour"] == 0.0725 and "currency" not in c7g and "price_per_hour" not in c7g
+    csv = client.get("/api/v1/prices/", {"vendor": "hcloud", "format": "csv"}).content.decode()
+    assert "usd_per_hour,currency,price_per_hour" in csv.splitlines()[0]
 
 
 @pytest.mark.parametrize(
