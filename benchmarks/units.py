@@ -2,7 +2,7 @@
 
 Every benchmark stores its figures in one unit (docs/benchmarks.md). `reading()` says how
 those figures, and what a dollar buys of them, read: bytes per dollar for `B/s`, Gbit/s per
-dollar-hour for `bit/s`, requests per cent for `req/s`, the latency itself (lower is better)
+dollar-hour for `bit/s`, requests per dollar for `req/s`, the latency itself (lower is better)
 for a latency. `Scale.format` writes a number in such a unit; the pages' scripts format
 their axes with the same rules, which `Scale.as_json` and `script_rules` hand them
 (static/dashboard/units.js implements the same steps; tests/pages check both agree).
@@ -225,18 +225,6 @@ def reading(key: str, unit: str, higher_is_better: bool) -> Reading:
             Scale("bit/s", factor=1 / SECONDS_PER_HOUR, suffix=_PER_DOLLAR_HOUR),
             "Per dollar-hour: the bit rate each dollar of hourly price buys "
             "(median bit/s ÷ USD per hour).",
-        )
-    if unit == "req/s":
-        return Reading(
-            unit,
-            True,
-            "Requests per second",
-            Scale(unit, symbol=False),
-            "Requests per cent",
-            Scale("requests", factor=1 / 100, symbol=False, suffix=" per cent"),
-            "Per cent: the requests an hour of the instance serves for each cent it costs "
-            "(median req/s × 3600 ÷ US cents per hour).",
-            (1e6, "1 M requests"),
         )
     counted = _COUNTED.get(unit) or (f"{unit[:-2]}s" if unit.endswith("/s") else None)
     if counted:

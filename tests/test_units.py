@@ -40,11 +40,13 @@ def test_bits_per_second_read_as_gbit_per_second_per_dollar_hour():
     assert reading.per_dollar.format(9.4e9 * 3600 / 0.2) == "47 Gbit/s per dollar-hour"
 
 
-def test_requests_read_per_cent_and_cost_per_million():
+def test_requests_read_per_dollar_like_every_other_figure_and_cost_per_million():
     reading = read("static_web:http", "req/s")
     per_dollar = 45707 * 3600 / 0.05
     assert reading.value.format(45707) == "45.7 k req/s"
-    assert reading.per_dollar.format(per_dollar) == "32.9 M requests per cent"
+    # Per dollar, as the columns, the percentages and the charts around it say.
+    assert reading.per_dollar.format(per_dollar) == "3.29 G requests per dollar"
+    assert reading.per_dollar_name == "Requests per dollar"
     assert reading.cost(per_dollar) == pytest.approx(1e6 * 0.05 / (45707 * 3600))
     assert reading.cost_per == (1e6, "1 M requests")
 
