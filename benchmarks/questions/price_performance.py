@@ -110,13 +110,17 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     instance_types = forms.CharField(
-        required=False, max_length=10_000, help_text="Comma-separated instance types"
+        required=False,
+        max_length=10_000,
+        help_text="Comma-separated instance types, bare or vendor:name (hcloud:cax11)",
     )
     families = forms.CharField(
         required=False, max_length=2_000, help_text="Comma-separated families, e.g. fargate,c7g"
     )
     baseline = forms.CharField(
-        required=False, max_length=200, help_text="INSTANCE_TYPE or INSTANCE_TYPE:VARIANT"
+        required=False,
+        max_length=200,
+        help_text="INSTANCE_TYPE or INSTANCE_TYPE:VARIANT (vendor:name for another cloud's type)",
     )
     measured_in = forms.CharField(
         required=False,

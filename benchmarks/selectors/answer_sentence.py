@@ -14,6 +14,7 @@ from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
+    baseline_row,
     best_first,
 )
 from benchmarks.selectors.profiles import ProfileRow, ProfileTable
@@ -142,7 +143,9 @@ def _over_next_family(ranked: list[PricePerformanceRow], reading: units.Reading)
 def _over_baseline(
     table: PricePerformanceTable, winner: PricePerformanceRow, reading: units.Reading
 ) -> str:
-    if not table.baseline or winner.key == table.baseline:
+    if not table.baseline or winner is baseline_row(
+        table.results, table.baseline, table.benchmark.key
+    ):
         return ""
     if reading.per_dollar is None or not winner.relative_per_dollar:
         return ""

@@ -26,7 +26,7 @@ from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatis
 from benchmarks.questions.compare import CompareQuery
 from benchmarks.selectors import prices
 from benchmarks.selectors.kept_series import Machine
-from benchmarks.selectors.lookups import by_name, get_instance_type, get_region
+from benchmarks.selectors.lookups import get_region, types_by_names
 from benchmarks.selectors.price_performance import on_basis
 
 # Prices shown beside the chosen one, when the region has them.
@@ -63,9 +63,12 @@ class Line:
     # Aligned with the comparison's types; None where a type has no result.
     cells: list[Cell | None]
     reading: units.Reading
+    # The type that buys the most per dollar; None where a dollar buys none of the figure
+    # (a latency) or no type is priced.
     best_per_dollar: str | None = None
-    # Its position among the types.
+    # The position of the type the line marks best (`_best`), and what makes it so.
     best_index: int | None = None
+    best_by: str = ""
 
     @property
     def measured(self) -> int:
@@ -145,13 +148,9 @@ def compare_types(query: CompareQuery) -> TypeComparison:
     """The chosen types on every benchmark at least two of them share; a DomainError names
     an unknown type (with the closest names) or region."""
     at = query.at or timezone.localdate()
-    found = by_name(
-        InstanceType,
-        "name",
-        set(query.types),
-        lambda name: get_instance_type(name, field="types"),
-    )
+    found = types_by_names(query.types, field="types")
     types = [found[name] for name in query.types]
+    baseline = found.get(query.baseline)
     region = get_region(query.region)
     options = dict.fromkeys([query.purchase_option, *PRICE_OPTIONS])
     quotes = {
@@ -166,7 +165,7 @@ def compare_types(query: CompareQuery) -> TypeComparison:
         columns.append(
             Column(
                 instance_type=instance_type,
-                is_baseline=instance_type.name == query.baseline,
+                is_baseline=instance_type == baseline,
                 usd_per_hour=_float(chosen.usd_per_hour),
                 price_note=chosen.note,
                 prices={
@@ -238,6 +237,7 @@ def _runs(line: Line) -> int:
 
 
 def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
+    reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
     cells: list[Cell | None] = [None] * len(types)
     basis_figures: dict[int, float] = {}
     for index, (runs, median) in figures.items():
@@ -252,7 +252,10 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
                 higher_is_better=benchmark.higher_is_better,
                 params=params,
             )
-            per_dollar, figure = ranked["per_dollar"], ranked["basis_figure"]
+            figure = ranked["basis_figure"]
+            # A dollar buys no latency nor compression ratio: no per-dollar figure for them.
+            if reading.per_dollar is not None:
+                per_dollar = ranked["per_dollar"]
         basis_figures[index] = figure
         cells[index] = Cell(median=median, runs=runs, per_dollar=per_dollar)
     base = next(index for index, column in enumerate(columns) if column.is_baseline)
@@ -272,12 +275,7 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
                 ),
                 relative_per_dollar=arithmetic.relative(cell.per_dollar, base_cell.per_dollar),
             )
-    priced = [
-        (cell.per_dollar, index)
-        for index, cell in enumerate(cells)
-        if cell is not None and cell.per_dollar is not None
-    ]
-    best = max(priced)[1] if priced else None
+    best, by_per_dollar = _best(cells, reading)
     return Line(
         benchmark=benchmark.key,
         unit=benchmark.unit,
@@ -285,10 +283,31 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
         variant=variant,
         params=params,
         cells=cells,
-        reading=units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better),
-        best_per_dollar=columns[best].name if best is not None else None,
+        reading=reading,
+        best_per_dollar=columns[best].name if best is not None and by_per_dollar else None,
         best_index=best,
+        best_by="most per dollar"
+        if by_per_dollar
+        else f"best {reading.value_name.lower()} ({reading.direction})",
     )
+
+
+def _best(cells: list[Cell | None], reading: units.Reading) -> tuple[int | None, bool]:
+    """(position, by per dollar) of the cell a line marks best: the most per dollar where a
+    dollar buys the figure and a type is priced, else the best figure in the benchmark's own
+    direction (the charts' `best_first` rule); no position when several share the best."""
+    present = {index: cell for index, cell in enumerate(cells) if cell is not None}
+    by_per_dollar = reading.per_dollar is not None and any(
+        cell.per_dollar is not None for cell in present.values()
+    )
+    if by_per_dollar:
+        scores = {i: cell.per_dollar for i, cell in present.items() if cell.per_dollar is not None}
+    else:
+        sign = 1 if reading.higher_is_better else -1
+        scores = {index: sign * cell.median for index, cell in present.items()}
+    top = max(scores.values())
+    leaders = [index for index, score in scores.items() if score == top]
+    return (leaders[0] if len(leaders) == 1 else None), by_per_dollar
 
 
 def summary(comparison: TypeComparison) -> str:

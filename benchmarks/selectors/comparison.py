@@ -36,6 +36,7 @@ from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
+    baseline_row,
     best_first,
     cross_cloud_table,
     price_performance_table,
@@ -524,19 +525,11 @@ def source_groups(rows: list[PricePerformanceRow]) -> list[SourceGroup]:
 def _baseline_summary(table: PricePerformanceTable) -> BaselineSummary | None:
     if not table.baseline:
         return None
-    name, _, variant = table.baseline.partition(":")
-    base = next(
-        (
-            row
-            for row in table.results
-            if row.instance_type == name and (not variant or row.variant == variant)
-        ),
-        None,
-    )
+    base = baseline_row(table.results, table.baseline, table.benchmark.key)
     others = [
         row for row in table.results if row is not base and row.relative_per_dollar is not None
     ]
-    if base is None or not others:
+    if not others:
         return None
     return BaselineSummary(base, max(others, key=lambda row: row.relative_per_dollar))
 

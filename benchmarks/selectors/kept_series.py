@@ -19,6 +19,7 @@ from django.db.models.functions import Cast
 
 from benchmarks import freshness
 from benchmarks.models import Benchmark, InstanceType, SeriesStatistics, family_of, in_family
+from benchmarks.selectors.lookups import types_named
 from benchmarks.services.statistics import params_key
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ def statistics_in_scope(
         # statistics' own copy of the type has no index): the planner then looks each type's
         # series up in the series' index rather than scanning the benchmark's series or
         # statistics (36 ms, not 2, for an instance-type page's similar types at 10M).
-        named = InstanceType.objects.filter(name__in=query.instance_types).values("pk")
+        named = InstanceType.objects.filter(types_named(query.instance_types)).values("pk")
         rows = rows.filter(series__instance_type__in=named)
     if query.families:
         wanted = Q()

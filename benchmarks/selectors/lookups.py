@@ -7,7 +7,7 @@ import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db.models import Case, Subquery, When
+from django.db.models import Case, Q, Subquery, When
 
 from benchmarks import freshness
 from benchmarks.errors import DomainError
@@ -35,6 +35,36 @@ def vendor_and_name(text: str) -> tuple[str | None, str]:
     return None, text
 
 
+def type_and_variant(text: str) -> tuple[str | None, str, str]:
+    """(vendor, name, variant) of a row as a question names it: `hcloud:cax11` ("hcloud",
+    "cax11", ""), `c7a.xlarge:base` (None, "c7a.xlarge", "base"), `hcloud:cax11:base`."""
+    vendor, rest = vendor_and_name(text)
+    name, _, variant = rest.partition(":")
+    return vendor, name, variant
+
+
+def names_type(text: str, vendor: str, name: str) -> bool:
+    """Whether `text` (`vendor:name` or a bare name) names `vendor`'s type `name`."""
+    named_vendor, named = vendor_and_name(text)
+    return named == name and named_vendor in (None, vendor)
+
+
+def types_named(names, prefix: str = "") -> Q:
+    """The instance types `names` name (`vendor:name`, or a bare name: any vendor's type of
+    that name), as a filter on the type (`prefix`: the path to it, e.g. `instance_type__`)."""
+    wanted = Q(pk__in=[]) if not names else Q()
+    bare = []
+    for text in names:
+        vendor, name = vendor_and_name(text)
+        if vendor is None:
+            bare.append(name)
+        else:
+            wanted |= Q(**{f"{prefix}vendor": vendor, f"{prefix}name": name})
+    if bare:
+        wanted |= Q(**{f"{prefix}name__in": bare})
+    return wanted
+
+
 def named_types(text: str):
     """The instance types `text` names (`vendor:name` or a bare name), AWS's first: a bare
     name belongs to AWS when AWS has it, else to the one vendor that does."""
@@ -52,6 +82,20 @@ def get_instance_type(name: str, *, field: str = "instance_type") -> InstanceTyp
     if found is None:
         names = list(InstanceType.objects.values_list("name", flat=True))
         raise _unknown("instance type", name, names, field)
+    return found
+
+
+def types_by_names(names, *, field: str = "instance_type") -> dict[str, InstanceType]:
+    """The instance type each of `names` names (as `named_types` reads a name), in one query;
+    an unknown name raises `get_instance_type`'s DomainError, which suggests the closest."""
+    rows = list(InstanceType.objects.filter(types_named(names)))
+    found = {}
+    for text in names:
+        vendor, name = vendor_and_name(text)
+        matches = [row for row in rows if row.name == name and vendor in (None, row.vendor)]
+        if not matches:
+            get_instance_type(text, field=field)  # raises, naming the closest names
+        found[text] = min(matches, key=lambda row: (row.vendor != Vendor.AWS, row.vendor))
     return found
 
 

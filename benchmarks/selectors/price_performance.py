@@ -21,7 +21,7 @@ from benchmarks import burstable, units
 from benchmarks import per_dollar as arithmetic
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import AmbiguousParameter, DomainError
-from benchmarks.models import Benchmark, InstanceType, Region, qualified_name
+from benchmarks.models import Benchmark, InstanceType, Region, Vendor, qualified_name
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
@@ -33,7 +33,7 @@ from benchmarks.selectors.kept_series import (
     read_kept_series,
     statistics_in_scope,
 )
-from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
+from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region, type_and_variant
 
 BANDWIDTH_UNIT = "bit/s"
 
@@ -529,12 +529,23 @@ def _bandwidth(instance_type: Machine, median: float, usd: float) -> dict[str, A
     }
 
 
-def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: Benchmark) -> None:
-    name, _, variant = baseline.partition(":")
-    candidates = [row for row in rows if row.instance_type == name]
-    if variant:
-        candidates = [row for row in candidates if row.variant == variant]
-    elif len(candidates) > 1:
+def _named_rows(rows: list[PricePerformanceRow], text: str) -> list[PricePerformanceRow]:
+    """The rows `text` names as `baseline=` does (`cax11`, `hcloud:cax11`, `c7a.xlarge:base`,
+    `hcloud:cax11:base`): of its variant when it names one; a bare name is AWS's when AWS has
+    a row of it."""
+    vendor, name, variant = type_and_variant(text)
+    named = [row for row in rows if row.instance_type == name and vendor in (None, row.vendor)]
+    if vendor is None and any(row.vendor == Vendor.AWS for row in named):
+        named = [row for row in named if row.vendor == Vendor.AWS]
+    return [row for row in named if row.variant == variant] if variant else named
+
+
+def baseline_row(rows: list[PricePerformanceRow], baseline: str, benchmark: str):
+    """The row `baseline` names (`_named_rows`; without a variant, the one row without), or a
+    DomainError naming the field."""
+    _, name, variant = type_and_variant(baseline)
+    candidates = _named_rows(rows, baseline)
+    if not variant and len(candidates) > 1:
         plain = [row for row in candidates if row.variant is None]
         if len(plain) != 1:
             variants = ", ".join(sorted(str(row.variant) for row in candidates))
@@ -545,11 +556,15 @@ def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: B
         candidates = plain
     if not candidates:
         raise DomainError(
-            f"baseline {baseline} has no priced results for {benchmark.key} with these "
+            f"baseline {baseline} has no priced results for {benchmark} with these "
             "parameters in this region",
             field="baseline",
         )
-    base = candidates[0]
+    return candidates[0]
+
+
+def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: Benchmark) -> None:
+    base = baseline_row(rows, baseline, benchmark.key)
     for row in rows:
         row.relative_throughput = arithmetic.relative_throughput(
             row.basis_figure, base.basis_figure, higher_is_better=benchmark.higher_is_better
