@@ -19,6 +19,7 @@ from benchmarks.pricing.aws import AwsThrottled
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
 from benchmarks.services import sparecores as sparecores_services
+from benchmarks.services import statistics
 
 # Ingestion tasks: acknowledged once done (a lost worker's delivery comes again), and
 # transient database trouble (a restart, a dropped connection) retried with backoff.
@@ -113,6 +114,13 @@ def refresh_instance_specs() -> list[str]:
     for region in settings.PRICEBENCH_REGIONS:
         refresh_region_prices.delay(kind=PriceRefresh.Kind.SPECS, region=region)
     return list(settings.PRICEBENCH_REGIONS)
+
+
+@shared_task
+def keep_noise() -> int:
+    """Every ten minutes: the noise of each benchmark whose statistics changed since it was
+    measured (services/statistics/noise.py)."""
+    return statistics.keep_noise()
 
 
 @shared_task(

@@ -224,6 +224,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "benchmarks.tasks.refresh_instance_specs",
         "schedule": crontab(minute=29, hour=4, day_of_week="mon"),
     },
+    "keep-noise": {
+        "task": "benchmarks.tasks.keep_noise",
+        "schedule": crontab(minute="*/10"),
+    },
     "requeue-stale-runs": {
         "task": "benchmarks.tasks.requeue_stale_runs",
         "schedule": float(envint("PRICEBENCH_SWEEP_SECONDS", 5)),

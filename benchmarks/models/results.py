@@ -35,6 +35,11 @@ class Benchmark(models.Model):
         related_name="+",
     )
     stats_updated_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # How much one run varies, measured from the statistics above (benchmarks/noise.py):
+    # {"relative", "series", "method"}, or null where too little agrees to measure it. Kept
+    # by services/statistics/noise.py, measured again once the statistics change.
+    noise = models.JSONField(null=True, blank=True, editable=False)
+    noise_measured_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["key"]

@@ -84,6 +84,8 @@ class Command(BaseCommand):
         finally:
             progress_file.clear()
         statistics.analyze_tables()
+        measured = statistics.keep_noise()
+        self.stdout.write(f"noise measured for {measured:,} benchmarks")
         self.stdout.write(
             f"demo loaded: prices {prices}; runs stored {stored}, already present {present}"
         )

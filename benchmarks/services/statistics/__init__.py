@@ -11,7 +11,8 @@ from them without reading anything back (`refresh_stored`), the bulk of a first 
 One module per step: `attach` (results -> their series), `compute` (samples -> statistics
 rows), `keep` (refresh the series a write touched, and the benchmarks' summaries), `rebuild`
 (everything again, from the results), `check` (compare what is kept with a recomputation,
-writing nothing), and `rows` (plain rows into a table at once). Callers
+writing nothing), `noise` (how much one run of each benchmark varies, measured from the
+statistics, again once they change) and `rows` (plain rows into a table at once). Callers
 import the names below from `benchmarks.services.statistics`.
 """
 
@@ -26,6 +27,7 @@ from .compute import (
     compute_statistics,
 )
 from .keep import param_order, refresh_series, refresh_stored, series_of_runs
+from .noise import keep_noise, measure_benchmark
 from .rebuild import REBUILD_BATCH, analyze_tables, needs_rebuild, rebuild_statistics
 from .rows import JsonText, insert_rows, stored_params
 
@@ -44,6 +46,8 @@ __all__ = [
     "check_statistics",
     "compute_statistics",
     "insert_rows",
+    "keep_noise",
+    "measure_benchmark",
     "needs_rebuild",
     "param_order",
     "params_key",

@@ -20,6 +20,7 @@ from .attach import attach_series
 from .compute import STATISTICS_COLUMNS, compute_statistics
 from .coverage import CoverageTally, replace_coverage
 from .keep import recompute_summaries
+from .noise import keep_noise
 from .rows import insert_rows
 
 # rebuild_stats reads this many series' values at a time.
@@ -32,8 +33,8 @@ def rebuild_statistics() -> dict[str, int]:
 
     Gives every result of a done run its series, recomputes all statistics in batches
     (counting each benchmark's coverage from the same reads), deletes series without
-    results, and recomputes every benchmark's summary. On a consistent database this changes
-    no answer.
+    results, and recomputes every benchmark's summary and noise. On a consistent database
+    this changes no answer.
     """
     attached = _attach_results_without_series()
     series_ids = list(Series.objects.order_by("pk").values_list("pk", flat=True))
@@ -48,6 +49,7 @@ def rebuild_statistics() -> dict[str, int]:
     empty, _ = Series.objects.filter(results=None).delete()
     recompute_summaries(list(Benchmark.objects.values_list("pk", flat=True)))
     replace_coverage(coverage)
+    keep_noise(stale_only=False)
     return {"results_attached": attached, "statistics": computed, "empty_series_deleted": empty}
 
 
