@@ -2,10 +2,12 @@
 benchmarks, each normalised to its median across the instance types measured with it.
 
 The one place profiles are defined (docs/benchmarks.md explains each choice). A member is a
-benchmark with every parameter fixed, so that it names one series per machine; the members
-are chosen among the benchmarks Spare Cores ran on (nearly) every type, whole-machine figures
-where there are (PassMark, Geekbench's multi-core), so that a profile ranks hundreds of types.
-A type lacking one member is left out of the profile's ranking and listed with what it lacks.
+benchmark with every parameter fixed, so that it names one series per machine: a value, or
+`VCPUS` for a parameter that follows the machine's size (openssl's `processes`, one per vCPU).
+The members are what the profile's workload runs, among the benchmarks Spare Cores ran on
+(nearly) every type, whole-machine figures (every vCPU busy), so that a profile ranks hundreds
+of types. A type lacking one member is left out of the profile's ranking and listed with what
+it lacks.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from typing import Any
 
 from benchmarks.errors import DomainError
 
+# A parameter's value in a member meaning "the machine's vCPU count": Spare Cores ran openssl
+# with one process per vCPU, so each type's whole-machine figure has its own `processes`.
+VCPUS = "vcpus"
+
 
 @dataclass(frozen=True)
 class Member:
-    """One benchmark of a profile, its parameters all fixed, and its weight."""
+    """One benchmark of a profile, its parameters all fixed (a value, or VCPUS), and its weight."""
 
     benchmark: str
     weight: float
@@ -28,6 +34,17 @@ class Member:
     def label(self) -> str:
         shown = ", ".join(f"{name}={value}" for name, value in sorted(self.params.items()))
         return f"{self.benchmark} ({shown})" if shown else self.benchmark
+
+    @property
+    def per_vcpu(self) -> tuple[str, ...]:
+        """The parameters whose value is each machine's vCPU count."""
+        return tuple(name for name, value in self.params.items() if value == VCPUS)
+
+    def measures(self, params: dict[str, Any], vcpus: Any) -> bool:
+        """Whether a series of the member's benchmark with `params`, on a machine with `vcpus`,
+        is this member's series."""
+        wanted = {name: vcpus if value == VCPUS else value for name, value in self.params.items()}
+        return params == wanted
 
 
 @dataclass(frozen=True)
@@ -57,11 +74,12 @@ PROFILES = (
     Profile(
         "crypto",
         "Crypto",
-        "Encryption and hashing on every core: PassMark's AES, SHA and ECDSA tests.",
+        "Encryption and hashing on every core, as TLS and disk encryption run them: "
+        "OpenSSL's AES-256 and SHA-256 and SHA-512 on 16 KiB blocks, one process per vCPU.",
         (
-            Member("passmark:cpu-enc-aes", 0.4),
-            Member("passmark:cpu-enc-sha", 0.3),
-            Member("passmark:cpu-enc-ecdsa", 0.3),
+            Member("openssl:aes-256-cbc", 0.5, {"block_size": 16384, "processes": VCPUS}),
+            Member("openssl:sha256", 0.3, {"block_size": 16384, "processes": VCPUS}),
+            Member("openssl:sha512", 0.2, {"block_size": 16384, "processes": VCPUS}),
         ),
     ),
     Profile(

@@ -112,6 +112,8 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
         if benchmark is None:
             continue
         for row in read_kept_series(_member_statistics(benchmark, member), ()):
+            if member.per_vcpu and not member.measures(row.params, row.machine.vcpus):
+                continue
             machines[row.machine.pk] = row.machine
             value = row.median if benchmark.higher_is_better else 1 / row.median
             if value > 0:
@@ -175,11 +177,18 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
 
 
 def _member_statistics(benchmark: Benchmark, member: definitions.Member):
-    """The kept statistics (measured anywhere) of the member's series on every type."""
+    """The kept statistics (measured anywhere) of the member's series on every type: one
+    parameter key, or for a member whose parameters follow the machine's size one key per
+    count the benchmark was measured with (a row is the member's where it is the type's vCPUs)."""
+    keys = [params_key(member.params)]
+    if member.per_vcpu:
+        counts = benchmark.params.get(member.per_vcpu[0], [])
+        keys = [
+            params_key({**member.params, **dict.fromkeys(member.per_vcpu, count)})
+            for count in counts
+        ]
     return SeriesStatistics.objects.filter(
-        measured_in=SeriesStatistics.ALL_REGIONS,
-        benchmark=benchmark,
-        params_key=params_key(member.params),
+        measured_in=SeriesStatistics.ALL_REGIONS, benchmark=benchmark, params_key__in=keys
     )
 
 

@@ -31,14 +31,14 @@ def test_a_profile_is_answered_with_its_sentence_chart_members_and_rows():
     assert response.status_code == 200
     html = response.content.decode()
     answer = re.search(r'data-role="answer">(.*?)</p>', html).group(1)
-    # pf2.large: four times pf1.large's AES at its price, the same SHA and ECDSA.
+    # pf2.large: four times pf1.large's AES at its price, the same SHA-256 and SHA-512.
     assert answer.startswith("For Crypto work, pf2.large buys the most per dollar")
     assert "Left out: 1 lacking one of its benchmarks." in answer
     assert '<option value="profile:crypto"' in html and "selected>Crypto workload" in html
     rows = re.findall(r'<tr data-instance-type="([^"]+)"', html)
     assert rows == ["pf2.large", "pf1.large", "pf1.xlarge"]
     assert 'id="lacking"' in html and "pf3.large" in html.split('id="lacking"')[1]
-    for member in ("passmark:cpu-enc-aes", "passmark:cpu-enc-sha", "passmark:cpu-enc-ecdsa"):
+    for member in ("openssl:aes-256-cbc", "openssl:sha256", "openssl:sha512"):
         assert f'href="/benchmarks/{member}/"' in html
     chart = json.loads(re.search(r'id="chart-data" type="application/json">(.*?)</script>', html)
                        .group(1))  # fmt: skip
