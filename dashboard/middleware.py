@@ -25,7 +25,7 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, OperationalError | InterfaceError):
+        if not database_is_away(exception):
             return None
         logger.warning("database unavailable for %s %s: %s", request.method, request.path,
                        exception)  # fmt: skip
@@ -36,6 +36,40 @@ class DatabaseUnavailableMiddleware:
             response = HttpResponse(message, status=503, content_type="text/plain")
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+
+
+# What says that the database itself is away, not that it refused one query: SQLite's result
+# codes of a busy, locked, missing or failing database file, and PostgreSQL's classes of
+# errors of the connection (08), of resources (53) and of an operator's intervention, a
+# cancelled statement or a server starting or stopping (57).
+SQLITE_AWAY = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_FULL",
+               "SQLITE_NOMEM")  # fmt: skip
+POSTGRESQL_AWAY = ("08", "53", "57")
+
+
+def database_is_away(exception: BaseException) -> bool:
+    """Whether a request's exception says that the database is unreachable or busy (worth a
+    503 and a retry), not that it refused a query a retry would send again (a 500: the query
+    is the fault, e.g. SQLite's "Expression tree is too large").
+
+    The driver's own error, which Django's wraps, tells; without one, the database is taken
+    to be away.
+    """
+    if isinstance(exception, InterfaceError):
+        return True
+    if not isinstance(exception, OperationalError):
+        return False
+    cause = exception.__cause__
+    sqlite_name = getattr(cause, "sqlite_errorname", None)
+    if sqlite_name is not None:
+        # Extended codes name their primary one first: SQLITE_IOERR_READ.
+        return any(
+            sqlite_name == code or sqlite_name.startswith(f"{code}_") for code in SQLITE_AWAY
+        )
+    sqlstate = getattr(cause, "sqlstate", None)
+    if sqlstate is not None:
+        return sqlstate.startswith(POSTGRESQL_AWAY)
+    return True
 
 
 # Scripts and styles come only from our own static files (no inline code, no CDN); chart

@@ -3,6 +3,7 @@ values its results were measured with, kept on the benchmark."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from benchmarks.errors import DomainError
@@ -16,6 +17,16 @@ def coerce_param(raw: str) -> Any:
         except ValueError:
             continue
     return raw
+
+
+def storable(value: Any) -> bool:
+    """Whether a coerced value is one a result's parameters can hold (and JSON and the
+    databases can compare): a whole number within 64 bits, a finite number, or text."""
+    if isinstance(value, int):
+        return -(2**63) <= value < 2**63
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return True
 
 
 def benchmark_params(
@@ -39,7 +50,14 @@ def benchmark_params(
                 f"unknown parameter {name!r} for {benchmark.key} (its parameters: {listed})",
                 field=name,
             )
-        params[name] = coerce_param(str(raw))
+        value = coerce_param(str(raw))
+        if not storable(value):
+            raise DomainError(
+                f"{name}={str(raw)[:40]} is out of range: a whole number within 64 bits or "
+                "a finite number",
+                field=name,
+            )
+        params[name] = value
     return params
 
 

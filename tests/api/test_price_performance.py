@@ -163,6 +163,21 @@ def test_study_s2_accp_c7g_gives_more_per_dollar_than_base_c7a(client):
             "blocksize",
             "unknown parameter",
         ),
+        *(
+            (
+                {"benchmark": "openssl:aes-256-cbc", "region": "us-east-1", name: value},
+                name,
+                "out of range",
+            )
+            for name, value in (
+                ("processes", "NaN"),
+                ("processes", "Infinity"),
+                ("processes", "-inf"),
+                ("processes", "1e309"),
+                ("block_size", "1" * 30),
+                ("block_size", "-" + "9" * 20),
+            )
+        ),
         (
             {
                 "benchmark": "keycloak:oauth2-login",

@@ -108,6 +108,24 @@ class TestOnTheDemo:
         assert client.get(URL, {"sort": "colour", "format": "csv"}).json()["sort"]
         assert client.get(URL, {"family": "C7G!", "format": "csv"}).status_code == 400
 
+    @pytest.mark.parametrize(
+        ("name", "value"),
+        [
+            ("processes", "NaN"),
+            ("processes", "Infinity"),
+            ("processes", "1e309"),
+            ("block_size", "1" * 30),
+        ],
+    )
+    def test_a_number_no_result_can_hold_is_refused_naming_it(self, client, name, value):
+        query = {"benchmark": "openssl:aes-256-cbc", name: value}
+        export = client.get(URL, {**query, "format": "csv"})
+        assert export.status_code == 400, export.content[:300]
+        # The benchmark's own parameters are not the form's fields: the message names it.
+        assert f"{name}={value[:40]} is out of range" in export.json()["detail"][0]
+        page = client.get(URL, query)
+        assert page.status_code == 400 and f"{name}={value[:40]} is out of range" in page.text
+
     def test_an_unknown_benchmark_is_refused_with_the_closest_keys(self, client):
         response = client.get(URL, {"benchmark": "openssl:aes256", "format": "csv"})
         assert response.status_code == 400
