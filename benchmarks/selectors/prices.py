@@ -260,8 +260,12 @@ def _ec2_quotes(
         # Only types with periods, none in force, have a nearest one to look for.
         missing = [pk for pk in ids if pk not in in_force and pk in out_of_force]
     if missing:
+        # Many missing types read the region's whole list again (`_of_types`): only their
+        # zones are added, a type priced above keeping its own, each zone counted once.
+        wanted = set(missing)
         for (pk, zone), pick in pick_periods(_of_types(prices, missing), **options).items():
-            by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
+            if pk in wanted:
+                by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
     quotes = {}
     for instance_type in instance_types:
         quote = in_force.get(instance_type.pk)

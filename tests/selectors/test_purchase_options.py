@@ -240,6 +240,27 @@ def test_many_types_are_priced_from_the_regions_whole_price_list_as_few_are(opti
     assert together[machines[0].pk].usd_per_hour == Decimal("0.100")
 
 
+def test_a_spot_quote_counts_each_zone_once_among_many_types_without_a_price():
+    """Past MANY_TYPES, the types without a spot price in force are looked for in the region's
+    whole price list: a type priced in force keeps its own zones, each counted once."""
+    from benchmarks.selectors import prices as price_reads
+
+    zones = ("use1-az1", "use1-az2", "use1-az4", "use1-az5", "use1-az6")
+    for index, zone in enumerate(zones):
+        price("m5.large", f"0.03{index}", START, option="spot", zone=zone)
+    for index in range(price_reads.MANY_TYPES + 5):
+        make_type(f"n{index}.large")
+    machines = list(InstanceType.objects.filter(name__regex=r"^(m5|n[0-9]+)\.large$"))
+    quotes = price_reads.hourly_prices(
+        instance_types=machines,
+        region=Region.objects.get(code="us-east-1"),
+        purchase_option="spot",
+        day=DAY,
+    )
+    m5 = quotes[InstanceType.objects.get(name="m5.large").pk]
+    assert (m5.usd_per_hour, m5.note) == (Decimal("0.032"), "median of 5 availability zones")
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("count", [1, 210])
 def test_of_two_periods_in_force_at_once_the_cheaper_prices_a_type(count):
