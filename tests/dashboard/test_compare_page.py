@@ -20,6 +20,25 @@ class TestOnTheDemo:
         assert '<option value="c7a.xlarge" selected>' in text
         assert "% per dollar)" in text and "of the baseline" in text
 
+    def test_the_best_mark_goes_the_benchmarks_own_way_and_no_per_dollar_is_made_up(self, client):
+        response = client.get(URL, {"types": "c7g.xlarge,c7a.xlarge,c7i.xlarge"})
+        text = response.content.decode()
+
+        def cells(line):
+            row = text.split(f'<tr data-line="{line}">')[1].split("</tr>")[0]
+            return row.split("<td")[1:]
+
+        # redis:set-latency: 0.75, 0.83 and 0.62 ms; the lowest is c7i's.
+        redis = cells("redis:set-latency")
+        assert ['class="best"' in cell for cell in redis] == [False, False, True]
+        assert 'title="best latency (lower is better) on this line"' in redis[2]
+        assert not any("per-dollar" in cell or "per dollar" in cell for cell in redis)
+        ratio = cells("compression:gzip-ratio")
+        assert not any('class="best"' in cell or "per dollar" in cell for cell in ratio)
+        assert "— (" not in text and "per cent" not in text
+        static_web = cells("static_web:http")
+        assert "requests per dollar" in static_web[0]
+
     def test_the_finders_ticked_types_arrive_as_one_value_each(self, client):
         response = client.get(URL, {"types": ["c7g.xlarge", "c7a.xlarge"]})
         assert response.status_code == 200

@@ -34,7 +34,35 @@ class TestOnTheDemo:
         for line in shared:
             for cell in line.cells:
                 assert cell.relative_throughput is not None
-                assert cell.per_dollar is not None and cell.relative_per_dollar is not None
+                if line.reading.per_dollar is not None:
+                    assert cell.per_dollar is not None and cell.relative_per_dollar is not None
+
+    def test_the_best_latency_is_the_lowest_and_a_dollar_buys_none_of_it(self):
+        comparison = compare_types(CompareQuery(types=S2_TYPES, baseline="c7a.xlarge"))
+        lines = {group.benchmark: group.main for group in comparison.benchmarks}
+        for key in ("redis:set-latency", "static_web:http-latency"):
+            line = lines[key]
+            medians = [cell.median for cell in line.cells]
+            assert line.best_index == medians.index(min(medians)), key
+            assert line.best_by == "best latency (lower is better)"
+            assert line.best_per_dollar is None
+            assert {(cell.per_dollar, cell.relative_per_dollar) for cell in line.cells} == {
+                (None, None)
+            }
+
+    def test_a_compression_ratio_has_no_per_dollar_and_a_tie_no_best_mark(self):
+        comparison = compare_types(CompareQuery(types=S2_TYPES, baseline="c7a.xlarge"))
+        [line] = [g.main for g in comparison.benchmarks if g.benchmark == "compression:gzip-ratio"]
+        # The same input compresses to the same size on every type.
+        assert len({cell.median for cell in line.cells}) == 1
+        assert line.best_index is None
+        assert all(cell.per_dollar is None and cell.relative_per_dollar is None
+                   for cell in line.cells)  # fmt: skip
+        throughput = [group.main for group in comparison.benchmarks
+                      if group.benchmark == "openssl:aes-256-cbc"][0]  # fmt: skip
+        per_dollar = [cell.per_dollar for cell in throughput.cells]
+        assert throughput.best_index == per_dollar.index(max(per_dollar))
+        assert throughput.best_by == "most per dollar"
 
     def test_study_s2s_keycloak_runs_keep_each_variant_on_its_own_line(self):
         comparison = compare_types(
