@@ -21,6 +21,7 @@ from benchmarks.questions.runs import RunListForm
 from benchmarks.selectors import catalogue, prices, raw_samples
 from benchmarks.selectors import compare as compare_selector
 from benchmarks.selectors import finder as finder_selector
+from dashboard import charts
 
 
 def finder(request):
@@ -121,6 +122,7 @@ def compare(request):
         "regions": list(prices.price_menu()),
         "purchase_options": PurchaseOption.choices,
         "basis_choices": list(BASIS_LABELS.items()),
+        "chart_data": charts.compare_chart(comparison) if comparison else None,
     }
     return render(request, "dashboard/compare.html", context, status=status)
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 from benchmarks import palette, units
 from benchmarks.per_dollar import HOURS_PER_MONTH
 from benchmarks.selectors.commitment_cost import CommitmentCost
+from benchmarks.selectors.compare import TypeComparison
 from benchmarks.selectors.comparison import Comparison
 from benchmarks.selectors.databases import DatabaseTable
 from benchmarks.selectors.five_families import SideBySide
@@ -358,4 +359,41 @@ def profile_chart(comparison: ProfileComparison) -> dict | None:
             }
             for row in comparison.bars
         ],
+    }
+
+
+def compare_chart(comparison: TypeComparison) -> dict | None:
+    """Compare's chart: on each benchmark the types share where a dollar buys the figure, what
+    a dollar buys on each type against the baseline (the table's "% per dollar"), one bar per
+    type in its family's colour (striped for a second type of a family); None without one."""
+    types = [column.instance_type for column in comparison.columns]
+    lines = [
+        {
+            "label": group.benchmark + (f" ({group.variant})" if group.variant else ""),
+            "params": group.main.params,
+            "relative_per_dollar": [
+                cell.relative_per_dollar if cell is not None else None for cell in group.main.cells
+            ],
+        }
+        for group in comparison.benchmarks
+        if any(cell is not None and cell.relative_per_dollar for cell in group.main.cells)
+    ]
+    if not lines:
+        return None
+    colours = palette.family_colours(list(dict.fromkeys(t.family for t in types)))
+    ratios = [ratio for line in lines for ratio in line["relative_per_dollar"] if ratio]
+    spread = max(ratios) / min(ratios)
+    return {
+        "baseline": comparison.baseline.name,
+        "types": [
+            {
+                "name": instance_type.name,
+                "colour": colours[instance_type.family],
+                "striped": instance_type.family in (t.family for t in types[:index]),
+            }
+            for index, instance_type in enumerate(types)
+        ],
+        "lines": lines,
+        # A type at 14,000% would flatten every other bar to a sliver: a logarithmic axis then.
+        "axis": "logarithmic" if spread > BASELINE_AXIS_CLIP**2 else "linear",
     }

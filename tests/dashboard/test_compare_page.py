@@ -39,6 +39,20 @@ class TestOnTheDemo:
         static_web = cells("static_web:http")
         assert "requests per dollar" in static_web[0]
 
+    def test_the_page_embeds_its_charts_per_dollar_against_the_baseline(self, client):
+        response = client.get(URL, {"types": "c7g.xlarge,c7a.xlarge,c7i.xlarge"})
+        assert b'<canvas id="compare-chart"' in response.content
+        assert b"dashboard/compare.js" in response.content
+        chart = response.context["chart_data"]
+        assert chart["baseline"] == "c7g.xlarge"
+        assert [t["name"] for t in chart["types"]] == ["c7g.xlarge", "c7a.xlarge", "c7i.xlarge"]
+        lines = {line["label"]: line["relative_per_dollar"] for line in chart["lines"]}
+        assert "openssl:aes-256-cbc" in lines and "redis:set-latency" not in lines
+        assert all(ratios[0] in (1.0, None) for ratios in lines.values())
+        comparison = response.context["comparison"]
+        [aes] = [g.main for g in comparison.benchmarks if g.benchmark == "openssl:aes-256-cbc"]
+        assert lines["openssl:aes-256-cbc"] == [c.relative_per_dollar for c in aes.cells]
+
     def test_the_finders_ticked_types_arrive_as_one_value_each(self, client):
         response = client.get(URL, {"types": ["c7g.xlarge", "c7a.xlarge"]})
         assert response.status_code == 200

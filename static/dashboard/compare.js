@@ -1,0 +1,56 @@
+// Draws compare's chart from the JSON the view embeds with json_script: on each benchmark,
+// what a dollar buys on each type against the baseline (100%), one bar per type in its
+// family's colour, a second type of the same family striped.
+(function () {
+  "use strict";
+  const data = JSON.parse(document.getElementById("compare-data").textContent);
+  const tools = window.PricebenchCharts;
+  const percent = (ratio) => Math.round(ratio * 100) + "%";
+  document.body.dataset.exportName = "compare_" + data.types.map((type) => type.name).join("_");
+  const datasets = data.types.map((type, index) => ({
+    label: type.name + (type.name === data.baseline ? " (baseline)" : ""),
+    data: data.lines.map((line) => line.relative_per_dollar[index]),
+    backgroundColor: type.striped ? tools.stripes(type.colour) : type.colour,
+    borderColor: type.colour,
+    borderWidth: type.striped ? 1 : 0,
+  }));
+  // A bar of about 8 px per type, as fitRows gives 26 px to a row.
+  tools.fitRows("compare-chart", Math.ceil(data.lines.length * (8 * data.types.length + 10) / 26));
+  new Chart(document.getElementById("compare-chart"), {
+    type: "bar",
+    data: { labels: data.lines.map((line) => line.label), datasets: datasets },
+    options: {
+      indexAxis: "y",
+      maintainAspectRatio: false,
+      plugins: {
+        legend: { position: "top" },
+        tooltip: {
+          callbacks: {
+            label: (item) => item.dataset.label + ": " + percent(item.raw) + " per dollar",
+            afterTitle: (items) => {
+              const params = data.lines[items[0].dataIndex].params;
+              return Object.entries(params).map(([name, value]) => name + "=" + value).join(", ");
+            },
+          },
+        },
+      },
+      scales: {
+        x: {
+          type: data.axis,
+          beginAtZero: data.axis === "linear",
+          title: { display: true, text: "per dollar against " + data.baseline },
+          // On a logarithmic axis only 1, 2 and 5 of each power of ten are named: room for each.
+          ticks: {
+            callback: (value) => {
+              if (data.axis === "linear") return percent(value);
+              const leading = value / Math.pow(10, Math.floor(Math.log10(value) + 1e-9));
+              return [1, 2, 5].some((step) => Math.abs(leading - step) < 1e-6) ? percent(value) : "";
+            },
+          },
+        },
+        y: { ticks: { autoSkip: false } },
+      },
+    },
+  });
+  document.body.dataset.chartsReady = "true";
+})();
