@@ -15,7 +15,7 @@ from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
     baseline_row,
-    best_first,
+    most_per_dollar_first,
 )
 from benchmarks.selectors.profiles import ProfileRow, ProfileTable
 
@@ -35,7 +35,9 @@ def summary(table: PricePerformanceTable) -> str:
     where = f"{option} prices in {table.region_code}"
     if not table.results:
         return _nothing_priced(table, where)
-    ranked = best_first(table.results, reading)
+    # The answer's own order: a latency's rows too rank by what a dollar buys (its
+    # `per_dollar`), which the sentence names first, with the latency beside it.
+    ranked = most_per_dollar_first(table.results)
     winner = ranked[0]
     if reading.per_dollar is not None:
         figure = reading.per_dollar.format(winner.per_dollar) + _per_unit_of_currency(
@@ -43,8 +45,12 @@ def summary(table: PricePerformanceTable) -> str:
         )
         claim = f"{_name(winner)} gives the most {benchmark.key} per dollar ({figure})"
     else:
+        value = reading.value_name.lower()
+        stored = f"{value} in {benchmark.unit}" if benchmark.unit else value
+        bought = units.Scale(symbol=False, suffix=" per dollar").format(winner.per_dollar)
         claim = (
-            f"{_name(winner)} has the best {benchmark.key} ({reading.value.format(winner.median)})"
+            f"{_name(winner)} ranks first per dollar on {benchmark.key} ({bought}: 3600 ÷ "
+            f"({stored} × USD per hour); {value} {reading.value.format(winner.median)})"
         )
     parts = [claim, _over_next_family(ranked, reading), _over_baseline(table, winner, reading)]
     sentence = ", ".join(part for part in parts if part)
@@ -115,11 +121,12 @@ def _cheapest(table: PricePerformanceTable) -> str:
     return f"The cheapest is {_name(row)} at {price}; "
 
 
-def _more(ratio: float) -> str:
-    """1.18 -> "18% more than"; 2.5 -> "2.5 times"."""
+def _more(ratio: float, per_dollar: bool = False) -> str:
+    """1.18 -> "18% more than"; 2.5 -> "2.5 times"; `per_dollar` (a sentence whose figure is
+    not per dollar says it): "18% more per dollar than", "2.5 times as much per dollar as"."""
     if ratio >= 2:
-        return f"{ratio:.1f} times"
-    return f"{(ratio - 1) * 100:.0f}% more than"
+        return f"{ratio:.1f} times as much per dollar as" if per_dollar else f"{ratio:.1f} times"
+    return f"{(ratio - 1) * 100:.0f}% more{' per dollar' if per_dollar else ''} than"
 
 
 def _over_next_family(ranked: list[PricePerformanceRow], reading: units.Reading) -> str:
@@ -127,17 +134,12 @@ def _over_next_family(ranked: list[PricePerformanceRow], reading: units.Reading)
     other = next((row for row in ranked[1:] if row.family != winner.family), None)
     if other is None:
         return ""
-    if reading.per_dollar is not None:
-        if not other.per_dollar:
-            return ""
-        ratio = winner.per_dollar / other.per_dollar
-    else:
-        ratio = (
-            winner.median / other.median
-            if reading.higher_is_better
-            else other.median / winner.median
-        )
-    return f"{_more(ratio)} the best of the next family ({_name(other)})"
+    if not other.per_dollar or not winner.per_dollar:
+        return ""
+    ratio = winner.per_dollar / other.per_dollar
+    return (
+        f"{_more(ratio, reading.per_dollar is None)} the best of the next family ({_name(other)})"
+    )
 
 
 def _over_baseline(
@@ -147,9 +149,10 @@ def _over_baseline(
         table.results, table.baseline, table.benchmark.key
     ):
         return ""
-    if reading.per_dollar is None or not winner.relative_per_dollar:
+    if not winner.relative_per_dollar:
         return ""
-    return f"{_more(winner.relative_per_dollar)} the baseline {table.baseline}"
+    more = _more(winner.relative_per_dollar, reading.per_dollar is None)
+    return f"{more} the baseline {table.baseline}"
 
 
 def _left_out(table: PricePerformanceTable, option: str) -> str:

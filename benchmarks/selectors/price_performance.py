@@ -197,11 +197,18 @@ def ranked(rows: list[PricePerformanceRow], order: str) -> list[PricePerformance
     )
 
 
+def most_per_dollar_first(rows: list) -> list:
+    """Rows by what a dollar buys, most first (unpriced last), as the answer ranks them and
+    its sentence names them; a lower-is-better figure's `per_dollar` is 3600 ÷ (median ×
+    USD per hour)."""
+    return sorted(rows, key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0)))
+
+
 def best_first(rows: list[PricePerformanceRow], reading: units.Reading) -> list:
-    """Rows best first, as the charts, the "best" mark and the answer's sentence rank them: by
-    what a dollar buys (unpriced last), else (a latency) by the figure itself."""
+    """Rows best first, as the charts and the "best" mark rank them: by what a dollar buys
+    (`most_per_dollar_first`), else (a latency, charted as measured) by the figure itself."""
     if reading.per_dollar is not None:
-        return sorted(rows, key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0)))
+        return most_per_dollar_first(rows)
     sign = -1 if reading.higher_is_better else 1
     return sorted(rows, key=lambda row: sign * row.median)
 
