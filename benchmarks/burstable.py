@@ -208,13 +208,48 @@ def surplus_usd_per_vcpu_hour(family: str) -> Decimal | None:
 
 
 _T_FAMILY = re.compile(r"^t\d")
+_AZURE_B_SERIES = re.compile(r"^Standard_B\d")
+# Hetzner Cloud's and Vultr's plans by the letters their names start with: Hetzner's "Shared
+# vCPU" (cx, cpx, cax) and "Dedicated vCPU" (ccx) plans; Vultr's Cloud Compute (vc2, and its
+# High Frequency vhf and High Performance vhp: shared vCPUs), Optimized Cloud Compute (voc)
+# and Dedicated Cloud (vdc, dedicated vCPUs) and Bare Metal (vbm).
+_PLAN_LETTERS = re.compile(r"^([a-z]+)")
+_PLAN_ALLOCATIONS = {
+    "hcloud": {"cx": "shared", "cpx": "shared", "cax": "shared", "ccx": "dedicated"},
+    "vultr": {
+        "vc": "shared",
+        "vhf": "shared",
+        "vhp": "shared",
+        "voc": "dedicated",
+        "vdc": "dedicated",
+        "vbm": "dedicated",
+    },
+}
+# Where each vendor's rule is documented, for the specifications' source.
+ALLOCATION_SOURCES = {
+    "aws": f"{SOURCE}: the T families are AWS's burstable performance instances",
+    "azure": "Microsoft Learn, Azure VM sizes overview: the B series are Azure's burstable sizes",
+    "gcp": f"{GCP_SOURCE}; every other machine type has whole vCPUs",
+    "hcloud": 'Hetzner Cloud, server types: "Shared vCPU" (cx, cpx, cax), "Dedicated vCPU" (ccx)',
+    "vultr": "Vultr, products: Cloud Compute (vc2, vhf, vhp: shared vCPUs), Optimized Cloud "
+    "Compute (voc) and Dedicated Cloud (vdc: dedicated vCPUs), Bare Metal (vbm)",
+}
 
 
-def cpu_allocation_of(name: str) -> str | None:
-    """`burstable` for a type in AWS's table, `dedicated` for an EC2 type of any other family
-    (AWS's burstable performance instances are the T families; every other type runs its
-    vCPUs flat out), and None for a T type the table does not know (a newer T family: not
-    guessed)."""
-    if name in BURSTABLE_TYPES:
-        return "burstable"
-    return None if _T_FAMILY.match(name) else "dedicated"
+def cpu_allocation_of(name: str, vendor: str = "aws") -> str | None:
+    """How a type's vCPUs are sold, by its vendor's documented naming (ALLOCATION_SOURCES):
+    AWS's `burstable` for a type in its table and `dedicated` for any other family (AWS's
+    burstable performance instances are the T families), Azure's B series `burstable` and its
+    other series `dedicated`, Google Cloud's shared-core types `burstable` and the others
+    `dedicated`, Hetzner's and Vultr's plans by their letters. None where the vendor's naming
+    does not say (a newer T family, a plan of letters not listed): not guessed."""
+    if vendor == "aws":
+        if name in BURSTABLE_TYPES:
+            return "burstable"
+        return None if _T_FAMILY.match(name) else "dedicated"
+    if vendor == "azure":
+        return "burstable" if _AZURE_B_SERIES.match(name) else "dedicated"
+    if vendor == "gcp":
+        return "burstable" if name in GCP_BURSTABLE_TYPES else "dedicated"
+    letters = _PLAN_LETTERS.match(name)
+    return _PLAN_ALLOCATIONS.get(vendor, {}).get(letters[1]) if letters else None

@@ -1,8 +1,10 @@
 """Write benchmarks/demo/instance_specs.csv from Spare Cores' server table of AWS, and
-instance_specs_<vendor>.csv from those of Azure, Google Cloud and Hetzner Cloud.
+instance_specs_<vendor>.csv from those of Azure, Google Cloud, Hetzner Cloud, UpCloud, Alibaba
+Cloud and OVHcloud (Spare Cores publish none of Vultr: its types are specified on import by
+what each machine says of itself).
 
     .venv/bin/python scripts/build_demo_specs.py [--shared ../shared/data/sparecores-servers]
-        [--vendor aws|azure|gcp|hcloud|all]
+        [--vendor aws|azure|gcp|hcloud|upcloud|alicloud|ovh|all]
 
 The shared file (Spare Cores' public data dumps, SpareCores/sc-data-dumps @ e8749bef, January
 2026, CC BY-SA 4.0) may not be copied into the project; its figures are written into our own
@@ -20,11 +22,18 @@ CSV, with a source column carrying the credit. What this script decides:
 - network_gbps: Spare Cores' `network_speed` (its baseline for "up to" types).
 Three previous-generation types the demo has prices for are in neither: their vCPUs, memory
 and GPUs are written here from AWS's EC2 User Guide (DOCUMENTED).
-Types Spare Cores measured after that table was made (c8id, m8azn, m8id, m9g, m9gd, r8id,
-i8g.metal-48xl) are written from what the machine said of itself in Spare Cores' inspector
-data (`--inspector`, aws.tar.xz): lscpu's vCPUs, cores, threads and architecture, the memory
-PassMark saw (benchmarks/parsers/passmark.py `nominal_memory_gib`), and dedicated vCPUs
-(none is a T type: benchmarks/burstable.py `cpu_allocation_of`).
+Types Spare Cores measured after that table was made (AWS's c8id, m8azn, m8id, m9g, m9gd,
+r8id, i8g.metal-48xl; Azure's v7 and Dnsv6/Ensv6 sizes; Google's c4n) are written from what
+the machine said of itself in Spare Cores' inspector data (`--inspector`, the vendor's archive
+beside aws.tar.xz): lscpu's vCPUs, cores, threads and architecture, the memory PassMark saw
+(benchmarks/parsers/passmark.py `nominal_memory_gib`), and the vCPUs' allocation by the
+vendor's naming (benchmarks/burstable.py `cpu_allocation_of`: none is a T type or of Azure's B
+series). Azure types the demo has prices for and neither source knows are written from their
+size pages on Microsoft Learn (AZURE_DOCUMENTED), else by Microsoft's naming conventions for
+VM sizes (`azure_named_rows`): the same size as a known one under the Basic tier, a
+promotion, a constrained-vCPU count or a feature that changes neither vCPUs nor memory, or a
+size of a series whose known sizes all have the same memory per vCPU; a type none of these
+rules specifies is left out, and said so.
 Baselines and CPU credits of burstable types are not here: they come from the vendors' own
 tables (benchmarks/burstable.py) when the file is loaded. The other vendors' files hold their
 types' allocation as Spare Cores publishes it (Azure's B series burstable, Hetzner's cx, cpx
@@ -36,26 +45,54 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
+import os
+import re
 import sys
 from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dashboard.settings")
+
+import django  # noqa: E402
+
+django.setup()
 
 from benchmarks import inspector  # noqa: E402
-from benchmarks.burstable import cpu_allocation_of  # noqa: E402
-from benchmarks.pricing.snapshot import DEMO_DIR, INSTANCE_SPEC_COLUMNS, write_rows  # noqa: E402
+from benchmarks.burstable import ALLOCATION_SOURCES, cpu_allocation_of  # noqa: E402
+from benchmarks.models import vm_family  # noqa: E402
+from benchmarks.pricing.snapshot import (  # noqa: E402
+    DEMO_DIR,
+    INSTANCE_SPEC_COLUMNS,
+    read_cloud_prices,
+    write_rows,
+)
 
-VENDORS = {"aws": "AWS", "azure": "Azure", "gcp": "Google Cloud", "hcloud": "Hetzner Cloud"}
+VENDORS = {
+    "aws": "AWS",
+    "azure": "Azure",
+    "gcp": "Google Cloud",
+    "hcloud": "Hetzner Cloud",
+    "upcloud": "UpCloud",
+    "alicloud": "Alibaba Cloud",
+    "ovh": "OVHcloud",
+}
+# The vendors whose inspector data the shared archives hold (sparecores-inspector/).
+ARCHIVED = ("aws", "azure", "gcp", "hcloud")
 SOURCE = (
     "Spare Cores (sparecores.com), CC BY-SA 4.0: server table of {} "
     "(SpareCores/sc-data-dumps @ e8749bef, January 2026)"
 )
 INSPECTOR_SOURCE = (
-    "Spare Cores (sparecores.com), CC BY-SA 4.0: inspector data of AWS "
+    "Spare Cores (sparecores.com), CC BY-SA 4.0: inspector data of {} "
     "(SpareCores/sc-inspector-data @ 804d3c71): the machine's lscpu and PassMark's system "
-    "information; dedicated vCPUs (not a burstable T type)"
+    "information; the vCPUs' allocation by the vendor's naming ({})"
+)
+AZURE_NAMING_SOURCE = (
+    "Microsoft Learn, Azure VM sizes naming conventions ([Family] + [# of vCPUs] + "
+    "[Constrained vCPUs] + [Additive Features] + [Accelerator Type] + [Version]): {}"
 )
 DOCUMENTATION_SOURCE = (
     "AWS EC2 User Guide, hardware specifications of {} instances (awsdocs/amazon-ec2-user-guide)"
@@ -65,6 +102,34 @@ DOCUMENTED = {
     "cr1.8xlarge": (32, "243.76", 0, "memory optimized"),
     "g2.2xlarge": (8, "15", 1, "accelerated computing"),
     "g2.8xlarge": (32, "60", 4, "accelerated computing"),
+}
+AZURE_DOCUMENTATION_SOURCE = (
+    "Microsoft Learn, {} (MicrosoftDocs/azure-compute-docs, articles/virtual-machines/sizes/{})"
+)
+# Azure sizes the demo has prices for that neither Spare Cores nor the naming conventions
+# specify: name: (vCPUs, memory GiB, GPUs, the size page's title, its path).
+AZURE_DOCUMENTED = {
+    "Standard_M64lds_v4": (
+        64,
+        "1024",
+        0,
+        "Mdsv4 Medium Memory sizes series",
+        "memory-optimized/mdsv4-series.md",
+    ),
+    "Standard_NC320ds_xl_RTXPRO6000BSE_v6": (
+        320,
+        "1280",
+        2,
+        "NC RTX PRO 6000 Blackwell Server Edition v6 sizes series",
+        "gpu-accelerated/nc-rtxpro6000-bse-v6-series.md",
+    ),
+    "Standard_NC320lds_xl_RTXPRO6000BSE_v6": (
+        320,
+        "640",
+        2,
+        "NC RTX PRO 6000 Blackwell Server Edition v6 sizes series",
+        "gpu-accelerated/nc-rtxpro6000-bse-v6-series.md",
+    ),
 }
 ARCHITECTURES = {
     "ARM64": "arm64",
@@ -136,16 +201,17 @@ def documented_rows(known: set[str]) -> list[dict]:
     ]
 
 
-def inspector_rows(archive: Path, known: set[str]) -> list[dict]:
+def inspector_rows(archive: Path, known: set[str], vendor: str = "aws") -> list[dict]:
     """Rows for the types the inspector data has and `known` lacks, from what each machine
     said of itself; a type without vCPUs, architecture or memory there is left out."""
     rows = []
-    for machine in inspector.read_source(archive):
+    source = INSPECTOR_SOURCE.format(VENDORS[vendor], ALLOCATION_SOURCES[vendor])
+    for machine in inspector.read_source(archive, vendor=vendor):
         if machine.name in known:
             continue
         plan = inspector.plan_machine(machine, kinds=())
         cpu, memory = plan.cpu, plan.memory_gib
-        allocation = cpu_allocation_of(machine.name)
+        allocation = cpu_allocation_of(machine.name, vendor)
         if not (cpu and cpu.cpus and cpu.architecture and memory and allocation):
             print(f"{machine.name}: the inspector data does not say enough; left out")
             continue
@@ -163,10 +229,161 @@ def inspector_rows(archive: Path, known: set[str]) -> list[dict]:
                 "gpu_count": "",
                 "network_gbps": "",
                 "spec_source": "sparecores_lscpu",
-                "source": INSPECTOR_SOURCE,
+                "source": source,
             }
         )
     return rows
+
+
+def priced_types(vendor: str) -> set[str]:
+    """The vendor's types the bundled prices (cloud_prices.csv) name."""
+    return {record.instance_type for record, _ in read_cloud_prices() if record.vendor == vendor}
+
+
+# Standard_<series><vCPUs>[-<constrained>]<features>[-<constrained>][_<more>][_v<N>]: Azure's
+# naming conventions (M416s-208_6_v3 writes its constrained vCPUs after the features).
+AZURE_SIZE = re.compile(
+    r"^(?P<tier>Standard|Basic)_(?P<series>[A-Z]+)(?P<vcpus>\d+)(?:-(?P<before>\d+))?"
+    r"(?P<features>[a-z]*)(?:-(?P<after>\d+))?(?P<rest>(?:_[A-Za-z0-9]+)*?)(?P<version>_v\d+)?$"
+)
+# Additive features that change neither vCPUs nor memory (the naming conventions: b block
+# storage performance, i isolated size, n network optimised, r RDMA).
+NEUTRAL_FEATURES = {
+    "b": "block storage performance",
+    "i": "an isolated size",
+    "n": "network optimised",
+    "r": "RDMA",
+}
+
+
+def azure_named_rows(rows: list[dict], wanted: set[str]) -> list[dict]:
+    """Rows for the `wanted` types `rows` lack, each the same size as a known one by Azure's
+    naming conventions, or of a series whose known sizes all have one memory per vCPU."""
+    known = {row["name"]: row for row in rows}
+    named = []
+    for name in sorted(wanted - set(known)):
+        found = (
+            _azure_documented(name)
+            or _azure_same_size(name, known)
+            or _azure_series_size(name, rows)
+        )
+        if found is None:
+            print(f"{name}: no rule of Azure's naming specifies it; left out")
+            continue
+        named.append(found)
+    return named
+
+
+def _azure_documented(name: str) -> dict | None:
+    if name not in AZURE_DOCUMENTED:
+        return None
+    vcpus, memory, gpus, page, path = AZURE_DOCUMENTED[name]
+    return {
+        "name": name,
+        "vcpus": vcpus,
+        "physical_cores": "",
+        "threads_per_core": "",
+        "memory_gib": memory,
+        # No `p` (an ARM CPU) among its features.
+        "architecture": "x86_64",
+        "cpu_allocation": cpu_allocation_of(name, "azure"),
+        "cpu_model": "",
+        "gpu_count": gpus,
+        "network_gbps": "",
+        "spec_source": "vendor_documentation",
+        "source": AZURE_DOCUMENTATION_SOURCE.format(page, path),
+    }
+
+
+def _azure_same_size(name: str, known: dict[str, dict]) -> dict | None:
+    if name.endswith("_Promo"):
+        # A promotional price of the size the name carries before it.
+        base = known.get(name.removesuffix("_Promo"))
+        return base and _named(name, base, f"{base['name']} at a promotional price")
+    size = AZURE_SIZE.match(name)
+    if not size:
+        return None
+    parts = size.groupdict(default="")
+    constrained = parts["before"] or parts["after"]
+    features = parts["features"]
+    neutral = [letter for letter in features if letter in NEUTRAL_FEATURES]
+    # Every spelling of the same size: no constrained count, neutral features dropped or an
+    # RDMA `r` added, the Standard tier for the Basic.
+    for drop in _subsets(neutral):
+        kept = "".join(letter for letter in features if letter not in drop)
+        for candidate_features in dict.fromkeys([kept, f"{kept}r"]):
+            base_name = (
+                f"Standard_{parts['series']}{parts['vcpus']}{candidate_features}"
+                f"{parts['rest']}{parts['version']}"
+            )
+            base = known.get(base_name)
+            if base is None or base_name == name:
+                continue
+            why = [f"the size of {base_name}"]
+            if parts["tier"] == "Basic":
+                why.append("in the Basic tier")
+            if constrained:
+                why.append(f"constrained to {constrained} vCPUs, with its memory")
+            changed = sorted(set(features) ^ set(candidate_features))
+            if changed:
+                why.append(
+                    "; ".join(f"`{letter}` {NEUTRAL_FEATURES[letter]}" for letter in changed)
+                )
+            return _named(name, base, ", ".join(why), vcpus=constrained)
+    return None
+
+
+def _azure_series_size(name: str, rows: list[dict]) -> dict | None:
+    size = AZURE_SIZE.match(name)
+    if not size or size["before"] or size["after"] or size["tier"] != "Standard":
+        return None
+    family = vm_family(name)
+    series = [
+        row
+        for row in rows
+        if row["memory_gib"] and vm_family(row["name"]) == family and "-" not in row["name"]
+    ]
+    ratios = {Decimal(row["memory_gib"]) / Decimal(row["vcpus"]) for row in series}
+    if len(series) < 2 or len(ratios) != 1:
+        return None
+    vcpus = int(size["vcpus"])
+    ratio = ratios.pop()
+    base = dict(series[0], vcpus=vcpus, memory_gib=_plain(ratio * vcpus))
+    return _named(
+        name,
+        base,
+        f"{vcpus} vCPUs by its name, and {_plain(ratio)} GiB per vCPU as every known size "
+        f"of the {family} series ({len(series)}) has",
+        keep_size=False,
+    )
+
+
+def _named(name: str, base: dict, why: str, vcpus: str = "", keep_size: bool = True) -> dict:
+    """A row of `name` with `base`'s figures (its vCPUs when constrained) and why."""
+    return {
+        "name": name,
+        "vcpus": vcpus or base["vcpus"],
+        # A constrained size runs fewer cores than its parent: not known.
+        "physical_cores": "" if vcpus or not keep_size else base["physical_cores"],
+        "threads_per_core": "" if vcpus or not keep_size else base["threads_per_core"],
+        "memory_gib": base["memory_gib"],
+        "architecture": base["architecture"],
+        "cpu_allocation": cpu_allocation_of(name, "azure"),
+        "cpu_model": base["cpu_model"],
+        "gpu_count": base["gpu_count"],
+        "network_gbps": "",
+        "spec_source": "vendor_naming",
+        "source": AZURE_NAMING_SOURCE.format(why) + f" ({base['source']})",
+    }
+
+
+def _subsets(letters: list[str]) -> list[tuple[str, ...]]:
+    """Every subset of `letters`, the smallest first."""
+    return [
+        combination
+        for size in range(len(letters) + 1)
+        for combination in itertools.combinations(letters, size)
+    ]
 
 
 def _plain(number) -> str:
@@ -182,18 +399,22 @@ def main() -> None:
         "--inspector",
         type=Path,
         default=ROOT.parent / "shared/data/sparecores-inspector/aws.tar.xz",
+        help="AWS's archive; another vendor's is the file named after it beside it",
     )
     parser.add_argument("--vendor", choices=[*VENDORS, "all"], default="aws")
     args = parser.parse_args()
     for vendor in VENDORS if args.vendor == "all" else [args.vendor]:
+        rows = spec_rows(args.shared, vendor)
         if vendor == "aws":
             path = DEMO_DIR / "instance_specs.csv"
-            rows = spec_rows(args.shared)
             rows += documented_rows({row["name"] for row in rows})
-            rows += inspector_rows(args.inspector, {row["name"] for row in rows})
         else:
             path = DEMO_DIR / f"instance_specs_{vendor}.csv"
-            rows = spec_rows(args.shared, vendor)
+        if vendor in ARCHIVED:
+            archive = args.inspector.with_name(f"{vendor}.tar.xz")
+            rows += inspector_rows(archive, {row["name"] for row in rows}, vendor)
+        if vendor == "azure":
+            rows += azure_named_rows(rows, priced_types(vendor))
         rows.sort(key=lambda row: row["name"])
         write_rows(path, INSTANCE_SPEC_COLUMNS, rows)
         print(f"{path.relative_to(ROOT)}: {len(rows)} rows")

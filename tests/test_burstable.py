@@ -11,6 +11,7 @@ from benchmarks.burstable import (
     BURSTABLE_TYPES,
     SOURCE,
     burstable_spec,
+    cpu_allocation_of,
     surplus_usd_per_vcpu_hour,
 )
 from benchmarks.per_dollar import burst_minutes
@@ -142,3 +143,26 @@ def test_no_vendor_table_answers_for_another_vendor():
     assert burstable_spec("e2-micro") is None
     assert burstable_spec("t4g.nano", "gcp") is None
     assert burstable_spec("cax11", "hcloud") is None
+
+
+@pytest.mark.parametrize(
+    ("vendor", "name", "allocation"),
+    [
+        ("aws", "t4g.nano", "burstable"),
+        ("aws", "c7g.large", "dedicated"),
+        ("aws", "t5.large", None),
+        ("azure", "Standard_B2ats_v2", "burstable"),
+        ("azure", "Standard_E128ds_v7", "dedicated"),
+        ("gcp", "e2-micro", "burstable"),
+        ("gcp", "c4n-highcpu-4", "dedicated"),
+        ("hcloud", "cpx11", "shared"),
+        ("hcloud", "ccx13", "dedicated"),
+        ("vultr", "vc2-1c-1gb", "shared"),
+        ("vultr", "vhp-2c-4gb-amd", "shared"),
+        ("vultr", "voc-c-2c-4gb-50s", "dedicated"),
+        ("vultr", "vcg-a16-6c-64g-16vram", None),
+        ("upcloud", "1xCPU-1GB", None),
+    ],
+)
+def test_each_vendors_naming_says_how_its_vcpus_are_sold_or_nothing(vendor, name, allocation):
+    assert cpu_allocation_of(name, vendor) == allocation

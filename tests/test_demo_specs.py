@@ -62,3 +62,63 @@ def test_the_instance_type_page_shows_the_specifications(demo_rolled_back, clien
     assert "Spare Cores (sparecores.com), CC BY-SA 4.0" in html
     html = client.get("/instance-types/c7g.xlarge/").content.decode()
     assert '<dd id="cpu-allocation">dedicated</dd>' in html
+
+
+def bundled_names(vendor: str) -> set[str]:
+    """The types the demo has a price or Spare Cores' figures for, of another cloud."""
+    import csv
+    import lzma
+
+    from benchmarks.pricing import snapshot
+    from benchmarks.services import demo
+
+    names = {record.instance_type for record, _ in snapshot.read_cloud_prices()
+             if record.vendor == vendor}  # fmt: skip
+    with lzma.open(demo.sparecores_file(vendor), "rt", encoding="utf-8", newline="") as handle:
+        names |= {row["instance_type"] for row in csv.DictReader(handle)}
+    return names
+
+
+@pytest.mark.parametrize("vendor", ["azure", "gcp", "hcloud"])
+def test_every_type_another_cloud_has_a_price_or_a_result_for_is_specified(vendor):
+    from benchmarks.models import InstanceType
+    from benchmarks.services.prices.specs import import_bundled_specs
+
+    import_bundled_specs(vendor=vendor)
+    wanted = bundled_names(vendor)
+    types = InstanceType.objects.filter(vendor=vendor, name__in=wanted)
+    incomplete = sorted(
+        types.filter(memory_gib=None)
+        .values_list("name", flat=True)
+        .union(types.filter(cpu_allocation="").values_list("name", flat=True))
+    )
+    missing = wanted - set(types.values_list("name", flat=True))
+    # Microsoft's size pages list no Standard_M16s_v4 (the Msv4 series is M16ls_v4 and up).
+    unknown = ["Standard_M16s_v4"] if vendor == "azure" else []
+    assert (sorted(missing), incomplete) == (unknown, [])
+
+
+@pytest.mark.parametrize(
+    ("name", "vcpus", "memory", "source"),
+    [
+        # Measured: its lscpu and the memory PassMark saw; dedicated, not of the B series.
+        ("Standard_E128ds_v7", 128, 1024, "the machine itself"),
+        # The same size as one Spare Cores lists, by Microsoft's naming conventions.
+        ("Standard_E16-8ads_v6", 8, 128, "the vendor's naming conventions"),
+        ("Standard_E128bds_v6", 128, 1024, "the vendor's naming conventions"),
+        ("Basic_A2", 2, Decimal("3.5"), "the vendor's naming conventions"),
+        # Microsoft Learn's size page.
+        ("Standard_NC320lds_xl_RTXPRO6000BSE_v6", 320, 640, "the vendor's documentation"),
+    ],
+)
+def test_azure_types_spare_cores_does_not_list_are_specified_with_their_source(
+    name, vcpus, memory, source
+):
+    from benchmarks.models import InstanceType
+    from benchmarks.services.prices.specs import import_bundled_specs
+
+    import_bundled_specs(vendor="azure")
+    size = InstanceType.objects.get(vendor="azure", name=name)
+    assert (size.vcpus, size.memory_gib, size.architecture) == (vcpus, memory, "x86_64")
+    assert (size.cpu_allocation, size.burstable) == ("dedicated", False)
+    assert size.specs_source.startswith(source)

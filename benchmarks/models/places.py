@@ -18,6 +18,11 @@ class Vendor(models.TextChoices):
     AZURE = "azure", "Microsoft Azure"
     GCP = "gcp", "Google Cloud"
     HCLOUD = "hcloud", "Hetzner Cloud"
+    # Measured by Spare Cores, with no price importer yet: their types are listed unpriced.
+    UPCLOUD = "upcloud", "UpCloud"
+    VULTR = "vultr", "Vultr"
+    ALICLOUD = "alicloud", "Alibaba Cloud"
+    OVH = "ovh", "OVHcloud"
 
 
 def qualified_name(vendor: str, name: str) -> str:
@@ -80,6 +85,9 @@ class SpecSource(models.TextChoices):
         "sparecores_lscpu",
         "the machine itself (Spare Cores' inspector: lscpu, PassMark's system information)",
     )
+    # A size named like a known one by the vendor's naming conventions (Azure's constrained
+    # vCPUs, Basic tier, additive features), taking that one's figures.
+    VENDOR_NAMING = "vendor_naming", "the vendor's naming conventions for its sizes"
     PRICE_LIST = "price_list", "AWS price list attributes"
 
     @classmethod

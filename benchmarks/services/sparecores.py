@@ -41,8 +41,8 @@ LICENCE = inspector.LICENCE
 TYPE_SOURCE = (
     "Spare Cores' inspector data (sparecores.com, CC BY-SA 4.0): vCPUs, cores, threads per "
     "core and architecture from the machine's lscpu; memory from PassMark's system "
-    "information (benchmarks/parsers/passmark.py); dedicated vCPUs for any type outside "
-    "AWS's burstable T families"
+    "information (benchmarks/parsers/passmark.py); the vCPUs' allocation by the vendor's "
+    "naming (benchmarks/burstable.py: AWS's T families and Azure's B series burstable, ...)"
 )
 _ARCHITECTURES = {"x86_64": Architecture.X86_64, "aarch64": Architecture.ARM64}
 
@@ -235,8 +235,9 @@ def ensure_instance_type(
         "physical_cores": cpu.physical_cores if cpu else None,
         "threads_per_core": cpu.threads_per_core if cpu else None,
         "memory_gib": memory_gib,
-        # AWS's T types by name; another vendor's allocation comes with its specifications.
-        "cpu_allocation": (cpu_allocation_of(name) or "") if vendor == Vendor.AWS else "",
+        # By the vendor's naming (AWS's T families, Azure's B series, ...); a better source,
+        # the vendor's specifications, replaces it.
+        "cpu_allocation": cpu_allocation_of(name, vendor) or "",
     }
     known = InstanceType.objects.select_for_update().filter(vendor=vendor, name=name).first()
     kind = machine_kind(vendor)

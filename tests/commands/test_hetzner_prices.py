@@ -212,7 +212,7 @@ def test_aws_and_hetzner_ranked_together_in_euros_each_row_with_its_rate(measure
     ("regions", "error"),
     [
         ("us-east-1", "write each region as vendor:region"),
-        ("ovh:gra", "write each region as vendor:region"),
+        ("oracle:gra", "write each region as vendor:region"),
         ("aws:fsn1", "fsn1 is a region of hcloud, not aws"),
         ("hcloud:mars1", "hcloud:mars1: unknown region"),
     ],
@@ -250,7 +250,7 @@ def test_vendor_narrows_a_question_to_its_types_and_regions(measured):
     assert none.status_code == 400 and "vendor" in none.json()
     unknown = client.get(
         "/api/v1/price-performance/",
-        {"benchmark": "passmark:cpu-mark", "region": "us-east-1", "vendor": "ovh"},
+        {"benchmark": "passmark:cpu-mark", "region": "us-east-1", "vendor": "oracle"},
     )
     assert unknown.status_code == 400 and "vendor" in unknown.json()
 

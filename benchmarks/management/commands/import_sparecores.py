@@ -40,7 +40,9 @@ class Command(BaseCommand):
             default=inspector.DEFAULT_VENDOR,
             choices=Vendor.values,
             help="whose types these are (default aws); another vendor's are stored under it, "
-            "with the specifications bundled from Spare Cores' server table",
+            "with the specifications bundled from Spare Cores' server table where it has one "
+            "(a vendor with no price importer keeps its results and specifications; its types "
+            "are listed as unpriced)",
         )
         parser.add_argument(
             "--only",
@@ -85,11 +87,17 @@ class Command(BaseCommand):
         if options["vendor"] != Vendor.AWS:
             # Another cloud's types, with their specifications, before their runs.
             specs = prices.import_bundled_specs(vendor=options["vendor"])
-            self.stdout.write(
-                f"specifications of {options['vendor']}'s types (Spare Cores' server table, "
-                f"bundled): {specs.instance_types_created:,} types created, "
-                f"{specs.specs_updated:,} updated"
-            )
+            if specs.read:
+                self.stdout.write(
+                    f"specifications of {options['vendor']}'s types (Spare Cores' server "
+                    f"table, bundled): {specs.instance_types_created:,} types created, "
+                    f"{specs.specs_updated:,} updated"
+                )
+            else:
+                self.stdout.write(
+                    f"{specs.source} (Spare Cores publish no server table of it): each type "
+                    "is specified by its own lscpu and PassMark's memory"
+                )
         finished = sparecores.finished_machines(plans.values())
         for name in sorted(finished):
             progress.advance(report.add_finished(plans[name]))

@@ -92,8 +92,13 @@ def import_bundled_specs(*, path: Path | None = None, vendor: str = Vendor.AWS) 
     loading again stores nothing. Another cloud's types are virtual machines (`Kind.VM`)."""
     path = path or bundled_specs_file(vendor)
     kind = machine_kind(vendor)
-    rows = list(snapshot.read_instance_specs(path))
     summary = ImportSummary()
+    if not path.exists() and path == bundled_specs_file(vendor):
+        # A vendor Spare Cores publish no server table of (Vultr): its types are specified
+        # by what each machine says of itself when its results are imported.
+        summary.source = f"no bundled specifications of {vendor}'s types"
+        return summary
+    rows = list(snapshot.read_instance_specs(path))
     for key in sorted({row.spec_source for row in rows}):
         if key not in SpecSource.values:
             raise DomainError(f"{path.name}: spec_source {key!r} is not a known source")
