@@ -11,7 +11,7 @@ from api.answer_fields import purchase_fields
 from benchmarks.profiles import PROFILES
 from benchmarks.questions.price_performance import BASES
 from benchmarks.questions.profiles import ProfileForm
-from benchmarks.selectors import profiles
+from benchmarks.selectors import answer_sentence, profiles
 
 
 class MemberSerializer(serializers.Serializer):
@@ -73,12 +73,18 @@ class ProfileAnswerSerializer(serializers.Serializer):
     term, payment, offering_class, plan, spot_zone = purchase_fields("purchase.answer_fields")
     at = serializers.DateField()
     basis = serializers.ChoiceField(choices=BASES)
+    summary = serializers.SerializerMethodField(
+        help_text="One sentence answering the question, as the page says it"
+    )
     medians = serializers.DictField(
         child=serializers.FloatField(), help_text="Each benchmark's median across types"
     )
     results = ProfileRowSerializer(many=True)
     lacking = LackingSerializer(many=True, help_text="Types left out, with what they lack")
     unpriced = UnpricedScoreSerializer(many=True)
+
+    def get_summary(self, table: profiles.ProfileTable) -> str:
+        return answer_sentence.profile_summary(table)
 
 
 class ProfileListSerializer(serializers.Serializer):
