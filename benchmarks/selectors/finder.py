@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from django.db.models import Q, Subquery
+from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.text import slugify
 
 from benchmarks import units
-from benchmarks.models import Benchmark, InstanceType, Region, family_of, in_family
+from benchmarks.models import Benchmark, InstanceType, Region, family_of
 from benchmarks.per_dollar import HOURS_PER_YEAR
 from benchmarks.profiles import Profile
 from benchmarks.questions import PricePerformanceQuery
@@ -27,6 +27,7 @@ from benchmarks.questions.finder import CSV_COLUMNS, FinderQuery
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
+from benchmarks.selectors.kept_series import in_families
 from benchmarks.selectors.lookups import benchmark_in_region, get_region
 from benchmarks.selectors.price_performance import PricePerformanceRow, price_performance_table
 from benchmarks.selectors.profiles import ProfileRow, profile_table
@@ -192,10 +193,7 @@ def _types(query: FinderQuery):
     if query.burstable is not None:
         rows = rows.filter(burstable=query.burstable)
     if query.families:
-        wanted = Q()
-        for family in query.families:
-            wanted |= in_family(family)
-        rows = rows.filter(wanted)
+        rows = rows.filter(in_families(query.families))
     if query.cpu_model:
         rows = rows.filter(cpu_model__icontains=query.cpu_model)
     return rows

@@ -131,11 +131,10 @@ def statistics_in_scope(
         named = InstanceType.objects.filter(types_named(query.instance_types)).values("pk")
         rows = rows.filter(series__instance_type__in=named)
     if query.families:
-        wanted = Q()
-        for family in query.families:
-            wanted |= in_family(family)
         rows = rows.filter(
-            series__instance_type__in=InstanceType.objects.filter(wanted).values("pk")
+            series__instance_type__in=InstanceType.objects.filter(
+                in_families(query.families)
+            ).values("pk")
         )
     shape = {
         name: value
@@ -147,6 +146,27 @@ def statistics_in_scope(
             series__instance_type__in=InstanceType.objects.filter(**shape).values("pk")
         )
     return rows
+
+
+# SQLite refuses an expression more than 1,000 deep, and each family's condition adds a level
+# or two to `a OR b OR ...`: beyond this many, families are asked in subqueries of this many.
+FAMILIES_PER_QUERY = 100
+
+
+def in_families(families) -> Q:
+    """Instance types of any of `families` (however many; none: every type), as a query on
+    the type."""
+    families = tuple(families)
+    if len(families) > FAMILIES_PER_QUERY:
+        wanted = Q()
+        for start in range(0, len(families), FAMILIES_PER_QUERY):
+            chunk = families[start : start + FAMILIES_PER_QUERY]
+            wanted |= Q(pk__in=InstanceType.objects.filter(in_families(chunk)).values("pk"))
+        return wanted
+    wanted = Q()
+    for family in families:
+        wanted |= in_family(family)
+    return wanted
 
 
 def exact_params_key(benchmark: Benchmark, params: dict[str, Any]) -> str | None:

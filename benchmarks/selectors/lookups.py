@@ -53,15 +53,14 @@ def types_named(names, prefix: str = "") -> Q:
     """The instance types `names` name (`vendor:name`, or a bare name: any vendor's type of
     that name), as a filter on the type (`prefix`: the path to it, e.g. `instance_type__`)."""
     wanted = Q(pk__in=[]) if not names else Q()
-    bare = []
+    by_vendor: dict[str | None, list[str]] = {}
     for text in names:
         vendor, name = vendor_and_name(text)
-        if vendor is None:
-            bare.append(name)
-        else:
-            wanted |= Q(**{f"{prefix}vendor": vendor, f"{prefix}name": name})
-    if bare:
-        wanted |= Q(**{f"{prefix}name__in": bare})
+        by_vendor.setdefault(vendor, []).append(name)
+    # One condition per vendor, not per name: SQLite refuses `a OR b OR ...` 1,000 deep.
+    for vendor, named in by_vendor.items():
+        same_vendor = {f"{prefix}vendor": vendor} if vendor is not None else {}
+        wanted |= Q(**same_vendor, **{f"{prefix}name__in": named})
     return wanted
 
 

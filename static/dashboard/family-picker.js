@@ -51,11 +51,14 @@
       if (!value && field && field.hasAttribute && field.hasAttribute("data-optional")) continue;
       params.append(name, value);
     }
-    const ticked = boxes().filter((box) => box.checked).map((box) => box.value);
+    const all = boxes();
+    const ticked = all.filter((box) => box.checked).map((box) => box.value);
     // A baseline of a family no longer shown would be refused: the new answer goes without.
     const baseline = params.get("baseline");
     if (baseline && ticked.length && !ticked.includes(baseline.split(".")[0])) params.delete("baseline");
-    params.set("families", [missing().value, ...ticked].filter(Boolean).join(","));
+    // Every family ticked ("All") is no family filter, `families=`, not hundreds of names.
+    const asked = ticked.length === all.length ? [] : [missing().value, ...ticked];
+    params.set("families", asked.filter(Boolean).join(","));
     return window.location.pathname + "?" + params.toString();
   }
 
