@@ -3,6 +3,8 @@ answers them."""
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 
 from benchmarks.errors import DomainError
@@ -13,11 +15,28 @@ MAX_PARAMS = 20
 DATE_ERRORS = {"invalid": "Date has wrong format. Use YYYY-MM-DD."}
 INTEGER_ERRORS = {"invalid": "A valid integer is required."}
 CHOICE_ERRORS = {"invalid_choice": "%(value)s is not a valid choice."}
+# `c7g`, `t2`, `u-6tb1`, `fargate`: what `family_of` gives an EC2 type or a Fargate task.
+FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
 
 def comma_list(value: str | None) -> tuple[str, ...]:
     """`a, b,,c` -> ("a", "b", "c")."""
     return tuple(item.strip() for item in (value or "").split(",") if item.strip())
+
+
+def family_names(text: str, *, most: int) -> tuple[str, ...]:
+    """The families a comma-separated list names, in lower case, each once; a ValidationError
+    for more than `most` of them or for a name no family has (FAMILY_NAME)."""
+    families = tuple(dict.fromkeys(comma_list(text.lower())))
+    if len(families) > most:
+        raise forms.ValidationError(f"at most {most} families")
+    wrong = [family for family in families if not FAMILY_NAME.fullmatch(family)]
+    if wrong:
+        raise forms.ValidationError(
+            f"{', '.join(repr(family[:40]) for family in wrong)}: not a family name "
+            "(write it as the part of a type's name before the dot: c7g, t2; or fargate)"
+        )
+    return families
 
 
 def joined_lists(data):

@@ -9,7 +9,6 @@ the `sort` choices and the CSV export all read them.
 from __future__ import annotations
 
 import datetime
-import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
@@ -17,12 +16,17 @@ from typing import NamedTuple
 from django import forms
 
 from benchmarks.models import Architecture, PurchaseOption
-from benchmarks.questions.base import CHOICE_ERRORS, QueryForm, comma_list, date_field
+from benchmarks.questions.base import (
+    CHOICE_ERRORS,
+    QueryForm,
+    comma_list,
+    date_field,
+    family_names,
+)
 from benchmarks.questions.price_performance import BASES, DEFAULT_REGION
 from benchmarks.questions.profiles import profile_field
 
 MAX_FAMILIES = 50
-FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 BURSTABLE_CHOICES = (("", "any"), ("true", "burstable only"), ("false", "not burstable"))
 FORMATS = (("", "page"), ("csv", "csv"))
 
@@ -170,16 +174,7 @@ class FinderForm(QueryForm):
         super().__init__(data, *args, **kwargs)
 
     def clean_family(self) -> tuple[str, ...]:
-        families = tuple(dict.fromkeys(comma_list(self.cleaned_data["family"].lower())))
-        if len(families) > MAX_FAMILIES:
-            raise forms.ValidationError(f"at most {MAX_FAMILIES} families")
-        wrong = [family for family in families if not FAMILY_NAME.fullmatch(family)]
-        if wrong:
-            raise forms.ValidationError(
-                f"{', '.join(repr(family[:40]) for family in wrong)}: not a family name "
-                "(the part of a type's name before the dot: c7g, t2; or fargate)"
-            )
-        return families
+        return family_names(self.cleaned_data["family"], most=MAX_FAMILIES)
 
     def clean_columns(self) -> tuple[str, ...]:
         # Unknown names are ignored: an old link keeps working when a column is renamed.

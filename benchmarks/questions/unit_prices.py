@@ -4,19 +4,16 @@ families (Fargate, t2, c7g, c7a and c7i by default), in a region, on a day."""
 from __future__ import annotations
 
 import datetime
-import re
 from dataclasses import dataclass
 
 from django import forms
 
 from benchmarks.models import PurchaseOption
-from benchmarks.questions.base import QuestionForm, comma_list, date_field
+from benchmarks.questions.base import QuestionForm, date_field, family_names
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
 from benchmarks.questions.purchase import Purchase, PurchaseFields
 
 MAX_FAMILIES = 20
-# `c7g`, `t2`, `u-6tb1`, `fargate`: what `family_of` gives an EC2 type or a Fargate task.
-FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
 
 @dataclass(frozen=True)
@@ -49,18 +46,7 @@ class UnitPricesForm(QuestionForm, PurchaseFields):
     at = date_field("Prices in force that day, YYYY-MM-DD (default today)")
 
     def clean_families(self) -> tuple[str, ...]:
-        families = tuple(dict.fromkeys(comma_list(self.cleaned_data["families"].lower())))
-        if not families:
-            return DEFAULT_FAMILIES
-        if len(families) > MAX_FAMILIES:
-            raise forms.ValidationError(f"at most {MAX_FAMILIES} families")
-        wrong = [family for family in families if not FAMILY_NAME.fullmatch(family)]
-        if wrong:
-            raise forms.ValidationError(
-                f"{', '.join(repr(family[:40]) for family in wrong)}: not a family name "
-                "(write it as the part of a type's name before the dot: c7g, t2; or fargate)"
-            )
-        return families
+        return family_names(self.cleaned_data["families"], most=MAX_FAMILIES) or DEFAULT_FAMILIES
 
     def query(self) -> UnitPricesQuery:
         """The validated question."""
