@@ -140,6 +140,14 @@ def sustained_per_dollar(
     return per_dollar(figure, usd_per_hour, higher_is_better=higher_is_better)
 
 
+def other_basis_per_dollar(
+    basis: str, *, burst_per_dollar: float | None, sustained_per_dollar: float | None
+) -> float | None:
+    """A burstable type's per-dollar figure on the basis its ranking did not use: its burst
+    figure's when ranked by what it sustains (the default), else what it sustains."""
+    return burst_per_dollar if basis == "sustained" else sustained_per_dollar
+
+
 def credits_per_hour(baseline_share: float, vcpus: float | None) -> float:
     """CPU credits a burstable type earns an hour: its baseline share of every vCPU, in
     vCPU-minutes (t3.nano: 5% of 2 vCPUs, 6 credits)."""

@@ -11,7 +11,7 @@ import datetime
 from django.utils import timezone
 
 from benchmarks import palette, units
-from benchmarks.per_dollar import HOURS_PER_MONTH
+from benchmarks.per_dollar import HOURS_PER_MONTH, other_basis_per_dollar
 from benchmarks.selectors.commitment_cost import CommitmentCost
 from benchmarks.selectors.compare import TypeComparison
 from benchmarks.selectors.comparison import Comparison
@@ -349,8 +349,10 @@ def profile_chart(comparison: ProfileComparison) -> dict | None:
                 "label": row.instance_type + (f" ({row.variant})" if row.variant else ""),
                 "family": row.family,
                 "per_dollar": row.per_dollar,
-                "other": (
-                    row.burst_per_dollar if table.basis == "sustained" else row.sustained_per_dollar
+                "other": other_basis_per_dollar(
+                    table.basis,
+                    burst_per_dollar=row.burst_per_dollar,
+                    sustained_per_dollar=row.sustained_per_dollar,
                 )
                 if row.burstable
                 else None,

@@ -14,6 +14,7 @@ from django.template.defaultfilters import floatformat
 from django.utils.formats import localize
 from django.utils.safestring import mark_safe
 
+from benchmarks.per_dollar import other_basis_per_dollar
 from dashboard.templatetags.pricebench import cost_per, monthly, percent, reads, type_pages, usd
 
 register = template.Library()
@@ -44,7 +45,11 @@ def _width_percent(share) -> str:
 
 def _other_basis(row, table, reading) -> str:
     """A burstable row's figure on the basis the ranking did not use."""
-    other = row.burst_per_dollar if table.basis == "sustained" else row.sustained_per_dollar
+    other = other_basis_per_dollar(
+        table.basis,
+        burst_per_dollar=row.burst_per_dollar,
+        sustained_per_dollar=row.sustained_per_dollar,
+    )
     return _text(reads(other, reading.per_dollar))
 
 
