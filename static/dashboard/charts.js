@@ -52,38 +52,61 @@ window.PricebenchCharts = (function () {
     const line = 18 * ratio;
     const image = document.createElement("canvas");
     const context = image.getContext("2d");
-    context.font = (13 * ratio) + "px system-ui, sans-serif";
-    const wrap = (text) => {
+    const headFont = "bold " + (13 * ratio) + "px system-ui, sans-serif";
+    const footFont = (11 * ratio) + "px system-ui, sans-serif";
+    const room = width - 16 * ratio;
+    // Lines that fit the image in the font they are drawn in; a word wider than the image (an
+    // address) is cut where it reaches the edge and goes on on the next line.
+    const wrap = (font) => (text) => {
+      context.font = font;
+      const fits = (candidate) => context.measureText(candidate).width <= room;
       const lines = [];
       let current = "";
       text.split(" ").forEach((word) => {
         const next = current ? current + " " + word : word;
-        if (current && context.measureText(next).width > width - 16 * ratio) {
-          lines.push(current);
-          current = word;
-        } else {
+        if (fits(next)) {
           current = next;
+          return;
+        }
+        if (current) lines.push(current);
+        current = "";
+        for (const character of word) {
+          if (current && !fits(current + character)) {
+            lines.push(current);
+            current = "";
+          }
+          current += character;
         }
       });
       if (current) lines.push(current);
       return lines;
     };
-    const head = title ? wrap(title) : [];
-    const foot = source.filter(Boolean).flatMap(wrap);
+    const head = title ? wrap(headFont)(title) : [];
+    const foot = source.filter(Boolean).flatMap(wrap(footFont));
     image.width = width;
     image.height = chart.canvas.height + (head.length + foot.length + 1) * line;
     context.fillStyle = "#fff";
     context.fillRect(0, 0, image.width, image.height);
     context.fillStyle = "#111";
-    context.font = "bold " + (13 * ratio) + "px system-ui, sans-serif";
+    context.font = headFont;
     head.forEach((text, index) => context.fillText(text, 8 * ratio, (index + 1) * line));
     const top = (head.length + 0.5) * line;
     context.drawImage(chart.canvas, 0, top);
     context.fillStyle = "#444";
-    context.font = (11 * ratio) + "px system-ui, sans-serif";
+    context.font = footFont;
     foot.forEach((text, index) =>
       context.fillText(text, 8 * ratio, top + chart.canvas.height + (index + 1) * line));
     download(image.toDataURL("image/png"), fileName(canvasId, "png"));
+  }
+
+  // The mark the best bar's label carries on a chart; a CSV's labels go without it.
+  const BEST_MARK = "★ ";
+
+  // On a logarithmic axis only 1, 2 and 5 times a power of ten are written, so that the
+  // labels never overlap.
+  function readableLogTick(type, value) {
+    return type !== "logarithmic"
+      || [1, 2, 5].includes(Math.round(value / Math.pow(10, Math.floor(Math.log10(value)))));
   }
 
   // The chart's own figures as CSV: one row per label (bar and category charts, a floating
@@ -112,7 +135,8 @@ window.PricebenchCharts = (function () {
         else header.push(name);
       });
       rows = [header].concat(chart.data.labels.map((label, row) => {
-        const cells = [Array.isArray(label) ? label.join(" ") : label];
+        const text = Array.isArray(label) ? label.join(" ") : String(label);
+        const cells = [text.startsWith(BEST_MARK) ? text.slice(BEST_MARK.length) : text];
         datasets.forEach((dataset, index) => {
           const value = dataset.data[row];
           if (ranged[index]) cells.push(...(Array.isArray(value) ? value : [value, value]));
@@ -181,5 +205,6 @@ window.PricebenchCharts = (function () {
     return context.createPattern(tile, "repeat");
   }
 
-  return { savePng: savePng, saveCsv: saveCsv, chartCsv: chartCsv, fitRows: fitRows, stripes: stripes };
+  return { savePng: savePng, saveCsv: saveCsv, chartCsv: chartCsv, fitRows: fitRows, stripes: stripes,
+           readableLogTick: readableLogTick, BEST_MARK: BEST_MARK };
 })();

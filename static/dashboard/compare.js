@@ -39,13 +39,8 @@
           type: data.axis,
           beginAtZero: data.axis === "linear",
           title: { display: true, text: "per dollar against " + data.baseline },
-          // On a logarithmic axis only 1, 2 and 5 of each power of ten are named: room for each.
           ticks: {
-            callback: (value) => {
-              if (data.axis === "linear") return percent(value);
-              const leading = value / Math.pow(10, Math.floor(Math.log10(value) + 1e-9));
-              return [1, 2, 5].some((step) => Math.abs(leading - step) < 1e-6) ? percent(value) : "";
-            },
+            callback: (value) => (tools.readableLogTick(data.axis, value) ? percent(value) : ""),
           },
         },
         y: { ticks: { autoSkip: false } },

@@ -16,11 +16,8 @@ window.PricebenchComparison = (function () {
     const reading = data.reading;
     const format = (value, scale) => units.format(value, scale, data.rules);
     const usdPerHour = (usd) => "$" + Number(usd.toPrecision(6)) + "/h";
-    // Axis ticks leave the "per dollar" to the axis title; on a log axis only 1, 2 and 5 times
-    // a power of ten are written, so that the labels never overlap.
-    const readableLogTick = (type, value) => type !== "logarithmic"
-      || [1, 2, 5].includes(Math.round(value / Math.pow(10, Math.floor(Math.log10(value)))));
-    const tick = (value, scale) => (readableLogTick(valueAxisType(), value)
+    // Axis ticks leave the "per dollar" to the axis title.
+    const tick = (value, scale) => (tools.readableLogTick(valueAxisType(), value)
       ? units.format(value, Object.assign({}, scale, { suffix: "" }), data.rules) : "");
     const byKey = Object.fromEntries(data.rows.map((row) => [row.key, row]));
     const bars = data.bars.map((key) => byKey[key]);
@@ -85,7 +82,7 @@ window.PricebenchComparison = (function () {
       }
       charts.perDollar = new Chart(document.getElementById("per-dollar-chart"), {
         type: "bar",
-        data: { labels: bars.map((row) => (row.best ? "★ " : "") + row.label), datasets: datasets },
+        data: { labels: bars.map((row) => (row.best ? tools.BEST_MARK : "") + row.label), datasets: datasets },
         options: {
           indexAxis: "y",
           maintainAspectRatio: false,
@@ -98,7 +95,7 @@ window.PricebenchComparison = (function () {
           },
           plugins: {
             legend: familyLegend([
-              { text: "★ best per dollar", fillStyle: "#fff", strokeStyle: "#000", lineWidth: 3 },
+              { text: tools.BEST_MARK + "best per dollar", fillStyle: "#fff", strokeStyle: "#000", lineWidth: 3 },
               ...(burstable ? [{ text: other.label, fillStyle: tools.stripes("#555"),
                                  strokeStyle: "#555", lineWidth: 1 }] : []),
             ]),
@@ -229,7 +226,7 @@ window.PricebenchComparison = (function () {
               type: valueAxisType(),
               title: { display: true, text: "USD per hour" },
               ticks: {
-                callback: (value) => (readableLogTick(valueAxisType(), value)
+                callback: (value) => (tools.readableLogTick(valueAxisType(), value)
                   ? "$" + units.significant(value, data.rules, false, false)[0] : ""),
               },
             },
@@ -390,7 +387,7 @@ window.PricebenchComparison = (function () {
               type: data.baseline_axis.type,
               max: data.baseline_axis.max || undefined,
               title: { display: true, text: "against " + data.baseline + " (100%)" },
-              ticks: { callback: (value) => (readableLogTick(data.baseline_axis.type, value) ? units.percent(value) : "") },
+              ticks: { callback: (value) => (tools.readableLogTick(data.baseline_axis.type, value) ? units.percent(value) : "") },
             },
             y: { ticks: { autoSkip: false } },
           },

@@ -30,7 +30,10 @@ def test_the_per_dollar_chart_downloads_its_own_bars(demo_site, page):
         " return c.data.labels.map((label, i) => [label, c.data.datasets[0].data[i]]); }"
     )
     assert rows[0][0] == "label" and len(rows) == len(shown) + 1
-    assert [[row[0], float(row[1])] for row in rows[1:]] == [[a, float(b)] for a, b in shown]
+    # The best bar's "★ " is the chart's mark, not part of the type's name.
+    assert [[row[0], float(row[1])] for row in rows[1:]] == [
+        [a.removeprefix("★ "), float(b)] for a, b in shown
+    ]
     name, body = download(page, "[data-png=per-dollar-chart]")
     assert name.endswith(".png") and body[:8] == PNG_SIGNATURE
     # The saved image is the chart with its caption above and the credit below: taller.
@@ -77,4 +80,49 @@ def test_the_options_chart_prices_each_way_to_pay_at_the_use_asked(demo_site, pa
     name, body = download(page, "[data-csv=options-chart]")
     assert name.startswith("pricebench_") and name.endswith(".csv")
     assert len(list(csv.reader(io.StringIO(body.decode())))) == rows + 1
+    assert page.console_errors == []
+
+
+# Every text the PNG export writes on its own canvas (one the page does not show), with where it
+# ends: a line wider than the image is cut at its right edge.
+RECORD_TEXTS = """
+window.exportedTexts = [];
+const fillText = CanvasRenderingContext2D.prototype.fillText;
+CanvasRenderingContext2D.prototype.fillText = function (text, x, y) {
+  if (!this.canvas.isConnected) {
+    window.exportedTexts.push({text: text, right: x + this.measureText(text).width,
+                               width: this.canvas.width});
+  }
+  return fillText.apply(this, arguments);
+};
+"""
+
+
+def test_the_png_keeps_its_caption_and_address_inside_the_image(sqlite_site, browser):
+    context = browser.new_context(viewport={"width": 480, "height": 800})
+    page = context.new_page()
+    page.add_init_script(RECORD_TEXTS)
+    page.goto(f"{sqlite_site}/?benchmark=openssl:aes-256-cbc&region=us-east-1")
+    page.wait_for_selector("body[data-charts-ready=true]")
+    page.evaluate("() => { window.exportedTexts = []; }")
+    name, body = download(page, "[data-png=per-dollar-chart]")
+    assert body[:8] == PNG_SIGNATURE
+    texts = page.evaluate("() => window.exportedTexts")
+    caption = " ".join(page.inner_text("#per-dollar-chart >> xpath=ancestor::figure//figcaption")
+                       .split())  # fmt: skip
+    written = "".join(text["text"] for text in texts)
+    assert page.url in written and caption.replace(" ", "") in written.replace(" ", "")
+    assert [t["text"] for t in texts if t["right"] > t["width"]] == []
+    context.close()
+
+
+def test_the_csv_names_the_best_type_without_the_charts_mark(sqlite_site, page):
+    page.goto(f"{sqlite_site}/?benchmark=openssl:aes-256-cbc&region=us-east-1")
+    page.wait_for_selector("body[data-charts-ready=true]")
+    labels = page.evaluate("() => Chart.getChart('per-dollar-chart').data.labels")
+    assert labels[0].startswith("★ ")
+    name, body = download(page, "[data-csv=per-dollar-chart]")
+    rows = list(csv.reader(io.StringIO(body.decode())))
+    assert "★" not in body.decode()
+    assert [row[0] for row in rows[1:]] == [label.removeprefix("★ ") for label in labels]
     assert page.console_errors == []
