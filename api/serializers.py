@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
+from benchmarks import per_dollar
 from benchmarks.currency import USD
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
 
@@ -100,8 +101,8 @@ class PriceSerializer(DatedPriceSerializer):
         source="quoted_per_hour",
         required=False,
         help_text="Rows of a vendor quoting another currency: its own quote in `currency` "
-        "(hcloud: the net hourly price); `usd_per_hour` is it at the ECB's rates of "
-        "`effective_from`",
+        "(hcloud: the net hourly price), to ten significant digits at most; `usd_per_hour` is "
+        "it in US dollars (hcloud: at the ECB's rates of `effective_from`)",
     )
 
     class Meta:
@@ -129,6 +130,10 @@ class PriceSerializer(DatedPriceSerializer):
         row = super().to_representation(price)
         if price.currency == USD or price.quoted_per_hour is None:
             del row["currency"], row["price_per_hour"]  # a US-dollar quote: usd_per_hour is it
+        else:
+            row["price_per_hour"] = per_dollar.significant(
+                row["price_per_hour"], per_dollar.PRICE_DIGITS
+            )
         return row
 
 

@@ -12,6 +12,7 @@ import math
 import statistics
 from collections import namedtuple
 from collections.abc import Hashable, Iterable, Sequence
+from decimal import Decimal
 
 SECONDS_PER_HOUR = 3600
 HOURS_PER_YEAR = 8760
@@ -24,6 +25,10 @@ BITS_PER_GIGABIT = 1e9
 # A quotient's seventeen digits (14661529.411764706) claim a precision no benchmark has: seven
 # are far finer than any run-to-run spread.
 PER_DOLLAR_DIGITS = 7
+# A price as an answer writes it: at most ten significant digits. Prices are kept to eight
+# decimals; beyond ten digits is float noise, or a quote summed from another currency's unit
+# prices past its smallest coin (Google's e2-highcpu-16 in IDR: 5936.42877030 an hour).
+PRICE_DIGITS = 10
 
 
 def significant(value: float, digits: int = PER_DOLLAR_DIGITS) -> float:
@@ -74,27 +79,39 @@ def per_gib(value: float | None, memory_gib: float | None) -> float | None:
 
 
 def unit_prices(
-    usd_per_hour: float, *, vcpus: float | None, memory_gib: float | None
+    usd_per_hour: Decimal, *, vcpus: Decimal | None, memory_gib: Decimal | None
 ) -> tuple[float | None, float | None]:
     """What a vCPU-hour and a GiB-hour cost when the whole hourly price is put on each:
     (price / vCPUs, price / GiB), to seven significant digits; None where a size is unknown.
 
     The two are not a split of the price: each carries all of it, so that types and Fargate
-    tasks, whose memory comes with their vCPUs, compare on either.
+    tasks, whose memory comes with their vCPUs, compare on either. Divided exactly (Decimals,
+    as prices and sizes are stored; a float is read as it is written), so that two prices of
+    the same GiB-hour give the same figure.
     """
-    vcpu_hour = per_vcpu(usd_per_hour, vcpus)
-    gib_hour = per_gib(usd_per_hour, memory_gib)
+    price = _exact(usd_per_hour)
+    vcpu_hour = per_vcpu(price, None if vcpus is None else _exact(vcpus))
+    gib_hour = per_gib(price, None if memory_gib is None else _exact(memory_gib))
     return (
         None if vcpu_hour is None else significant(vcpu_hour),
         None if gib_hour is None else significant(gib_hour),
     )
 
 
+def _exact(value: Decimal | float) -> Decimal:
+    return value if isinstance(value, Decimal) else Decimal(str(value))
+
+
 def fargate_hourly(
-    *, vcpus: float, memory_gib: float, usd_per_vcpu_hour: float, usd_per_gb_hour: float
-) -> float:
-    """A Fargate task's hourly price from its rates: vCPUs and GB (GiB) each at their rate."""
-    return significant(vcpus * usd_per_vcpu_hour + memory_gib * usd_per_gb_hour)
+    *,
+    vcpus: Decimal,
+    memory_gib: Decimal,
+    usd_per_vcpu_hour: Decimal,
+    usd_per_gb_hour: Decimal,
+) -> Decimal:
+    """A Fargate task's hourly price from its rates: vCPUs and GB (GiB) each at their rate,
+    exactly (Decimals in, a Decimal out)."""
+    return vcpus * usd_per_vcpu_hour + memory_gib * usd_per_gb_hour
 
 
 def median_price(prices: Sequence[float]) -> float:
@@ -182,9 +199,11 @@ def unlimited_usd_per_hour(
     surplus_usd_per_vcpu_hour: float,
 ) -> float:
     """The hourly price of running flat out in unlimited mode: the price plus the surplus
-    credits spent above the baseline, charged per vCPU-hour."""
-    surplus = busy_vcpus(vcpus, processes) - baseline_share * float(vcpus or 1)
-    return usd_per_hour + max(0.0, surplus) * surplus_usd_per_vcpu_hour
+    credits spent above the baseline, charged per vCPU-hour. Summed exactly (t2.micro:
+    0.0116 + 0.9 x 0.05 is 0.0566, where floats make it 0.056600000000000004)."""
+    surplus = _exact(busy_vcpus(vcpus, processes)) - _exact(baseline_share) * _exact(vcpus or 1)
+    price = _exact(usd_per_hour) + max(Decimal(0), surplus) * _exact(surplus_usd_per_vcpu_hour)
+    return float(price)
 
 
 def effective_hourly(*, upfront_usd: float, hourly_usd: float, hours: float) -> float:

@@ -2,6 +2,7 @@
 
 import ast
 import math
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ def test_the_module_imports_nothing_of_django_or_the_project():
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom) and node.module
     }
-    assert imported <= {"__future__", "math", "statistics", "collections"}, imported
+    assert imported <= {"__future__", "math", "statistics", "collections", "decimal"}, imported
 
 
 def test_work_per_dollar_keeps_seven_significant_digits():
@@ -178,9 +179,43 @@ def test_unit_prices_put_the_whole_hourly_price_on_each_vcpu_and_on_each_gib():
 def test_a_fargate_task_costs_its_vcpus_and_its_memory_at_their_rates():
     # Study S1's launch rates: 0.25 vCPU at $0.0506 and 0.5 GB at $0.0127.
     hourly = arithmetic.fargate_hourly(
-        vcpus=0.25, memory_gib=0.5, usd_per_vcpu_hour=0.0506, usd_per_gb_hour=0.0127
+        vcpus=Decimal("0.25"),
+        memory_gib=Decimal("0.5"),
+        usd_per_vcpu_hour=Decimal("0.0506"),
+        usd_per_gb_hour=Decimal("0.0127"),
     )
-    assert hourly == 0.019
+    assert hourly == Decimal("0.019")
+
+
+def test_a_fargate_tasks_price_is_exact_and_so_are_its_unit_prices():
+    # Fargate Spot in eu-west-1 (2019): 0.01379631 a vCPU-hour, 0.00151494 a GB-hour.
+    rates = {"usd_per_vcpu_hour": Decimal("0.01379631"), "usd_per_gb_hour": Decimal("0.00151494")}
+    small = arithmetic.fargate_hourly(vcpus=Decimal("0.25"), memory_gib=Decimal("0.5"), **rates)
+    large = arithmetic.fargate_hourly(vcpus=Decimal("1"), memory_gib=Decimal("2"), **rates)
+    assert (small, large) == (Decimal("0.0042065475"), Decimal("0.01682619"))
+    # The same GiB-hour price, to the last digit (not 0.008413096 and 0.008413095).
+    assert arithmetic.unit_prices(small, vcpus=Decimal("0.25"), memory_gib=Decimal("0.5")) == (
+        0.01682619,
+        0.008413095,
+    )
+    assert arithmetic.unit_prices(large, vcpus=Decimal("1"), memory_gib=Decimal("2"))[1] == (
+        0.008413095
+    )
+
+
+def test_an_unlimited_price_is_summed_without_float_noise():
+    # t2.micro flat out: 0.0116 + 90% of a vCPU-hour at $0.05 (floats: 0.056600000000000004).
+    price = arithmetic.unlimited_usd_per_hour(
+        0.0116, baseline_share=0.1, vcpus=1.0, processes=1, surplus_usd_per_vcpu_hour=0.05
+    )
+    assert price == 0.0566
+    # Below the baseline, nothing is added.
+    assert (
+        arithmetic.unlimited_usd_per_hour(
+            0.0116, baseline_share=0.5, vcpus=2.0, processes=1, surplus_usd_per_vcpu_hour=0.05
+        )
+        == 0.0116
+    )
 
 
 def test_the_median_price_of_an_even_count_is_the_mean_of_the_middle_two():

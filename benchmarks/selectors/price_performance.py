@@ -587,7 +587,8 @@ def _in_currency(
     its vendor quoted it when quoted in that currency (with the rate that made its US-dollar
     figure), else converted at `rate`."""
     if quote.quoted_per_hour is not None and quote.currency == rate.currency:
-        return float(quote.quoted_per_hour), exchange_rate(rate.currency, quote.effective_from)
+        quoted = arithmetic.significant(float(quote.quoted_per_hour), arithmetic.PRICE_DIGITS)
+        return quoted, exchange_rate(rate.currency, quote.effective_from)
     return rate.convert(usd), rate
 
 

@@ -2,7 +2,7 @@
 one thing Fargate, t2, c7g, c7a and c7i always share, whatever was measured on them.
 
 EC2 types from their price in the region on the day, Fargate task sizes from Fargate's rates
-(per vCPU-hour and per GB-hour, per architecture); both divided through
+(per vCPU-hour and per GB-hour, per architecture, exactly); both divided, as Decimals, through
 `benchmarks.per_dollar.unit_prices`. Spot is the median of the region's zones (or the
 cheapest, as asked: `prices.quote_from_zones`, as price-performance prices it). The periods
 in force are picked by `prices.pick_periods`, in SQL: two queries for the prices whatever
@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.db.models import Q
 from django.utils import timezone
@@ -101,8 +102,8 @@ class FargateRates:
     """Fargate's own rates on one architecture, from which its task sizes are priced."""
 
     architecture: str
-    usd_per_vcpu_hour: float
-    usd_per_gb_hour: float
+    usd_per_vcpu_hour: Decimal
+    usd_per_gb_hour: Decimal
     effective_from: datetime.date
     price_note: str | None
 
@@ -224,18 +225,17 @@ def _ec2_row(zones: list[tuple[tuple, PeriodPick]], purchase: Purchase, day: dat
     """A type's row from its zones' periods, priced as price-performance prices it."""
     (_option, _id, _zone, name, vcpus, memory_gib, architecture), _pick = zones[0]
     quote = quote_from_zones([pick for _key, pick in zones], purchase, day)
-    usd = float(quote.usd_per_hour)
-    vcpus = float(vcpus) if vcpus is not None else None
-    memory_gib = float(memory_gib) if memory_gib is not None else None
-    per_vcpu, per_gib = arithmetic.unit_prices(usd, vcpus=vcpus, memory_gib=memory_gib)
+    per_vcpu, per_gib = arithmetic.unit_prices(
+        quote.usd_per_hour, vcpus=vcpus, memory_gib=memory_gib
+    )
     return UnitPriceRow(
         instance_type=name,
         family=family_of(InstanceType.Kind.EC2, name),
         kind=InstanceType.Kind.EC2,
         architecture=architecture or None,
-        vcpus=vcpus,
-        memory_gib=memory_gib,
-        usd_per_hour=usd,
+        vcpus=float(vcpus) if vcpus is not None else None,
+        memory_gib=float(memory_gib) if memory_gib is not None else None,
+        usd_per_hour=float(quote.usd_per_hour),
         usd_per_vcpu_hour=per_vcpu,
         usd_per_gib_hour=per_gib,
         price_effective_from=quote.effective_from,
@@ -273,8 +273,8 @@ def _fargate_rates(region: Region, day: datetime.date, purchase: Purchase) -> li
         rates.append(
             FargateRates(
                 architecture=architecture,
-                usd_per_vcpu_hour=float(vcpu.amount),
-                usd_per_gb_hour=float(memory.amount),
+                usd_per_vcpu_hour=vcpu.amount,
+                usd_per_gb_hour=memory.amount,
                 effective_from=max(vcpu.effective_from, memory.effective_from),
                 price_note="; ".join(notes) or None,
             )
@@ -290,23 +290,24 @@ def _fargate_rows(rates: list[FargateRates]) -> list[UnitPriceRow]:
         rate = by_architecture.get(size.architecture)
         if rate is None:
             continue
-        vcpus, memory_gib = float(size.vcpus), float(size.memory_gib)
         usd = arithmetic.fargate_hourly(
-            vcpus=vcpus,
-            memory_gib=memory_gib,
+            vcpus=size.vcpus,
+            memory_gib=size.memory_gib,
             usd_per_vcpu_hour=rate.usd_per_vcpu_hour,
             usd_per_gb_hour=rate.usd_per_gb_hour,
         )
-        per_vcpu, per_gib = arithmetic.unit_prices(usd, vcpus=vcpus, memory_gib=memory_gib)
+        per_vcpu, per_gib = arithmetic.unit_prices(
+            usd, vcpus=size.vcpus, memory_gib=size.memory_gib
+        )
         rows.append(
             UnitPriceRow(
                 instance_type=fargate_name(size.vcpus, size.memory_gib, size.architecture),
                 family=FARGATE,
                 kind=InstanceType.Kind.FARGATE,
                 architecture=size.architecture,
-                vcpus=vcpus,
-                memory_gib=memory_gib,
-                usd_per_hour=usd,
+                vcpus=float(size.vcpus),
+                memory_gib=float(size.memory_gib),
+                usd_per_hour=float(usd),
                 usd_per_vcpu_hour=per_vcpu,
                 usd_per_gib_hour=per_gib,
                 price_effective_from=rate.effective_from,

@@ -7,11 +7,13 @@ import io
 from decimal import Decimal
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from benchmarks.models import FargateRate, InstanceType, Price, Region
+from benchmarks.selectors.prices import hourly_prices
 
 pytestmark = pytest.mark.django_db
 
@@ -229,3 +231,27 @@ def test_spot_is_the_median_zone_unless_the_cheapest_is_asked():
     assert cheapest["results"][0]["usd_per_hour"] == pytest.approx(0.01)
     assert cheapest["spot_zone"] == "cheapest"
     assert cheapest["results"][0]["price_note"] == "cheapest of 3 availability zones: use1-az1"
+
+
+def test_fargate_spot_sizes_of_the_same_gib_hour_price_give_the_same_figure(shared_data):
+    # Fargate Spot in eu-west-1 (2019): 0.01379631 a vCPU-hour, 0.00151494 a GB-hour. Any size
+    # with 2 GB per vCPU costs 0.5 x 0.01379631 + 0.00151494 = 0.008413095 a GiB-hour; the
+    # rounded task price (0.004206548 for 0.0042065475) made the smallest 0.008413096.
+    sample = shared_data / "pricing/aws-samples/aws_fargate_spot_prices_ligoj_2019.json"
+    call_command("import_prices", "--fargate-spot", str(sample), stdout=io.StringIO())
+    body = get(
+        {"region": "eu-west-1", "families": "fargate", "purchase_option": "fargate_spot",
+         "at": "2024-06-01"}
+    ).json()  # fmt: skip
+    rows = {row["instance_type"]: row for row in body["results"]}
+    small, large = rows["fargate-0.25vcpu-0.5gb"], rows["fargate-1vcpu-2gb"]
+    assert (small["usd_per_hour"], large["usd_per_hour"]) == (0.0042065475, 0.01682619)
+    assert small["usd_per_gib_hour"] == large["usd_per_gib_hour"] == 0.008413095
+    # As price-performance prices the task: the rates times the sizes, exactly.
+    quote = hourly_prices(
+        instance_types=[InstanceType.objects.get(name="fargate-0.25vcpu-0.5gb")],
+        region=Region.objects.get(code="eu-west-1"),
+        purchase_option="fargate_spot",
+        day=datetime.date(2024, 6, 1),
+    ).popitem()[1]
+    assert quote.usd_per_hour == Decimal(str(small["usd_per_hour"]))

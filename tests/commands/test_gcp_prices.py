@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from rest_framework.test import APIClient
 
 from benchmarks.models import InstanceType, Price, Region, Vendor
+from tests.selectors.test_price_performance import run_with
 
 pytestmark = pytest.mark.django_db
 
@@ -102,6 +104,26 @@ def test_a_machine_type_costs_its_vcpus_and_gib_at_its_familys_rates_as_quoted()
         )
     ) == {"us-central1", "us-east1", "us-west1"}
     assert Region.objects.filter(vendor=Vendor.GCP, code="asia-southeast1").exists()
+
+
+def test_prices_gives_the_rupiah_quote_to_ten_significant_digits():
+    run_import(SKUS)
+    # 16 x 327.173848364 + 16 x 43.852949780 IDR, kept as 5936.42877030: its figure past
+    # ten digits is below the rupiah's smallest coin.
+    answer = APIClient().get(
+        "/api/v1/prices/", {"instance_type": "e2-highcpu-16", "region": "us-central1"}
+    )
+    [row] = answer.json()["results"]
+    assert (row["currency"], row["price_per_hour"]) == ("IDR", 5936.42877)
+    # And so does a price-performance row asked in rupiah.
+    run_with("e2-highcpu-16", [20000.0], key="passmark:cpu-mark", region=None)
+    answer = APIClient().get(
+        "/api/v1/price-performance/",
+        {"benchmark": "passmark:cpu-mark", "region": "us-central1", "currency": "IDR",
+         "at": "2024-01-15"},
+    )  # fmt: skip
+    [row] = answer.json()["results"]
+    assert (row["currency"], row["price_per_hour"]) == ("IDR", 5936.42877)
 
 
 def test_importing_again_stores_nothing(tmp_path):

@@ -56,6 +56,15 @@ def test_unlimited_mode_pays_the_surplus_credits():
     assert "unlimited mode" in summary(table)
 
 
+def test_an_unlimited_price_reads_as_its_sum_without_float_noise():
+    make_type("t2.micro", vcpus=1, burstable=True, baseline_share=Decimal("0.1"))
+    price("t2.micro", "0.0116", JAN)
+    run_with("t2.micro", [100.0], params={"processes": 1})
+    table = answer("openssl:sha256", "us-east-1", at=DAY, basis="unlimited")
+    # 0.0116 + 90% of a vCPU-hour at $0.05 (in floats, 0.056600000000000004).
+    assert table.results[0].unlimited_usd_per_hour == 0.0566
+
+
 def test_each_row_names_the_day_its_price_came_into_force():
     price("c7g.large", "0.08", JAN, datetime.date(2024, 3, 31))
     price("c7g.large", "0.0725", datetime.date(2024, 4, 1))

@@ -75,7 +75,11 @@ def test_fargate_task_sizes_are_priced_from_the_rates_of_their_architecture():
         rate.architecture: (rate.usd_per_vcpu_hour, rate.usd_per_gb_hour)
         for rate in answer.fargate_rates
     }
-    assert rates == {"x86_64": (0.04048, 0.004445), "arm64": (0.03238, 0.00356)}
+    # As stored, exactly: the task sizes are priced from them in Decimals.
+    assert rates == {
+        "x86_64": (Decimal("0.04048"), Decimal("0.004445")),
+        "arm64": (Decimal("0.03238"), Decimal("0.00356")),
+    }
 
 
 def test_each_family_names_its_cheapest_vcpu_hour_and_gib_hour_per_architecture():
