@@ -26,7 +26,7 @@ from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import commitment_cost as commitment_cost_selector
 from benchmarks.selectors import comparison as comparison_selector
-from benchmarks.selectors import databases, network, similar
+from benchmarks.selectors import comparison_menus, databases, network, similar
 from benchmarks.selectors import five_families as five_families_selector
 from benchmarks.selectors import instance_types as instance_type_selector
 from benchmarks.selectors import profile_comparison as profile_comparison_selector
@@ -92,7 +92,7 @@ def comparison(request):
         "errors": {**(form.error_dict() if form.errors else {}), **refused},
         "five_families": _five_families(result),
         "family_presets": _family_presets(result),
-        "clouds": comparison_selector.cloud_controls(result),
+        "clouds": comparison_menus.cloud_controls(result),
         "currencies": currency.menu(),
         "profiles": PROFILES,
     }
