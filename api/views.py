@@ -16,7 +16,7 @@ from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
 from benchmarks.questions import PricePerformanceForm
-from benchmarks.selectors import lookups, price_performance
+from benchmarks.selectors import cross_cloud, lookups, price_performance
 from benchmarks.services import runs as run_services
 from benchmarks.services.withdraw import withdraw_run
 
@@ -218,11 +218,11 @@ class PricePerformanceView(APIView):
 
     def _cross_cloud(self, request, query):
         """Several vendors' regions ranked together (`regions=`), validated like the rest."""
-        subjects = price_performance.regions_in_question(query)
+        subjects = cross_cloud.regions_in_question(query)
         stamps = [subject.changed_at for subject in subjects if subject.changed_at]
 
         def compute():
-            table = price_performance.cross_cloud_table(query, subjects=subjects)
+            table = cross_cloud.cross_cloud_table(query, subjects=subjects)
             return Response(price_performance_serializers.price_performance_answer(table))
 
         return conditional.answer(request, changed_at=max(stamps, default=None), compute=compute)

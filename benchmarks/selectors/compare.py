@@ -25,9 +25,9 @@ from benchmarks import units
 from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics
 from benchmarks.questions.compare import CompareQuery
 from benchmarks.selectors import prices
+from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.kept_series import Machine
 from benchmarks.selectors.lookups import get_region, types_by_names
-from benchmarks.selectors.price_performance import on_basis
 
 # Prices shown beside the chosen one, when the region has them.
 PRICE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)

@@ -38,6 +38,7 @@ from benchmarks.selectors.comparison_menus import (
     menu_groups,
     page_region_first,
 )
+from benchmarks.selectors.cross_cloud import cross_cloud_table, regions_in_question
 from benchmarks.selectors.kept_series import read_samples
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.price_performance import (
@@ -45,9 +46,7 @@ from benchmarks.selectors.price_performance import (
     PricePerformanceTable,
     baseline_row,
     best_first,
-    cross_cloud_table,
     price_performance_table,
-    regions_in_question,
 )
 
 # Bar charts draw the best this many rows (one bar each); the table lists every row.

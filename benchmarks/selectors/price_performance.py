@@ -4,21 +4,21 @@ One question (`PricePerformanceQuery`) answered in at most six queries whatever 
 results or types: the benchmark and the region, the series' statistics, and three for
 prices. Results measured anywhere count (a benchmark measures the machine); the prices are
 the region's. Results measured with different parameters are never mixed in one row. The
-arithmetic is `benchmarks.per_dollar`'s.
+arithmetic is `benchmarks.per_dollar`'s, a row's figures on the basis asked `selectors.basis`'s;
+several vendors' regions ranked together are `selectors.cross_cloud`'s.
 """
 
 from __future__ import annotations
 
 import datetime
-import math
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone
 
-from benchmarks import burstable, units
 from benchmarks import per_dollar as arithmetic
+from benchmarks import units
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, Vendor, qualified_name
@@ -26,10 +26,10 @@ from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
+from benchmarks.selectors.basis import bandwidth_figures, on_basis
 from benchmarks.selectors.kept_series import (
     EXTRAS,
     KeptSeries,
-    Machine,
     read_kept_series,
     statistics_in_scope,
 )
@@ -391,12 +391,12 @@ def price_performance_table(
         if len(basis) > 2:  # a burstable type's figures on every basis
             _set(priced, basis)
         if benchmark.unit == BANDWIDTH_UNIT:
-            _set(priced, _bandwidth(instance_type, row.median, usd))
+            _set(priced, bandwidth_figures(instance_type, row.median, usd))
         table.results.append(priced)
     table.results = ranked(table.results, query.order)
     if query.baseline:
         try:
-            _apply_baseline(table.results, query.baseline, benchmark)
+            apply_baseline(table.results, query.baseline, benchmark)
         except DomainError as error:
             if not lenient:
                 raise
@@ -404,136 +404,6 @@ def price_performance_table(
             table.baseline = None
             notes.append(f"{error.message}: shown without a baseline")
     return table
-
-
-def regions_in_question(query: PricePerformanceQuery) -> list[BenchmarkInRegion]:
-    """The benchmark in each region of a cross-cloud question (of `query.vendor` only, when
-    it names one), or a DomainError naming `regions` for a region its vendor does not have."""
-    subjects = []
-    for vendor, code in _regions_asked(query):
-        try:
-            subject = benchmark_in_region(replace(query, region=code, regions=()))
-        except DomainError as error:
-            if error.field != "region":
-                raise
-            raise DomainError(f"{vendor}:{code}: {error.message}", field="regions") from None
-        if subject.region.vendor != vendor:
-            raise DomainError(
-                f"{vendor}:{code}: {code} is a region of {subject.region.vendor}, not {vendor}",
-                field="regions",
-            )
-        subjects.append(subject)
-    return subjects
-
-
-def _regions_asked(query: PricePerformanceQuery) -> list[tuple[str, str]]:
-    """The (vendor, code) pairs a cross-cloud question ranks: all, or `vendor`'s."""
-    pairs = [pair for pair in query.regions if not query.vendor or pair[0] == query.vendor]
-    if not pairs:
-        raise DomainError(f"none of the regions asked is {query.vendor}'s", field="vendor")
-    return pairs
-
-
-def cross_cloud_table(
-    query: PricePerformanceQuery,
-    *,
-    subjects: list[BenchmarkInRegion] | None = None,
-    lenient: bool = False,
-    sources: bool = False,
-) -> PricePerformanceTable:
-    """One ranking over several vendors' regions (`query.regions`): each region's answer for
-    its own vendor's types, the rows together best per dollar first (or cheapest first), each
-    naming its region, in the one currency asked. A fixed number of queries per region;
-    `lenient` and `sources` as for one region (`price_performance_table`)."""
-    subjects = subjects or regions_in_question(query)
-    asked = _regions_asked(query)
-    tables = []
-    for (vendor, code), subject in zip(asked, subjects, strict=True):
-        table = price_performance_table(
-            replace(query, region=code, regions=(), baseline=None),
-            subject=subject,
-            lenient=lenient,
-            sources=sources,
-        )
-        label = f"{vendor}:{code}"
-        for row in table.results:
-            row.region = label
-        table.unpriced = [replace(unpriced, region=label) for unpriced in table.unpriced]
-        tables.append(table)
-    merged = tables[0]
-    merged.regions = [f"{vendor}:{code}" for vendor, code in asked]
-    merged.results = ranked([row for table in tables for row in table.results], query.order)
-    merged.unpriced = [unpriced for table in tables for unpriced in table.unpriced]
-    merged.notes = [note for table in tables for note in table.notes]
-    merged.baseline = query.baseline
-    if query.baseline:
-        _apply_baseline(merged.results, query.baseline, merged.benchmark)
-    return merged
-
-
-def on_basis(
-    machine: Machine,
-    median: float,
-    usd: float,
-    basis: str,
-    *,
-    higher_is_better: bool = True,
-    params: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """What a dollar buys of a figure (`median`, a benchmark's, measured with `params`) on the
-    question's basis; for a burstable type, its figures on every basis too.
-
-    Credits are earned for the whole instance, so a result measured with P processes sustains
-    min(1, baseline x vCPUs / P) of its burst figure (`per_dollar.sustained_share`); without
-    a process count, every vCPU is taken as busy."""
-    higher = higher_is_better
-    burst = arithmetic.per_dollar(median, usd, higher_is_better=higher)
-    if not machine.burstable or machine.baseline_share is None:
-        return {"per_dollar": burst, "basis_figure": median}
-    share = float(machine.baseline_share)
-    vcpus = float(machine.vcpus) if machine.vcpus is not None else None
-    processes = (params or {}).get("processes")
-    sustains = arithmetic.sustained_share(share, vcpus, processes)
-    sustained = arithmetic.sustained_figure(median, sustains, higher_is_better=higher)
-    figures = {
-        "baseline_share": share,
-        "burst_per_dollar": burst,
-        "sustained_per_dollar": arithmetic.per_dollar(sustained, usd, higher_is_better=higher)
-        if math.isfinite(sustained)
-        else 0.0,
-        "burst_minutes": arithmetic.burst_minutes(
-            arithmetic.credits_per_hour(share, vcpus), vcpus, processes
-        ),
-    }
-    if basis == "burst":
-        return {**figures, "per_dollar": burst, "basis_figure": median}
-    if basis == "unlimited":
-        rate = burstable.surplus_usd_per_vcpu_hour(machine.family)
-        price = None
-        if rate is not None:
-            price = arithmetic.unlimited_usd_per_hour(
-                usd,
-                baseline_share=share,
-                vcpus=vcpus,
-                processes=processes,
-                surplus_usd_per_vcpu_hour=float(rate),
-            )
-        return {
-            **figures,
-            "unlimited_usd_per_hour": price,
-            "per_dollar": arithmetic.per_dollar(median, price, higher_is_better=higher),
-            "basis_figure": median,
-        }
-    return {**figures, "per_dollar": figures["sustained_per_dollar"], "basis_figure": sustained}
-
-
-def _bandwidth(instance_type: Machine, median: float, usd: float) -> dict[str, Any]:
-    """A bandwidth's row (unit BANDWIDTH_UNIT): the advertised bandwidth and Gbit/s per
-    dollar-hour."""
-    return {
-        "advertised_bandwidth": instance_type.network_performance or None,
-        "gbit_per_second_per_usd_hour": arithmetic.gbit_per_second_per_usd_hour(median, usd),
-    }
 
 
 def _named_rows(rows: list[PricePerformanceRow], text: str) -> list[PricePerformanceRow]:
@@ -570,7 +440,7 @@ def baseline_row(rows: list[PricePerformanceRow], baseline: str, benchmark: str)
     return candidates[0]
 
 
-def _apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: Benchmark) -> None:
+def apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: Benchmark) -> None:
     base = baseline_row(rows, baseline, benchmark.key)
     for row in rows:
         row.relative_throughput = arithmetic.relative_throughput(

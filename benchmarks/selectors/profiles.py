@@ -7,7 +7,7 @@ Scores are normalised over every type measured, whichever the question shows. Fr
 statistics only, in a fixed number of queries whatever the number of results:
 the benchmarks (one), each member's kept series (one per member, at most three), the region
 (one) and the prices (at most three). The per-dollar and burstable arithmetic is the
-benchmarks' own (`price_performance.on_basis`); a score is a whole-machine figure, so a
+benchmarks' own (`basis.on_basis`); a score is a whole-machine figure, so a
 burstable type sustains its baseline share of it.
 """
 
@@ -26,9 +26,9 @@ from benchmarks.models import Benchmark, Region, SeriesStatistics
 from benchmarks.per_dollar import SECONDS_PER_HOUR
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.selectors import prices
+from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.kept_series import Machine, read_kept_series
 from benchmarks.selectors.lookups import get_region, names_type
-from benchmarks.selectors.price_performance import on_basis
 from benchmarks.services.statistics import params_key
 
 
