@@ -99,6 +99,15 @@ class TestOnTheDemo:
         per_dollar = [float(row[-1]) for row in rows if row[-1]]
         assert rows and per_dollar == sorted(per_dollar, reverse=True)
 
+    def test_the_filters_fold_on_a_phone_and_the_per_dollar_column_is_marked(self, client):
+        page = client.get(URL, {"benchmark": "openssl:aes-256-cbc"}).content.decode()
+        # Open without scripts; fold-narrow.js folds them on a phone once they are parsed.
+        filters = page.index('<details class="filters" id="finder-filters" open data-fold-narrow>')
+        assert filters < page.index('id="finder-form"') < page.index("</details>", filters)
+        assert page.index("dashboard/fold-narrow.js", filters) < page.index('id="finder-table"')
+        assert 'class="lede wide-only"' in page
+        assert '<th scope="col" data-column="per_dollar"' in page
+
     def test_wrong_filters_are_refused_naming_the_field(self, client):
         response = client.get(URL, {"vcpus_min": "8", "vcpus_max": "2", "format": "csv"})
         assert response.status_code == 400

@@ -41,6 +41,10 @@ def test_the_instance_type_page_lists_them(client):
     assert response.status_code == 200
     assert b'id="similar-table"' in response.content
     assert b'<tr data-instance-type="c7g.xlarge" class="current">' in response.content
+    # Marked so that, on a phone, it stays in view while the other columns scroll.
+    page = response.content.decode()
+    assert '<th scope="col" class="per-dollar">Per dollar</th>' in page
+    assert page.count('<td class="per-dollar">') == page.count("<tr data-instance-type=")
 
 
 @pytest.mark.parametrize("count", [10, 1000])
