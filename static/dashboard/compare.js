@@ -43,7 +43,16 @@
             callback: (value) => (tools.readableLogTick(data.axis, value) ? percent(value) : ""),
           },
         },
-        y: { ticks: { autoSkip: false } },
+        // On a narrow chart a benchmark's name breaks after its tool ("openssl:" / "sha256").
+        y: {
+          ticks: {
+            autoSkip: false,
+            callback: function (value) {
+              const label = this.getLabelForValue(value);
+              return this.chart.width < 600 ? label.split(/(?<=:)/) : label;
+            },
+          },
+        },
       },
     },
   });
