@@ -45,7 +45,7 @@ class ExchangeRate:
     # The ECB's day of the rates used; None for US dollars (no conversion).
     day: datetime.date | None
 
-    @property
+    @functools.cached_property  # named on every row of an answer
     def per_usd(self) -> float:
         """Units of `currency` per US dollar, to the ECB's six significant digits: the rate an
         answer names (amounts are converted through the two euro rates, not through it)."""
