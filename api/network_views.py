@@ -47,6 +47,7 @@ class NetworkScalingView(QuestionView):
 
     query_form = NetworkScalingForm
     selector = staticmethod(network.network_scaling)
+    schema_names = {"benchmark": network.bandwidth_benchmarks}
     serializer_class = NetworkScalingSerializer
 
     def answer_data(self, request, answer):

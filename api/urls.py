@@ -1,6 +1,7 @@
 """`/api/v1/` routes; the API root lists every endpoint, the schema and the docs."""
 
 from django.urls import path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
@@ -81,5 +82,6 @@ urlpatterns = [
     *endpoints,
     *router.urls,
     # Last: any other path under /api/v1/ (`runs/1.5/`, a typo) is DRF's JSON 404, not a page.
-    re_path(r"^[\s\S]*/$", views.not_found, name="not-found"),
+    # CSRF-exempt: a POST there with a session cookie is a 404 in JSON too, not CSRF's page.
+    re_path(r"^[\s\S]*/$", csrf_exempt(views.not_found), name="not-found"),
 ]

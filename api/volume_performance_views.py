@@ -44,4 +44,5 @@ class VolumePerformanceView(QuestionView):
 
     query_form = VolumePerformanceForm
     selector = staticmethod(volume_performance.volume_performance)
+    schema_names = {"benchmark": volume_performance.volume_benchmarks}
     serializer_class = VolumePerformanceSerializer

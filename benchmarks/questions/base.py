@@ -39,6 +39,15 @@ def family_names(text: str, *, most: int) -> tuple[str, ...]:
     return families
 
 
+def families_field(most: int, help_text: str) -> forms.CharField:
+    """Comma-separated families, at most `most` (`family_names` checks them); `pattern` says
+    their shape as the OpenAPI schema gives it (any case: they are read in lower case)."""
+    field = forms.CharField(required=False, max_length=2_000, help_text=help_text)
+    name = FAMILY_NAME.pattern.replace("[a-z]", "[A-Za-z]").replace("[a-z0-9-]", "[A-Za-z0-9-]")
+    field.pattern = rf"^ *{name}(?: *, *{name}){{0,{most - 1}}} *$"
+    return field
+
+
 def joined_lists(data):
     """The page's family and cloud checkboxes send one value each (and for families an empty
     one, so that none ticked means every family): one comma-separated list of each, as the
@@ -61,9 +70,13 @@ def date_field(help_text: str = "", **options) -> forms.DateField:
     )
 
 
-def integer_field(help_text: str = "", **options) -> forms.IntegerField:
-    """A whole number, refused in the API's words."""
-    return forms.IntegerField(help_text=help_text, error_messages=INTEGER_ERRORS, **options)
+def integer_field(help_text: str = "", *, out_of_range: str = "", **options) -> forms.IntegerField:
+    """A whole number, refused in the API's words; `out_of_range` says why a number beyond its
+    `min_value` or `max_value` is refused (`%(value)s` is the number)."""
+    errors = dict(INTEGER_ERRORS)
+    if out_of_range:
+        errors.update(min_value=out_of_range, max_value=out_of_range)
+    return forms.IntegerField(help_text=help_text, error_messages=errors, **options)
 
 
 def param_names(data, fields) -> list[str]:

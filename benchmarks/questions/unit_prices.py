@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django import forms
 
 from benchmarks.models import PurchaseOption
-from benchmarks.questions.base import QuestionForm, date_field, family_names
+from benchmarks.questions.base import QuestionForm, date_field, families_field, family_names
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
 from benchmarks.questions.purchase import Purchase, PurchaseFields
 
@@ -38,10 +38,8 @@ class UnitPricesForm(QuestionForm, PurchaseFields):
     commitment or spot zone), a day."""
 
     region = forms.CharField(max_length=32, help_text="Region whose prices apply, e.g. us-east-1")
-    families = forms.CharField(
-        required=False,
-        max_length=2_000,
-        help_text=f"Comma-separated families (default {','.join(DEFAULT_FAMILIES)})",
+    families = families_field(
+        MAX_FAMILIES, f"Comma-separated families (default {','.join(DEFAULT_FAMILIES)})"
     )
     at = date_field("Prices in force that day, YYYY-MM-DD (default today)")
 

@@ -7,6 +7,7 @@ from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm, date_field, i
 from benchmarks.storage import gp2, volumes
 
 ROWS = 4
+RULES = tuple(volumes.VOLUME_RULES.values())
 # Study S4's comparison: io1 100 GB with 1,000 IOPS against gp2 400 GB, and the 100 GB gp2
 # volume it measured.
 DEFAULT_ROWS = [("io1", 100, 1000, None), ("gp2", 400, None, None), ("gp2", 100, None, None)]
@@ -90,11 +91,40 @@ class VolumeCostForm(QuestionForm):
     volume_type = forms.ChoiceField(
         choices=[(name, name) for name in volumes.VOLUME_TYPES], error_messages=CHOICE_ERRORS
     )
-    size_gb = integer_field("Size in GB (GiB, as AWS sizes volumes).")
-    iops = integer_field(
-        "Provisioned IOPS: required for io1 and io2; gp3 from 3,000.", required=False
+    # The bounds over every volume type, so that the OpenAPI schema says them
+    # (volumes.volume checks the type's own).
+    size_gb = integer_field(
+        "Size in GB (GiB, as AWS sizes volumes).",
+        min_value=min(rules.min_size_gb for rules in RULES),
+        max_value=max(rules.max_size_gb for rules in RULES),
+        out_of_range="volumes are "
+        + ", ".join(f"{r.min_size_gb:,} to {r.max_size_gb:,} GB ({r.volume_type})" for r in RULES)
+        + ", not %(value)s",
     )
-    throughput = integer_field("gp3's provisioned throughput in MiB/s (from 125).", required=False)
+    iops = integer_field(
+        "Provisioned IOPS: required for io1 and io2; gp3 from 3,000.",
+        required=False,
+        min_value=min(rules.min_iops for rules in RULES if rules.max_iops),
+        max_value=max(rules.max_iops for rules in RULES),
+        out_of_range="provisioned volumes take "
+        + ", ".join(
+            f"{r.min_iops:,} to {r.max_iops:,} IOPS ({r.volume_type})" for r in RULES if r.max_iops
+        )
+        + ", not %(value)s",
+    )
+    throughput = integer_field(
+        "gp3's provisioned throughput in MiB/s (from 125).",
+        required=False,
+        min_value=min(rules.min_throughput for rules in RULES if rules.max_throughput),
+        max_value=max(rules.max_throughput for rules in RULES),
+        out_of_range="provisioned throughput is "
+        + ", ".join(
+            f"{r.min_throughput:,} to {r.max_throughput:,} MiB/s ({r.volume_type})"
+            for r in RULES
+            if r.throughput
+        )
+        + ", not %(value)s",
+    )
     at = date_field("Prices in force that day.")
 
     def clean(self):
@@ -125,10 +155,30 @@ class VolumeCostForm(QuestionForm):
 class Gp2BurstForm(QuestionForm):
     """`gp2-burst/`: a gp2 volume's size, the constant load on it and the time to show."""
 
-    size_gb = integer_field()
-    iops = integer_field("The constant load, IOPS.", required=False, initial=gp2.DEFAULT_LOAD_IOPS)
+    # The bounds gp2.gp2_burst checks, here too so that the OpenAPI schema says them.
+    size_gb = integer_field(
+        min_value=gp2.MIN_SIZE_GB,
+        max_value=gp2.MAX_SIZE_GB,
+        out_of_range=f"gp2 volumes are {gp2.MIN_SIZE_GB:,} to {gp2.MAX_SIZE_GB:,} GB, not "
+        "%(value)s",
+    )
+    iops = integer_field(
+        "The constant load, IOPS.",
+        required=False,
+        initial=gp2.DEFAULT_LOAD_IOPS,
+        min_value=1,
+        max_value=gp2.MAX_BASELINE_IOPS,
+        out_of_range=f"the load is 1 to {gp2.MAX_BASELINE_IOPS:,} IOPS (the most a gp2 volume "
+        "delivers), not %(value)s",
+    )
     seconds = integer_field(
-        "How long the timeline runs.", required=False, initial=gp2.DEFAULT_SECONDS
+        "How long the timeline runs.",
+        required=False,
+        initial=gp2.DEFAULT_SECONDS,
+        min_value=1,
+        max_value=gp2.MAX_SECONDS,
+        out_of_range=f"the timeline covers 1 to {gp2.MAX_SECONDS:,} seconds (30 days), not "
+        "%(value)s",
     )
 
     def clean(self):

@@ -91,6 +91,13 @@ def awaiting_bandwidth(benchmark_key: str) -> str:
     )
 
 
+def bandwidth_benchmarks() -> list[str]:
+    """The keys `network-scaling/` answers for: those measured in bit/s, or, before any is,
+    iperf3's (answered with `awaiting_bandwidth`)."""
+    measured = Benchmark.objects.filter(unit=BANDWIDTH_UNIT).order_by("key")
+    return list(measured.values_list("key", flat=True)) or list(BANDWIDTH_KEYS)
+
+
 def _bandwidth_benchmark(benchmark_key: str) -> Benchmark | None:
     """The benchmark asked, or None when it is one of iperf3's and no bandwidth is measured
     yet; a DomainError naming the benchmark otherwise."""

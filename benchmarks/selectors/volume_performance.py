@@ -90,6 +90,12 @@ def _statistics(benchmark: Benchmark, params: dict[str, Any]) -> list[SeriesStat
     )
 
 
+def volume_benchmarks() -> list[str]:
+    """The keys `volume-performance/` answers for: fio's, in op/s."""
+    fio = Benchmark.objects.filter(unit="op/s", key__startswith="fio:").order_by("key")
+    return list(fio.values_list("key", flat=True))
+
+
 def volume_performance(
     *,
     region_code: str,
