@@ -103,6 +103,29 @@ ROW = (
                     "responses"
                 ),
             ),
+            Column(
+                "rank",
+                serializers.IntegerField(
+                    allow_null=True,
+                    help_text="1 = most per dollar on the basis asked; null without a price",
+                ),
+            ),
+            Column(
+                "rank_range",
+                serializers.ListField(
+                    child=serializers.IntegerField(),
+                    allow_null=True,
+                    help_text="[best, worst]: the ranks the row could take if every figure "
+                    "moved by the benchmark's noise",
+                ),
+            ),
+            Column(
+                "spread",
+                _float(
+                    "(max - min) / median of the row's own runs; null with one run",
+                    allow_null=True,
+                ),
+            ),
         )
     ),
     ColumnGroup(
@@ -306,6 +329,23 @@ class UnpricedSerializer(serializers.Serializer):
     region = serializers.CharField(required=False, help_text="With `regions`: vendor:region")
 
 
+class NoiseSerializer(serializers.Serializer):
+    relative = serializers.FloatField(help_text="One run's typical relative deviation")
+    series = serializers.IntegerField(help_text="The series (runs or types) it was measured on")
+    method = serializers.CharField(help_text="How it was measured, in words")
+
+
+class BestFamilySerializer(serializers.Serializer):
+    family = serializers.CharField(help_text="The winner's family")
+    types = serializers.ListField(
+        child=serializers.CharField(), help_text="Its types within noise of the winner"
+    )
+    lead = serializers.FloatField(
+        allow_null=True,
+        help_text="The winner's lead over the best type of any other family, as a fraction",
+    )
+
+
 class PricePerformanceSerializer(serializers.Serializer):
     """The schema's description of `price-performance/` (`price_performance_answer` writes it)."""
 
@@ -331,6 +371,16 @@ class PricePerformanceSerializer(serializers.Serializer):
         choices=ORDERS, help_text="per_dollar: most per dollar first; price: cheapest first"
     )
     summary = serializers.CharField(help_text="One sentence answering the question")
+    noise = NoiseSerializer(
+        allow_null=True,
+        help_text="How much one run of this benchmark varies, measured from the data "
+        "(docs/noise.md); null where too little was measured",
+    )
+    best_family = BestFamilySerializer(allow_null=True)
+    tied = serializers.BooleanField(
+        help_text="Whether the winner's lead over the best type of any other family is inside "
+        "the noise"
+    )
     results = PricePerformanceRowSerializer(many=True)
     unpriced = UnpricedSerializer(many=True)
 
@@ -360,6 +410,7 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
         "currency": table.exchange_rate.currency,
         "order": table.order,
         "summary": answer_sentence.summary(table),
+        **_standing(table),
         "results": list(map(_row_writer(table), table.results)),
         "unpriced": [
             {
@@ -372,6 +423,18 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
             }
             for unpriced in table.unpriced
         ],
+    }
+
+
+def _standing(table: PricePerformanceTable) -> dict:
+    """The answer's noise, best family and tie (selectors/standing.py)."""
+    standing = table.standing
+    if standing is None:
+        return {"noise": None, "best_family": None, "tied": False}
+    return {
+        "noise": standing.noise.as_dict() if standing.noise else None,
+        "best_family": standing.best_family.as_dict() if standing.best_family else None,
+        "tied": standing.tied,
     }
 
 

@@ -14,6 +14,7 @@ from benchmarks.selectors.price_performance import (
     price_performance_table,
     ranked,
 )
+from benchmarks.selectors.standing import stand
 
 
 def regions_in_question(query: PricePerformanceQuery) -> list[BenchmarkInRegion]:
@@ -73,6 +74,7 @@ def cross_cloud_table(
     merged = tables[0]
     merged.regions = [f"{vendor}:{code}" for vendor, code in asked]
     merged.results = ranked([row for table in tables for row in table.results], query.order)
+    merged.standing = stand(merged.results, merged.benchmark.noise)
     merged.unpriced = [unpriced for table in tables for unpriced in table.unpriced]
     merged.notes = [note for table in tables for note in table.notes]
     merged.baseline = query.baseline

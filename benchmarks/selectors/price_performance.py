@@ -34,6 +34,7 @@ from benchmarks.selectors.kept_series import (
     statistics_in_scope,
 )
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region, type_and_variant
+from benchmarks.selectors.standing import Standing, stand
 
 BANDWIDTH_UNIT = "bit/s"
 
@@ -105,6 +106,11 @@ class PricePerformanceRow:
     price_per_hour: float | None = None
     exchange_rate: float = 1.0
     exchange_rate_date: datetime.date | None = None
+    # Where the row stands (selectors/standing.py): its rank by what a dollar buys, the ranks
+    # it could take within the benchmark's noise, and the relative spread of its own runs.
+    rank: int | None = None
+    rank_range: list[int] | None = None
+    spread: float | None = None
 
     @property
     def key(self) -> str:
@@ -172,6 +178,8 @@ class PricePerformanceTable:
     regions: list[str] = field(default_factory=list)
     # How the rows are ranked (questions/price_performance.py ORDERS).
     order: str = ORDERS[0]
+    # What the benchmark's noise makes of the rows (selectors/standing.py).
+    standing: Standing | None = None
 
     @property
     def region_code(self) -> str:
@@ -394,6 +402,7 @@ def price_performance_table(
             _set(priced, bandwidth_figures(instance_type, row.median, usd))
         table.results.append(priced)
     table.results = ranked(table.results, query.order)
+    table.standing = stand(table.results, benchmark.noise)
     if query.baseline:
         try:
             apply_baseline(table.results, query.baseline, benchmark)

@@ -193,13 +193,14 @@ def test_every_key_of_a_row_is_described_in_the_schema():
     assert set(row) <= set(PricePerformanceRowSerializer().fields), row
 
 
-def test_a_thousand_row_answer_stays_under_430_kb():
+def test_a_thousand_row_answer_stays_under_480_kb():
     # 300 kB until each row also named its price's first day, whether it is burstable and
     # its CPU allocation (about 80 bytes a row); 340 kB until it named its vendor, currency,
-    # price in it and exchange rate with its day (about 80 bytes more).
+    # price in it and exchange rate with its day (about 80 bytes more); 430 kB until it named
+    # its rank, the ranks it could take within the noise and its runs' spread (40 bytes).
     fleet(1000)
     response = APIClient().get(URL, {"benchmark": "tool:x", "region": "us-east-1"})
-    assert len(response.content) < 430_000, len(response.content)
+    assert len(response.content) < 480_000, len(response.content)
     assert len(response.json()["results"]) == 1000
 
 

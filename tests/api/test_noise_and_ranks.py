@@ -1,0 +1,101 @@
+"""`price-performance/` says how sure it is: the benchmark's noise, each row's rank and the
+ranks it could take within it, the winner's family and whether its lead is a tie."""
+
+from types import SimpleNamespace
+
+import pytest
+from rest_framework.test import APIClient
+
+from benchmarks.selectors.standing import stand
+from benchmarks.services import statistics
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/price-performance/"
+# The landing's question (CONTRACT: "the default question").
+DEFAULT_QUESTION = {
+    "benchmark": "openssl:aes-256-cbc",
+    "region": "us-east-1",
+    "block_size": 8192,
+    "instance_types": "",
+}
+
+
+@pytest.fixture
+def answer(demo_rolled_back):
+    statistics.keep_noise()
+
+    def ask(**question):
+        response = APIClient().get(URL, question)
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    return ask
+
+
+def _default(ask):
+    body = ask(benchmark="openssl:aes-256-cbc", region="us-east-1", block_size=8192)
+    families = {"t2", "c7g", "c7a", "c7i"}
+    return body, [row for row in body["results"] if row["family"] in families]
+
+
+def test_the_default_question_carries_its_measured_noise(answer):
+    body, _rows = _default(answer)
+    noise = body["noise"]
+    assert 0 < noise["relative"] < 0.5
+    assert noise["series"] > 10
+    assert "same processor and vCPUs" in noise["method"]
+
+
+def test_rows_are_ranked_with_the_ranks_they_could_take_within_the_noise(answer):
+    body, _rows = _default(answer)
+    priced = [row for row in body["results"] if row["per_dollar"] is not None]
+    assert sorted(row["rank"] for row in priced) == list(range(1, len(priced) + 1))
+    for row in priced:
+        best, worst = row["rank_range"]
+        assert best <= row["rank"] <= worst
+    # Within half a percent of each other, c7g sizes share ranks.
+    assert any(row["rank_range"][0] < row["rank_range"][1] for row in priced)
+    assert all(row["spread"] is None for row in priced if row["runs"] == 1)
+
+
+def test_the_best_family_names_the_winners_sizes_within_noise(answer):
+    body = answer(
+        benchmark="openssl:aes-256-cbc",
+        region="us-east-1",
+        block_size=8192,
+        instance_types=",".join(
+            f"{family}.{size}"
+            for family in ("c7g", "c7a", "c7i")
+            for size in ("large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "16xlarge")
+        ),
+    )
+    best = body["best_family"]
+    assert best["family"] == "c7g"
+    assert len(best["types"]) >= 3 and all(name.startswith("c7g.") for name in best["types"])
+    assert best["lead"] > 0.2
+    assert body["tied"] is False
+
+
+def _row(name, family, per_dollar, runs=1):
+    return SimpleNamespace(
+        instance_type=name, family=family, per_dollar=per_dollar, runs=runs,
+        min=per_dollar, max=per_dollar * (1.1 if runs > 1 else 1), median=per_dollar,
+    )  # fmt: skip
+
+
+def test_a_lead_inside_the_noise_is_a_tie_and_one_beyond_it_is_not():
+    noise = {"relative": 0.01, "series": 100, "method": "m"}  # margin 2.83%
+    close = [_row("c7g.large", "c7g", 102.0), _row("c7a.large", "c7a", 100.0, runs=3)]
+    standing = stand(close, noise)
+    assert standing.tied is True
+    assert standing.best_family.as_dict() == {"family": "c7g", "types": ["c7g.large"], "lead": 0.02}
+    assert [row.rank_range for row in close] == [[1, 2], [1, 2]]
+    assert close[1].spread == pytest.approx(0.1) and close[0].spread is None
+    apart = [_row("c7g.large", "c7g", 104.0), _row("c7g.xlarge", "c7g", 103.0),
+             _row("c7a.large", "c7a", 100.0)]  # fmt: skip
+    standing = stand(apart, noise)
+    assert standing.tied is False
+    assert standing.best_family.types == ["c7g.large", "c7g.xlarge"]
+    # No noise measured: any lead counts.
+    assert stand(close, None).tied is False
