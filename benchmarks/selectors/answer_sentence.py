@@ -18,6 +18,7 @@ from benchmarks.selectors.price_performance import (
     most_per_dollar_first,
 )
 from benchmarks.selectors.profiles import ProfileRow, ProfileTable
+from benchmarks.selectors.standing import Standing
 
 BASIS_WORDS = {
     "sustained": "burstable types at what they sustain once their CPU credits are spent",
@@ -39,11 +40,15 @@ def summary(table: PricePerformanceTable) -> str:
     # `per_dollar`), which the sentence names first, with the latency beside it.
     ranked = most_per_dollar_first(table.results)
     winner = ranked[0]
+    standing = table.standing
     if reading.per_dollar is not None:
         figure = reading.per_dollar.format(winner.per_dollar) + _per_unit_of_currency(
             table, winner, reading
         )
-        claim = f"{_name(winner)} gives the most {benchmark.key} per dollar ({figure})"
+        if standing is not None and standing.tied:
+            claim = _tie(ranked, standing, reading, figure, benchmark.key)
+        else:
+            claim = f"{_winners(ranked, standing)} the most {benchmark.key} per dollar ({figure})"
     else:
         value = reading.value_name.lower()
         stored = f"{value} in {benchmark.unit}" if benchmark.unit else value
@@ -52,7 +57,9 @@ def summary(table: PricePerformanceTable) -> str:
             f"{_name(winner)} ranks first per dollar on {benchmark.key} ({bought}: 3600 ÷ "
             f"({stored} × USD per hour); {value} {reading.value.format(winner.median)})"
         )
-    parts = [claim, _over_next_family(ranked, reading), _over_baseline(table, winner, reading)]
+    tied = standing is not None and standing.tied and reading.per_dollar is not None
+    over_next = "" if tied else _over_next_family(ranked, reading)
+    parts = [claim, over_next, _over_baseline(table, winner, reading)]
     sentence = ", ".join(part for part in parts if part)
     if table.order == "price":
         sentence = _cheapest(table) + sentence
@@ -60,6 +67,48 @@ def summary(table: PricePerformanceTable) -> str:
     sentence += f", at {price_dates(table, where)}" + (f" ({basis})" if basis else "") + "."
     left_out = _left_out(table, option)
     return f"{sentence} {left_out}" if left_out else sentence
+
+
+def _winners(ranked: list[PricePerformanceRow], standing: Standing | None) -> str:
+    """Who gives the most: the winner, or its family at the sizes within noise of it ("c7g
+    at any size from c7g.medium to c7g.metal gives", "c7g at 3 of its 5 sizes, c7g.xlarge to
+    c7g.metal, gives"), the winner's own figure following."""
+    winner = ranked[0]
+    family = standing.best_family if standing else None
+    if family is None or len(family.types) < 2 or getattr(winner, "region", None):
+        return f"{_name(winner)} gives"
+    within = set(family.types)
+    sizes = sorted(
+        (row for row in ranked if row.family == winner.family),
+        key=lambda row: (row.vcpus or 0, row.per_dollar is None, row.instance_type),
+    )
+    held = [row for row in sizes if row.instance_type in within]
+    span = f"{held[0].instance_type} to {held[-1].instance_type}"
+    if len(held) == len(sizes):
+        return f"{family.family} at any size from {span} (within noise of {_name(winner)}) gives"
+    return (
+        f"{family.family} at {len(held)} of its {len(sizes)} sizes, {span} (within noise of "
+        f"{_name(winner)}), gives"
+    )
+
+
+def _tie(
+    ranked: list[PricePerformanceRow],
+    standing: Standing,
+    reading: units.Reading,
+    figure: str,
+    key: str,
+) -> str:
+    """A winner whose lead over the next family is inside the noise: tied, both named."""
+    winner = ranked[0]
+    other = next(row for row in ranked if row.family != winner.family)
+    lead = standing.best_family.lead or 0.0
+    margin = standing.noise.margin if standing.noise else 0.0
+    return (
+        f"{_name(winner)} and {_name(other)} are tied for the most {key} per dollar "
+        f"({figure} and {reading.per_dollar.format(other.per_dollar)}: "
+        f"{lead * 100:.1f}% apart, inside this benchmark's noise of {margin * 100:.1f}%)"
+    )
 
 
 def option_words(purchase: Purchase) -> str:

@@ -99,3 +99,40 @@ def test_a_lead_inside_the_noise_is_a_tie_and_one_beyond_it_is_not():
     assert standing.best_family.types == ["c7g.large", "c7g.xlarge"]
     # No noise measured: any lead counts.
     assert stand(close, None).tied is False
+
+
+SIZES = ("large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "16xlarge")
+
+
+def test_the_sentence_names_the_family_and_its_sizes_within_noise(answer):
+    body = answer(
+        benchmark="openssl:aes-256-cbc",
+        region="us-east-1",
+        block_size=8192,
+        instance_types=",".join(f"{f}.{size}" for f in ("c7g", "c7a", "c7i") for size in SIZES),
+    )
+    sizes = body["best_family"]["types"]
+    assert body["summary"].startswith("c7g at "), body["summary"]
+    assert "within noise of" in body["summary"] and "tied" not in body["summary"]
+    assert "the best of the next family" in body["summary"]
+    assert len(sizes) >= 3
+
+
+def test_a_tie_is_said_and_names_both(answer):
+    from benchmarks.models import Benchmark
+
+    # A benchmark this noisy (a margin of 113%) holds c7g's lead over c7a inside it.
+    Benchmark.objects.filter(key="openssl:aes-256-cbc").update(
+        noise={"relative": 0.4, "series": 100, "method": "set by the test"}
+    )
+    body = answer(
+        benchmark="openssl:aes-256-cbc",
+        region="us-east-1",
+        block_size=8192,
+        instance_types="c7g.xlarge,c7a.xlarge",
+    )
+    assert body["tied"] is True
+    assert body["summary"].startswith("c7g.xlarge and c7a.xlarge are tied for the most "), body[
+        "summary"
+    ]
+    assert "the best of the next family" not in body["summary"]
