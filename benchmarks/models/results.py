@@ -97,6 +97,11 @@ class Run(models.Model):
     warnings = models.JSONField(default=list, blank=True)
     source = models.TextField(blank=True, default="")
     licence = models.CharField(max_length=100, blank=True, default="")
+    # How many machines its figures stand for (the processor lottery): 1 for an upload; more
+    # where a study ran the benchmark on one of several tasks that landed on the same
+    # processor and published how many did (study S1's lscpu counts, `loaddemo`). The
+    # statistics weigh its results by it (services/statistics/compute.py).
+    observations = models.PositiveIntegerField(default=1)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
@@ -139,6 +144,7 @@ class Run(models.Model):
                 condition=Q(status__in=["pending", "done", "failed", "withdrawn"]),
                 name="run_status_known",
             ),
+            models.CheckConstraint(condition=Q(observations__gte=1), name="run_observed"),
         ]
 
     def __str__(self) -> str:
