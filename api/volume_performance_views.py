@@ -35,6 +35,10 @@ class VolumePerformanceSerializer(serializers.Serializer):
     params = serializers.DictField()
     results = VolumeRowSerializer(many=True)
     unpriced = serializers.ListField(child=serializers.DictField())
+    summary = serializers.CharField(
+        allow_null=True,
+        help_text="Before any volume is measured: what the answer needs and how to upload it",
+    )
 
 
 @extend_schema(parameters=[benchmark_parameters("e.g. direction=read")])

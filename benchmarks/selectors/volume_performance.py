@@ -32,6 +32,7 @@ VOLUME_VARIANT = re.compile(
     r"(?:-(?P<iops>\d+)iops)?(?:-(?P<throughput>\d+)mibps)?$"
 )
 BYTES_PER_MB = 1e6
+DEFAULT_BENCHMARK = "fio:randread"
 
 
 def volume_of_variant(variant: str) -> tuple[str, int, int | None, int | None] | None:
@@ -76,6 +77,17 @@ class VolumePerformance(BenchmarkAnswer):
 
     results: list[VolumeRow] = field(default_factory=list)
     unpriced: list[dict] = field(default_factory=list)
+    # Before any volume is measured: what the answer needs (`awaiting_volumes`).
+    summary: str | None = None
+
+
+def awaiting_volumes(benchmark_key: str) -> str:
+    """What the answer says before any fio IOPS benchmark is measured: the data it needs."""
+    return (
+        f"No volume is measured yet, so there is no {benchmark_key} to price. Upload a fio "
+        "--output-format=json output with POST /api/v1/runs/, with the instance type, the "
+        "region and the volume as the variant (gp2-100gb, io1-100gb-1000iops)."
+    )
 
 
 def _statistics(benchmark: Benchmark, params: dict[str, Any]) -> list[SeriesStatistics]:
@@ -91,19 +103,32 @@ def _statistics(benchmark: Benchmark, params: dict[str, Any]) -> list[SeriesStat
 
 
 def volume_benchmarks() -> list[str]:
-    """The keys `volume-performance/` answers for: fio's, in op/s."""
-    fio = Benchmark.objects.filter(unit="op/s", key__startswith="fio:").order_by("key")
-    return list(fio.values_list("key", flat=True))
+    """The keys `volume-performance/` answers for: fio's, in op/s, or, before any is measured,
+    the default one (answered with `awaiting_volumes`)."""
+    return list(_fio_iops().values_list("key", flat=True)) or [DEFAULT_BENCHMARK]
+
+
+def _fio_iops():
+    return Benchmark.objects.filter(unit="op/s", key__startswith="fio:").order_by("key")
 
 
 def volume_performance(
     *,
     region_code: str,
-    benchmark_key: str = "fio:randread",
+    benchmark_key: str = DEFAULT_BENCHMARK,
     at: datetime.date | None = None,
     params: dict[str, str] | None = None,
 ) -> VolumePerformance:
-    """IOPS and MB/s per dollar-month of every volume measured with a fio benchmark."""
+    """IOPS and MB/s per dollar-month of every volume measured with a fio benchmark; before
+    any is, the default one is answered with what to upload, not refused."""
+    if benchmark_key == DEFAULT_BENCHMARK and not _fio_iops().exists():
+        return VolumePerformance(
+            benchmark=Benchmark(key=DEFAULT_BENCHMARK, unit="op/s"),
+            region=get_region(region_code).code,
+            at=at or timezone.localdate(),
+            params={},
+            summary=awaiting_volumes(DEFAULT_BENCHMARK),
+        )
     benchmark = get_benchmark(benchmark_key)
     if benchmark.unit != "op/s" or not benchmark.key.startswith("fio:"):
         raise DomainError(

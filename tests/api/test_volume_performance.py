@@ -116,3 +116,19 @@ def test_a_benchmark_that_is_not_fio_iops_is_refused(client):
 )
 def test_the_variant_names_the_volume(variant, volume):
     assert volume_of_variant(variant) == volume
+
+
+def test_before_any_volume_is_measured_the_answer_says_what_to_upload(db):
+    from benchmarks.models import Region
+
+    Region.objects.get_or_create(code="us-east-1")
+    response = APIClient().get(URL, {"region": "us-east-1"})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["benchmark"] == "fio:randread" and body["results"] == []
+    assert (
+        "No volume is measured yet" in body["summary"] and "POST /api/v1/runs/" in body["summary"]
+    )
+    # Another benchmark is still refused, naming it.
+    refused = APIClient().get(URL, {"region": "us-east-1", "benchmark": "fio:randwrite"})
+    assert refused.status_code == 400 and "benchmark" in refused.json()
