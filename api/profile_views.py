@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.answer_fields import purchase_fields
+from api.price_performance_serializers import BestFamilySerializer, NoiseSerializer
 from benchmarks.profiles import PROFILES
 from benchmarks.questions.price_performance import BASES
 from benchmarks.questions.profiles import ProfileForm
@@ -51,6 +52,14 @@ class ProfileRowSerializer(serializers.Serializer):
     baseline_share = serializers.FloatField(allow_null=True)
     burst_per_dollar = serializers.FloatField(allow_null=True)
     sustained_per_dollar = serializers.FloatField(allow_null=True)
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="1 = most per dollar on the basis asked"
+    )
+    rank_range = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="[best, worst]: the ranks the row could take within the profile's noise",
+    )
 
 
 class LackingSerializer(serializers.Serializer):
@@ -76,6 +85,13 @@ class ProfileAnswerSerializer(serializers.Serializer):
     summary = serializers.SerializerMethodField(
         help_text="One sentence answering the question, as the page says it"
     )
+    noise = NoiseSerializer(
+        source="standing.noise",
+        allow_null=True,
+        help_text="The score's noise, from its members' (null when one is not measured)",
+    )
+    best_family = BestFamilySerializer(source="standing.best_family", allow_null=True)
+    tied = serializers.BooleanField(source="standing.tied")
     medians = serializers.DictField(
         child=serializers.FloatField(), help_text="Each benchmark's median across types"
     )

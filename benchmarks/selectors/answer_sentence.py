@@ -88,7 +88,7 @@ def _winners(ranked: list[PricePerformanceRow], standing: Standing | None) -> st
         return f"{family.family} at any size from {span} (within noise of {_name(winner)}) gives"
     return (
         f"{family.family} at {len(held)} of its {len(sizes)} sizes, {span} (within noise of "
-        f"{_name(winner)}), gives"
+        f"{_name(winner)}) gives"
     )
 
 
@@ -243,10 +243,24 @@ def profile_summary(table: ProfileTable) -> str:
     ranked = sorted(table.results, key=lambda row: -(row.per_dollar or 0))
     if not ranked:
         sentence = f"No instance type can be ranked on {work} at {where}."
+    elif table.standing is not None and table.standing.tied:
+        winner = ranked[0]
+        other = next(row for row in ranked if row.family != winner.family)
+        standing = table.standing
+        margin = standing.noise.margin if standing.noise else 0.0
+        sentence = (
+            f"For {work}, {_name(winner)} and {_name(other)} are tied for the most per dollar "
+            f"({_hours(winner.per_dollar)} and {_hours(other.per_dollar)} of the median type's "
+            f"work: {(standing.best_family.lead or 0) * 100:.1f}% apart, inside the profile's "
+            f"noise of {margin * 100:.1f}%)"
+        )
+        basis = BASIS_WORDS[table.basis] if any(row.burstable for row in ranked) else ""
+        sentence += f", at {where}" + (f" ({basis})" if basis else "") + "."
     else:
         winner = ranked[0]
+        who = _winners(ranked, table.standing).removesuffix(" gives")
         sentence = (
-            f"For {work}, {_name(winner)} buys the most per dollar "
+            f"For {work}, {who} buys the most per dollar "
             f"({_hours(winner.per_dollar)} of the median type's work)"
         )
         other = next((row for row in ranked[1:] if row.family != winner.family), None)

@@ -23,12 +23,14 @@ from django.utils import timezone
 
 from benchmarks import profiles as definitions
 from benchmarks.models import Benchmark, Region, SeriesStatistics
+from benchmarks.noise import Noise
 from benchmarks.per_dollar import SECONDS_PER_HOUR
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.selectors import prices
 from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.kept_series import Machine, read_kept_series
 from benchmarks.selectors.lookups import get_region, names_type
+from benchmarks.selectors.standing import Standing, profile_noise, stand
 from benchmarks.services.statistics import params_key
 
 
@@ -48,6 +50,9 @@ class ProfileRow:
     baseline_share: float | None = None
     burst_per_dollar: float | None = None
     sustained_per_dollar: float | None = None
+    # Where the row stands within the profile's noise (selectors/standing.py).
+    rank: int | None = None
+    rank_range: list[int] | None = None
 
     @property
     def burstable(self) -> bool:
@@ -88,6 +93,8 @@ class ProfileTable:
     results: list[ProfileRow] = field(default_factory=list)
     lacking: list[Lacking] = field(default_factory=list)
     unpriced: list[UnpricedScore] = field(default_factory=list)
+    # What the profile's noise (from its members') makes of the rows.
+    standing: Standing | None = None
 
 
 def profile_table(query: ProfileQuery) -> ProfileTable:
@@ -173,6 +180,8 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
     table.results.sort(
         key=lambda row: (row.per_dollar is None, -(row.per_dollar or 0), row.instance_type)
     )
+    noises = {key: Noise.from_dict(benchmark.noise) for key, benchmark in benchmarks.items()}
+    table.standing = stand(table.results, profile_noise(profile.members, noises))
     return table
 
 

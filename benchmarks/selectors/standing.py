@@ -38,11 +38,12 @@ class Standing:
     tied: bool
 
 
-def stand(rows: list, kept_noise: dict | None) -> Standing:
-    """Rank `rows` (PricePerformanceRow or alike: `per_dollar`, `family`, `instance_type`,
-    `runs`, `min`, `max`, `median`) by what a dollar buys, setting each row's `rank`,
-    `rank_range` and `spread`; rows without a per-dollar figure get none."""
-    measured = Noise.from_dict(kept_noise)
+def stand(rows: list, noise: Noise | dict | None) -> Standing:
+    """Rank `rows` (PricePerformanceRow or ProfileRow: `per_dollar`, `family`,
+    `instance_type`; `runs`, `min`, `max`, `median` where a row has runs) by what a dollar
+    buys, setting each row's `rank`, `rank_range` and `spread`; rows without a per-dollar
+    figure get none. `noise` as kept on the benchmark (a dict) or measured."""
+    measured = noise if isinstance(noise, Noise) or noise is None else Noise.from_dict(noise)
     ranked = sorted(
         (row for row in rows if row.per_dollar is not None),
         key=lambda row: (-row.per_dollar, row.instance_type),
@@ -52,7 +53,8 @@ def stand(rows: list, kept_noise: dict | None) -> Standing:
         row.rank = position
         row.rank_range = [best, worst]
     for row in rows:
-        row.spread = noise_figures.relative_spread(row.min, row.max, row.median, row.runs)
+        if hasattr(row, "runs"):
+            row.spread = noise_figures.relative_spread(row.min, row.max, row.median, row.runs)
     if not ranked:
         return Standing(noise=measured, best_family=None, tied=False)
     winner = ranked[0]
@@ -73,3 +75,26 @@ def stand(rows: list, kept_noise: dict | None) -> Standing:
             family.lead = round(winner.per_dollar / other.per_dollar - 1, 4)
         tied = not noise_figures.beyond(winner.per_dollar, other.per_dollar, measured)
     return Standing(noise=measured, best_family=family, tied=tied)
+
+
+def profile_noise(members: list, noises: dict[str, Noise | None]) -> Noise | None:
+    """A workload profile's noise from its members' (`noises` by benchmark key): its score is
+    a weighted geometric mean, so independent relative noises add as sqrt(sum((w/W)^2 s^2));
+    None when a member's noise is unknown."""
+    total = sum(member.weight for member in members)
+    parts = [noises.get(member.benchmark) for member in members]
+    if not members or any(part is None for part in parts):
+        return None
+    relative = (
+        sum(
+            (member.weight / total) ** 2 * part.relative**2
+            for member, part in zip(members, parts, strict=True)
+        )
+        ** 0.5
+    )
+    return Noise(
+        relative=float(f"{relative:.4g}"),
+        series=sum(part.series for part in parts),
+        method="From its members' noise, weighted as the score weighs them: "
+        "sqrt(sum((weight / total weight)^2 x noise^2)).",
+    )

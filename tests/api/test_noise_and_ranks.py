@@ -136,3 +136,18 @@ def test_a_tie_is_said_and_names_both(answer):
         "summary"
     ]
     assert "the best of the next family" not in body["summary"]
+
+
+def test_a_profiles_answer_ranks_within_its_members_noise(answer):
+    body = answer(profile="crypto", region="us-east-1")
+    members = body["profile"]["benchmarks"]
+    assert {member["benchmark"] for member in members} >= {"openssl:aes-256-cbc"}
+    noise = body["noise"]
+    assert 0 < noise["relative"] < 0.5 and "members' noise" in noise["method"]
+    ranks = [row["rank"] for row in body["results"] if row["per_dollar"] is not None]
+    assert ranks == list(range(1, len(ranks) + 1))
+    assert all(
+        row["rank_range"][0] <= row["rank"] <= row["rank_range"][1] for row in body["results"]
+    )
+    assert body["best_family"]["family"] == body["results"][0]["family"]
+    assert isinstance(body["tied"], bool)
