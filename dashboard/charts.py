@@ -24,13 +24,14 @@ from benchmarks.selectors.profile_comparison import ProfileComparison
 from benchmarks.selectors.storage import VolumeComparison
 
 
-def comparison_chart(comparison: Comparison) -> dict | None:
+def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict | None:
     """What the comparison page's charts draw: bars per dollar and per figure, the spread of
     single values by CPU model, price against performance with its frontier, the baseline.
 
     The figures are the API's (`per_dollar`, `median`, ...) for the same question; scales
     (units.Scale.as_json) say how the scripts write them; bars are drawn in the answer's
-    order (best first).
+    order (best first). `rows`: the rows whose data is written, when the page shows only some
+    (selectors.shown_rows: those shown, the bars, the frontier); all by default.
     """
     table, reading, bars = comparison.table, comparison.reading, comparison.bars
     if table is None or reading is None:
@@ -93,7 +94,7 @@ def comparison_chart(comparison: Comparison) -> dict | None:
                 else [],
                 "cpu_models": row.cpu_models,
             }
-            for row in table.results
+            for row in (table.results if rows is None else rows)
         ],
     }
 

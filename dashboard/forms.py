@@ -22,3 +22,12 @@ class UploadForm(forms.Form):
     def __init__(self, *args, formats: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["format"].choices = [(name, name) for name in ["auto", *formats]]
+
+
+class ShownRowsForm(forms.Form):
+    """`rows=` of the comparison page: the first rows as ranked (the default) or every row."""
+
+    rows = forms.ChoiceField(required=False, choices=[("", ""), ("best", "best"), ("all", "all")])
+
+    def everything(self) -> bool:
+        return self.is_valid() and self.cleaned_data["rows"] == "all"

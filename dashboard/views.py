@@ -32,9 +32,10 @@ from benchmarks.selectors import instance_types as instance_type_selector
 from benchmarks.selectors import profile_comparison as profile_comparison_selector
 from benchmarks.selectors import runs as run_selector
 from benchmarks.selectors import storage as storage_selector
+from benchmarks.selectors.shown_rows import shown_rows
 from benchmarks.services import runs as run_services
 from dashboard import charts, health
-from dashboard.forms import UploadForm
+from dashboard.forms import ShownRowsForm, UploadForm
 
 
 def healthz(request):
@@ -81,22 +82,29 @@ def comparison(request):
     if result.error:
         name, message = result.error
         form.add_error(name if name in form.fields else None, message)
+    rows_form = ShownRowsForm(request.GET)
+    shown = shown_rows(result, everything=rows_form.everything())
     context = {
         "form": form,
         "comparison": result,
         "table": result.table,
-        "chart_data": charts.comparison_chart(result),
+        "shown": shown,
+        "chart_data": charts.comparison_chart(result, rows=shown.charted),
         "basis_choices": list(BASIS_LABELS.items()),
         "purchase_controls": purchase_controls(result.query.purchase),
         "price_dates_choices": list(PRICE_DATES_LABELS.items()),
-        "errors": {**(form.error_dict() if form.errors else {}), **refused},
+        "errors": {
+            **(form.error_dict() if form.errors else {}),
+            **{name: list(messages) for name, messages in rows_form.errors.items()},
+            **refused,
+        },
         "five_families": _five_families(result),
         "family_presets": _family_presets(result),
         "clouds": comparison_menus.cloud_controls(result),
         "currencies": currency.menu(),
         "profiles": PROFILES,
     }
-    status = 200 if valid and not result.error else 400
+    status = 200 if valid and rows_form.is_valid() and not result.error else 400
     return render(request, "dashboard/comparison.html", context, status=status)
 
 

@@ -133,8 +133,9 @@ def baseline_data(comparison) -> str:
 
 
 @register.simple_tag
-def result_rows(comparison, table) -> str:
-    """The `<tr>` of each row of the results table, with the columns the question has."""
+def result_rows(comparison, table, rows=None) -> str:
+    """The `<tr>` of each row of the results table (of `rows`, when only some are shown),
+    with the columns the question has."""
     reading = comparison.reading
     scale = reading.value
     breakdowns = comparison.cpu_breakdowns or {}
@@ -142,7 +143,7 @@ def result_rows(comparison, table) -> str:
     converted = table.exchange_rate.currency != "USD"
     page_of = type_pages()
     lines = []
-    for row in table.results:
+    for row in table.results if rows is None else rows:
         name = _text(row.instance_type)
         flagged = ' class="flagged"' if row.only_flagged else ""
         page = page_of(row.page_name)
@@ -203,12 +204,13 @@ def result_rows(comparison, table) -> str:
 
 
 @register.simple_tag
-def unpriced_items(comparison, table) -> str:
-    """The `<li>` of each type measured but without a price."""
+def unpriced_items(comparison, table, rows=None) -> str:
+    """The `<li>` of each type measured but without a price (of `rows`, when only some are
+    shown)."""
     scale = comparison.reading.value
     page_of = type_pages()
     lines = []
-    for row in table.unpriced:
+    for row in table.unpriced if rows is None else rows:
         name = _text(row.instance_type)
         page = page_of(row.instance_type)
         variant = f" ({_text(row.variant)})" if row.variant else ""
