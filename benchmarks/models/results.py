@@ -128,6 +128,16 @@ class Run(models.Model):
     # left pending again (services/runs.py `requeue_stale_runs`), and gives up after a few.
     queued_at = models.DateTimeField(null=True, blank=True)
     queue_attempts = models.PositiveSmallIntegerField(default=0)
+    # The cloud's signed identity proof it came with, once verified (benchmarks/identity/):
+    # the cloud and what the proof names; blank where it names nothing. The account is kept
+    # for the admin, never shown.
+    verified_by = models.CharField(
+        max_length=8, blank=True, default="", choices=[("aws", "AWS"), ("gcp", "Google Cloud")]
+    )
+    verified_instance_type = models.CharField(max_length=100, blank=True, default="")
+    verified_region = models.CharField(max_length=100, blank=True, default="")
+    verified_instance_id = models.CharField(max_length=100, blank=True, default="")
+    verified_account = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -146,6 +156,13 @@ class Run(models.Model):
             ),
             models.CheckConstraint(condition=Q(observations__gte=1), name="run_observed"),
         ]
+
+    @property
+    def verified(self) -> bool:
+        """Its proof named the type it was uploaded for: that machine, of that type, there."""
+        return bool(self.verified_by) and self.verified_instance_type == (
+            self.instance_type.name if self.instance_type_id else None
+        )
 
     def __str__(self) -> str:
         machine = self.instance_type.name if self.instance_type_id else "table"
