@@ -194,6 +194,12 @@ class RunSerializer(serializers.ModelSerializer):
     region = serializers.CharField(source="region.code", default=None, allow_null=True)
     variant = serializers.SerializerMethodField()
     url = serializers.SerializerMethodField()
+    verified = serializers.BooleanField(
+        read_only=True, help_text="Its identity proof named this type: that machine, there"
+    )
+    verified_by = serializers.CharField(default=None, allow_null=True, read_only=True)
+    verified_instance_type = serializers.CharField(default=None, allow_null=True, read_only=True)
+    verified_region = serializers.CharField(default=None, allow_null=True, read_only=True)
 
     class Meta:
         model = Run
@@ -218,10 +224,21 @@ class RunSerializer(serializers.ModelSerializer):
             "created_at",
             "finished_at",
             "withdrawn_at",
+            "verified",
+            "verified_by",
+            "verified_instance_type",
+            "verified_region",
         ]
 
     def get_variant(self, run: Run) -> str | None:
         return run.variant or None
+
+    def to_representation(self, run: Run) -> dict:
+        body = super().to_representation(run)
+        # What a proof does not name is null, as is everything of a run without a proof.
+        for name in ("verified_by", "verified_instance_type", "verified_region"):
+            body[name] = body[name] or None
+        return body
 
     def get_url(self, run: Run) -> str:
         return reverse("api:run-detail", args=[run.pk], request=self.context.get("request"))
@@ -262,3 +279,12 @@ class RunUploadSerializer(serializers.Serializer):
     format = serializers.CharField(required=False, default="auto")
     source = serializers.CharField(required=False, allow_blank=True, default="")
     licence = serializers.CharField(required=False, allow_blank=True, default="")
+    identity = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=20_000,
+        help_text="The cloud's signed identity proof as its metadata service gives it (AWS's "
+        "PKCS7 instance identity signature, Google's instance identity token made out to "
+        "this server); checked before anything is stored",
+    )

@@ -1,5 +1,6 @@
 """API views: declarations around selectors and services."""
 
+from django.conf import settings
 from django.http import JsonResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
@@ -18,6 +19,7 @@ from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Regio
 from benchmarks.questions import PricePerformanceForm
 from benchmarks.selectors import cross_cloud, lookups, price_performance
 from benchmarks.services import runs as run_services
+from benchmarks.services.identified_runs import upload_identified_run
 from benchmarks.services.withdraw import withdraw_run
 
 
@@ -116,10 +118,13 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
         # Several `file` parts: iperf3 processes run at once, one measurement (docs/api.md).
         files = request.data.getlist("file") if hasattr(request.data, "getlist") else []
         files = files or [upload.validated_data["file"]]
-        run, created = run_services.upload_run(
+        run, created = upload_identified_run(
             file=files[0],
             more_files=files[1:],
             fields=upload.validated_data,
+            identity=upload.validated_data["identity"],
+            audience=settings.PRICEBENCH_IDENTITY_AUDIENCE
+            or request.build_absolute_uri("/").rstrip("/"),
             uploaded_by=request.user,
             upload_token=request.auth,
         )

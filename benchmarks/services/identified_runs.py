@@ -1,0 +1,64 @@
+"""An upload that brings its machine's signed identity proof: the proof is checked before
+anything is stored, and the run keeps what it names (benchmarks/identity/)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+
+from benchmarks.identity import check_identity, verify_identity
+from benchmarks.models import Run
+from benchmarks.services import runs
+
+
+@transaction.atomic
+def upload_identified_run(
+    *,
+    file,
+    fields: Mapping[str, Any],
+    identity: str = "",
+    audience: str = "",
+    more_files: list | tuple = (),
+    uploaded_by=None,
+    upload_token=None,
+) -> tuple[Run, bool]:
+    """`runs.upload_run`, with the cloud's identity proof when one is given.
+
+    A proof that does not verify, names another type or region than `fields`, or started
+    after the run was measured raises IdentityError (400) and nothing is stored. `audience`
+    is the address a Google token must be made out to.
+    """
+    proof = None
+    if identity.strip():
+        proof = verify_identity(identity, audience=audience)
+        check_identity(
+            proof,
+            instance_type=fields.get("instance_type") or None,
+            region=fields.get("region") or None,
+            measured_at=fields.get("measured_at"),
+        )
+    run, created = runs.upload_run(
+        file=file,
+        fields=fields,
+        more_files=more_files,
+        uploaded_by=uploaded_by,
+        upload_token=upload_token,
+    )
+    if proof is not None:
+        run.verified_by = proof.cloud
+        run.verified_instance_type = proof.instance_type or ""
+        run.verified_region = proof.region or ""
+        run.verified_instance_id = proof.instance_id[:100]
+        run.verified_account = proof.account[:100]
+        run.save(
+            update_fields=[
+                "verified_by",
+                "verified_instance_type",
+                "verified_region",
+                "verified_instance_id",
+                "verified_account",
+            ]
+        )
+    return run, created
