@@ -263,7 +263,7 @@ def test_the_aws_certificate_is_checked_at_signing_time_not_today(
 ):
     from benchmarks.identity import IdentityError, aws
 
-    (certificate,) = aws.aws_certificates()
+    (certificate,) = [c for c in aws.aws_certificates() if c.not_valid_before_utc.year == 2012]
     monkeypatch.setattr(
         aws, "aws_certificates", lambda: (_CertificateValidUntil(certificate, valid_until),)
     )
@@ -272,3 +272,12 @@ def test_the_aws_certificate_is_checked_at_signing_time_not_today(
     else:
         with pytest.raises(IdentityError, match="outside its certificate's validity"):
             aws.verify_pkcs7(PKCS7)
+
+
+def test_aws_certificates_of_every_region_are_bundled():
+    from benchmarks.identity import aws
+
+    certificates = aws.aws_certificates()
+    # The default DSA certificate, ten opt-in regions' and China's, and 31 RSA-2048 ones.
+    assert len(certificates) == 12 + 31
+    assert len({(c.issuer, c.serial_number) for c in certificates}) == len(certificates)
