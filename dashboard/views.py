@@ -26,7 +26,7 @@ from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import commitment_cost as commitment_cost_selector
 from benchmarks.selectors import comparison as comparison_selector
-from benchmarks.selectors import comparison_menus, databases, network, similar
+from benchmarks.selectors import comparison_menus, databases, family_facts, network, similar
 from benchmarks.selectors import five_families as five_families_selector
 from benchmarks.selectors import instance_types as instance_type_selector
 from benchmarks.selectors import profile_comparison as profile_comparison_selector
@@ -76,9 +76,8 @@ def comparison(request):
     question.pop("profile", None)
     form = PricePerformanceForm(question, optional=("benchmark", "region"))
     valid = form.is_valid() and not refused
-    result = comparison_selector.comparison(
-        form.query(families=comparison_selector.DEFAULT_FAMILIES)
-    )
+    # Without `families`, the question's vendor's default families (`families=` means all).
+    result = comparison_selector.comparison(form.query(), families_asked="families" in question)
     if result.error:
         name, message = result.error
         form.add_error(name if name in form.fields else None, message)
@@ -99,7 +98,7 @@ def comparison(request):
             **refused,
         },
         "five_families": _five_families(result),
-        "family_presets": _family_presets(result),
+        "family_picker": _family_picker(result),
         "clouds": comparison_menus.cloud_controls(result),
         "currencies": currency.menu(),
         "profiles": PROFILES,
@@ -121,14 +120,32 @@ def _profile_comparison(request, form: ProfileForm):
         "basis_choices": list(BASIS_LABELS.items()),
         "purchase_controls": purchase_controls(query.purchase),
         "errors": {result.error[0] or "detail": [result.error[1]]} if result.error else {},
-        "family_presets": _family_presets(result),
+        "family_picker": _family_picker(result),
         "profiles": PROFILES,
     }
     status = 400 if result.error else 200
     return render(request, "dashboard/comparison.html", context, status=status)
 
 
-def _family_presets(result) -> list[dict]:
+def _family_picker(result) -> dict:
+    """The family picker: the families, the question's vendors' first, each with what its
+    search matches (vendors, processors), and the presets."""
+    facts = family_facts.family_facts() if result.families else {}
+    region = result.price_menu.regions.get(result.query.region)
+    # A profile's question names one region, without `regions`.
+    asked = [vendor for vendor, _ in getattr(result.query, "regions", ())]
+    vendors = asked or ([region.vendor] if region else [])
+    families = family_facts.vendor_first(result.families, vendors, facts)
+    return {
+        "families": [
+            {"name": family, "search": facts[family].search_text if family in facts else ""}
+            for family in families
+        ],
+        "presets": _family_presets(result, facts, vendors),
+    }
+
+
+def _family_presets(result, facts, vendors) -> list[dict]:
     """The family picker's presets, each a link to the same question with its families (so
     that they work without scripts), then "All" (`families=`); the baseline is left out, as it
     may not be among them."""
@@ -143,7 +160,7 @@ def _family_presets(result) -> list[dict]:
             "href": "?" + urlencode({**question, "families": ",".join(preset.families)}),
         }
         for preset in [
-            *family_presets.presets(result.families),
+            *family_presets.presets(result.families, facts, vendors),
             family_presets.Preset("all", "All", ()),
         ]
     ]

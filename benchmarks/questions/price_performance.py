@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 
 from benchmarks.currency import USD, currencies
+from benchmarks.errors import DomainError
 from benchmarks.models import PurchaseOption, Vendor
 from benchmarks.questions.base import (
     CHOICE_ERRORS,
@@ -22,6 +23,7 @@ from benchmarks.questions.base import (
 )
 from benchmarks.questions.parameters import measured_params
 from benchmarks.questions.purchase import Purchase, PurchaseFields
+from benchmarks.selectors import lookups
 
 INCLUDES = ("values", "quartiles")
 # What a burstable type is ranked by: what it sustains once its CPU credits are spent (the
@@ -41,6 +43,14 @@ PRICE_DATES = ("any", "exact")
 PRICE_DATES_LABELS = {"any": "the nearest price known", "exact": "only prices in force that day"}
 # What the page asks when the question leaves it open.
 DEFAULT_FAMILIES = ("fargate", "t2", "c7g", "c7a", "c7i")
+# The same for a question about another cloud's region: a few of its own families, burstable,
+# Arm, AMD and Intel as AWS's five are (Hetzner's four are all it sells).
+VENDOR_DEFAULT_FAMILIES = {
+    Vendor.AWS: DEFAULT_FAMILIES,
+    Vendor.AZURE: ("Bsv2", "Dpsv6", "Dasv6", "Dsv6"),
+    Vendor.GCP: ("e2", "t2a", "c4a", "t2d", "n2d", "n2"),
+    Vendor.HCLOUD: ("cx", "cpx", "cax", "ccx"),
+}
 DEFAULT_REGION = "us-east-1"
 # Regions one cross-cloud question may rank together (each is its own few queries).
 MAX_REGIONS = 6
@@ -104,7 +114,10 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
     """
 
     benchmark = forms.CharField(max_length=120, help_text="Benchmark key, e.g. openssl:sha256")
-    region = forms.CharField(max_length=32, help_text="Region whose prices apply, e.g. us-east-1")
+    region = forms.CharField(
+        max_length=50,
+        help_text="Region whose prices apply, e.g. us-east-1, or vendor:region (hcloud:fsn1)",
+    )
     at = date_field(
         "Prices in force that day, YYYY-MM-DD (default today)",
         widget=forms.DateInput(attrs={"type": "date"}),
@@ -206,6 +219,13 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
                 f"{', '.join(unknown)}: not a valid choice; choose from {', '.join(INCLUDES)}"
             )
         return extras
+
+    def clean_region(self) -> str:
+        # `hcloud:fsn1`, as `regions=` names it, is fsn1 once its vendor is known to have it.
+        try:
+            return lookups.region_code(self.cleaned_data["region"])
+        except DomainError as error:
+            raise forms.ValidationError(error.message) from None
 
     def clean_regions(self) -> tuple[tuple[str, str], ...]:
         pairs = []

@@ -23,10 +23,14 @@ from decimal import Decimal
 from benchmarks import inspector, units
 from benchmarks.currency import USD
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark
+from benchmarks.models import Benchmark, Vendor
 from benchmarks.per_dollar import pareto_frontier
 from benchmarks.questions import PricePerformanceQuery, lenient_query
-from benchmarks.questions.price_performance import DEFAULT_FAMILIES, ORDERS
+from benchmarks.questions.price_performance import (
+    DEFAULT_FAMILIES,
+    ORDERS,
+    VENDOR_DEFAULT_FAMILIES,
+)
 from benchmarks.selectors import answer_sentence, demo, prices
 from benchmarks.selectors.comparison_menus import (
     STUDY_VIEWS,
@@ -138,13 +142,16 @@ class Comparison(AnswerLinks):
         return [missing.family for missing in self.missing]
 
 
-def comparison(query: PricePerformanceQuery) -> Comparison:
+def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> Comparison:
     """The chart page's data; an empty benchmark or region means the page's defaults.
 
-    No families means every family (the view passes DEFAULT_FAMILIES when none were asked).
+    No families means every family; a question that asked none (`families_asked` false) takes
+    its regions' vendors' defaults (VENDOR_DEFAULT_FAMILIES: AWS's five in an AWS region).
     """
     benchmarks = [b for b in Benchmark.objects.order_by("key") if b.families]
     menu = prices.price_menu()
+    if not families_asked:
+        query = replace(query, families=default_families(query, menu))
     result = Comparison(benchmarks=benchmarks, price_menu=menu, query=query)
     result.groups = menu_groups(benchmarks)
     result.demo_note = demo.loading_note()
@@ -175,6 +182,17 @@ def comparison(query: PricePerformanceQuery) -> Comparison:
         return result
     _describe(result, table, by_key)
     return result
+
+
+def default_families(query: PricePerformanceQuery, menu: prices.PriceMenu) -> tuple[str, ...]:
+    """The families a question that names none opens on: its region's vendor's defaults, or
+    those of every vendor of a cross-cloud question's regions (AWS's for a region without
+    prices, as the page then shows DEFAULT_REGION's)."""
+    region = menu.regions.get(query.region)
+    vendors = [vendor for vendor, _ in query.regions] or [region.vendor if region else Vendor.AWS]
+    return tuple(
+        family for vendor in dict.fromkeys(vendors) for family in VENDOR_DEFAULT_FAMILIES[vendor]
+    )
 
 
 def _table(

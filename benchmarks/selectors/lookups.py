@@ -106,6 +106,18 @@ def get_region(code: str, *, field: str = "region") -> Region:
     return found
 
 
+def region_code(text: str, *, field: str = "region") -> str:
+    """The code of the region `text` names: `fsn1`, or `hcloud:fsn1` as `regions=` writes it
+    (then one query: the vendor must have it, else a DomainError naming its closest codes)."""
+    vendor, code = vendor_and_name(text)
+    if vendor is None:
+        return text
+    codes = list(Region.objects.filter(vendor=vendor).values_list("code", flat=True))
+    if code not in codes:
+        raise _unknown(f"region of {vendor}", code, codes, field)
+    return code
+
+
 def get_benchmark(key: str, *, field: str = "benchmark") -> Benchmark:
     """The benchmark with `key`, or a DomainError that suggests the closest keys."""
     found = Benchmark.objects.filter(key=key).first()

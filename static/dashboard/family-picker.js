@@ -12,11 +12,24 @@
   const boxes = () => [...picker.querySelectorAll("input[type=checkbox][name=families]")];
   const missing = () => picker.querySelector("input[type=hidden][name=families]");
 
+  // A family is found by its name or by what its label says of it (its cloud, its
+  // processors: "graviton", "amd", "arm", "burstable").
   search.addEventListener("input", () => {
     const words = search.value.trim().toLowerCase();
     boxes().forEach((box) => {
-      box.closest("label").hidden = Boolean(words) && !box.value.toLowerCase().includes(words);
+      const label = box.closest("label");
+      const text = (box.value + " " + (label.dataset.search || "")).toLowerCase();
+      label.hidden = Boolean(words) && !text.includes(words);
     });
+  });
+
+  // The open panel stays inside the window: moved left by what would pass its right edge.
+  const panel = picker.querySelector(".family-panel");
+  picker.addEventListener("toggle", () => {
+    panel.style.left = "";
+    if (!picker.open) return;
+    const over = panel.getBoundingClientRect().right - document.documentElement.clientWidth;
+    if (over > 0) panel.style.left = -Math.ceil(over) - 8 + "px";
   });
   // Enter in the search box ticks the only family it leaves, rather than sending the form.
   search.addEventListener("keydown", (event) => {
@@ -35,6 +48,9 @@
     event.preventDefault();
     const wanted = link.dataset.families ? link.dataset.families.split(",") : null;
     boxes().forEach((box) => { box.checked = !wanted || wanted.includes(box.value); });
+    // A preset's families without results here (Fargate) stay asked for: the answer names them.
+    const shown = boxes().map((box) => box.value);
+    missing().value = (wanted || []).filter((family) => !shown.includes(family)).join(",");
     ask();
   });
 

@@ -41,7 +41,8 @@ def test_the_presets_link_the_same_question_with_their_families_and_no_baseline(
     assert response.status_code == 200
     links = presets(response)
     assert list(links) == ["named", "latest", "graviton", "burstable", "all"]
-    assert links["named"]["families"] == ["t2,c7g,c7a"]
+    # All five, those without results too (issue 45: it dropped Fargate); the answer names them.
+    assert links["named"]["families"] == ["fargate,t2,c7g,c7a,c7i"]
     assert links["graviton"]["families"] == ["c7g"]
     assert links["burstable"]["families"] == ["t2"]
     assert links["all"]["families"] == [""]
