@@ -19,6 +19,19 @@ def _number(value: float | None, digits: int) -> str:
     return f"{value:.{digits}f}".rstrip("0").rstrip(".")
 
 
+def _rank(result) -> str:
+    """' rank 3 (1-8)': the row's rank per dollar in the whole answer, with the ranks it could
+    take within the noise (selectors/standing.py); the range only where it is one."""
+    if result.rank is None:
+        return ""
+    best, worst = result.rank_range or (result.rank, result.rank)
+    within = f" ({best}–{worst})" if best != worst else ""
+    return (
+        f' <small class="rank" title="rank per dollar among every type measured; in brackets '
+        f"the ranks it could take within the benchmark's noise\">#{result.rank}{within}</small>"
+    )
+
+
 @register.simple_tag
 def finder_rows(table, compare: bool = True) -> str:
     """The `<tr>` of each row of a `FinderTable`, one `data-column` cell per column."""
@@ -53,7 +66,7 @@ def finder_rows(table, compare: bool = True) -> str:
             if row.result is not None:
                 score = _number(row.median, 3)
                 if row.per_dollar is not None:
-                    per_dollar = _number(row.per_dollar, 2)
+                    per_dollar = _number(row.per_dollar, 2) + _rank(row.result)
             figures = (
                 f'<td data-column="median">{score}</td>'
                 f'<td data-column="per_dollar">{per_dollar}</td>'
@@ -66,6 +79,7 @@ def finder_rows(table, compare: bool = True) -> str:
                     median += f" <small>({escape(row.variant)})</small>"
                 if row.per_dollar is not None and reading.per_dollar is not None:
                     per_dollar = escape(reading.per_dollar.format(row.per_dollar))
+                    per_dollar += _rank(row.result)
             figures = (
                 f'<td data-column="median">{median}</td>'
                 f'<td data-column="per_dollar">{per_dollar}</td>'

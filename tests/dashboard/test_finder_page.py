@@ -4,6 +4,7 @@ queries at any size."""
 
 import csv
 import io
+import re
 import time
 
 import pytest
@@ -81,6 +82,18 @@ class TestOnTheDemo:
         row = row.split("</tr>")[0]
         for column in COLUMNS:
             assert f'data-column="{column.key}"' in row, column.key
+
+    def test_each_figure_says_its_rank_and_the_ranks_it_could_take_within_the_noise(self, client):
+        statistics.keep_noise()
+        page = client.get(URL, {"family": "c7g", "benchmark": "openssl:aes-256-cbc"})
+        text = page.content.decode()
+        ranks = re.findall(r'<small class="rank"[^>]*>#(\d+)(?: \((\d+)–(\d+)\))?</small>', text)
+        assert ranks, "no rank shown"
+        # Sizes of c7g within half a percent of each other share ranks: some are ranges.
+        assert any(best for _rank, best, _worst in ranks)
+        for rank, best, worst in ranks:
+            if best:
+                assert int(best) <= int(rank) <= int(worst)
 
     def test_the_column_picker_hides_what_the_url_leaves_out(self, client):
         response = client.get(URL, {"family": "c7g", "columns": "name,vcpus,usd_per_hour"})
