@@ -69,3 +69,12 @@ def test_the_finders_first_screen_shows_types_with_its_filters_folded(sqlite_sit
     phone.goto(f"{sqlite_site}/instance-types/?vcpus_min=-1")
     assert phone.locator("#finder-form .error").is_visible()
     assert phone.console_errors == []
+
+
+def test_the_landings_per_dollar_column_is_in_view_without_scrolling_sideways(sqlite_site, phone):
+    phone.goto(f"{sqlite_site}/")
+    cell = phone.locator("#results-table tbody tr:first-child td.per-dollar")
+    cell.evaluate("(c) => window.scrollTo(0, c.getBoundingClientRect().top + scrollY - 200)")
+    box = cell.bounding_box()
+    # It stood at x=727 on a 375 px screen, past six other columns.
+    assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], box
