@@ -12,8 +12,11 @@ One file, Python 3.8 or newer, standard library only. The agent
    algorithm, exactly as Spare Cores measure EC2 instances (so the results land beside
    theirs), then each algorithm once more in a single process; optionally iperf3, sysbench
    and fio;
-3. uploads each tool's output, lscpu first, to POST /api/v1/runs/ with the API token,
-   retrying transient errors, and prints each run's page.
+3. uploads each tool's output, lscpu first, to POST /api/v1/runs/ with the API token and the
+   machine's signed identity proof where the cloud gives one (AWS's PKCS7 instance identity
+   through IMDSv2; Google's identity token, made out to the server, with --identity gcp;
+   Azure's attested document with --identity azure); a Fargate task or another container
+   has none and says so. It retries transient errors and prints each run's page.
 
 Progress goes to stderr; the run pages' URLs go to stdout. --dry-run prints what would be
 uploaded and sends nothing. The token may also come from PRICEBENCH_TOKEN and the server from
@@ -22,7 +25,7 @@ PRICEBENCH_SERVER, which keeps the token out of the process list.
 The file's sections, in order:
 - what every part uses: the version, exit codes, the agent's errors, progress on stderr;
 - where it runs: the instance type and region (or Fargate task size) from the metadata
-  services, or from --instance-type and --region;
+  services, or from --instance-type and --region; the signed proof of it, where there is one;
 - running the tools: lscpu, `openssl speed` with and without -multi, iperf3, sysbench, fio,
   each in the C locale, each output the text to upload;
 - uploading: one multipart upload per tool's output, sent with retries (Retry-After,
@@ -246,6 +249,102 @@ def _metadata_request(method: str, url: str, headers: dict) -> str:
 
 def _path(url: str) -> str:
     return urllib.parse.urlsplit(url).path or "/"
+
+
+# The clouds' signed proofs of the machine, which the server checks (POST runs/ `identity`).
+GOOGLE_METADATA_HOST = "metadata.google.internal"
+AZURE_METADATA_ENDPOINT = "http://169.254.169.254"
+IDENTITY_CHOICES = ("auto", "aws", "gcp", "azure", "none")
+
+
+@dataclass
+class Proof:
+    """The machine's signed identity proof (None where there is none) and what to say of it."""
+
+    text: str | None
+    note: str
+
+
+def identity_proof(machine: Machine, *, choice: str, environ: dict, server: str | None) -> Proof:
+    """The proof --identity asks for; `auto`: AWS's where IMDSv2 named the machine.
+
+    Never fails: without a proof the runs are uploaded unverified, and the note says why.
+    """
+    if choice == "none":
+        return Proof(None, "--identity none: the runs are uploaded unverified")
+    if choice == "auto":
+        if machine.found_through == "ECS task metadata v4":
+            return Proof(
+                None,
+                "a Fargate task has no signed identity proof (nor has any container): the runs "
+                "are uploaded unverified",
+            )
+        if machine.found_through != "IMDSv2":
+            return Proof(
+                None,
+                "no identity proof asked for a machine named by --instance-type and --region "
+                "(give --identity aws, gcp or azure to send the cloud's): the runs are uploaded "
+                "unverified",
+            )
+        choice = "aws"
+    try:
+        if choice == "aws":
+            text = _aws_identity(imds_endpoint(environ))
+            return Proof(text, "AWS's signed instance identity document (IMDSv2, pkcs7)")
+        if choice == "gcp":
+            if not server:
+                return Proof(None, "Google's identity token is made out to a server: none given")
+            text = _google_identity(environ, audience=server.rstrip("/"))
+            return Proof(text, "Google's instance identity token, made out to " + server)
+        text = _azure_identity(environ)
+        return Proof(text, "Azure's attested document, with a nonce of this run's")
+    except MetadataError as error:
+        return Proof(
+            None, f"no {choice} identity proof ({error}): the runs are uploaded unverified"
+        )
+
+
+def _aws_identity(endpoint: str) -> str:
+    token = _metadata_request(
+        "PUT",
+        f"{endpoint}/latest/api/token",
+        {"X-aws-ec2-metadata-token-ttl-seconds": IMDS_TOKEN_TTL_SECONDS},
+    ).strip()
+    proof = _metadata_request(
+        "GET",
+        f"{endpoint}/latest/dynamic/instance-identity/pkcs7",
+        {"X-aws-ec2-metadata-token": token},
+    ).strip()
+    if not proof:
+        raise MetadataError("dynamic/instance-identity/pkcs7 is empty")
+    return proof
+
+
+def _google_identity(environ: dict, *, audience: str) -> str:
+    # GCE_METADATA_HOST moves the metadata server, as in Google's own client libraries.
+    host = environ.get("GCE_METADATA_HOST", "").strip() or GOOGLE_METADATA_HOST
+    query = urllib.parse.urlencode({"audience": audience, "format": "full"})
+    url = f"http://{host}/computeMetadata/v1/instance/service-accounts/default/identity?{query}"
+    token = _metadata_request("GET", url, {"Metadata-Flavor": "Google"}).strip()
+    if token.count(".") != 2:
+        raise MetadataError("the identity token is not a JWT")
+    return token
+
+
+def _azure_identity(environ: dict) -> str:
+    endpoint = environ.get("PRICEBENCH_AZURE_METADATA_ENDPOINT", "").strip().rstrip("/")
+    # Up to 32 letters and digits; it makes each proof this run's own.
+    nonce = uuid.uuid4().hex
+    query = urllib.parse.urlencode({"api-version": "2020-09-01", "nonce": nonce})
+    url = f"{endpoint or AZURE_METADATA_ENDPOINT}/metadata/attested/document?{query}"
+    document = _metadata_request("GET", url, {"Metadata": "true"}).strip()
+    try:
+        parsed = json.loads(document)
+    except ValueError:
+        raise MetadataError("the attested document is not JSON") from None
+    if not isinstance(parsed, dict) or not parsed.get("signature"):
+        raise MetadataError("the attested document has no signature")
+    return document
 
 
 # ---- running the tools --------------------------------------------------------------------
@@ -506,7 +605,15 @@ class Upload:
     content: bytes
 
 
-def make_upload(tool: str, output: str, *, machine: Machine, variant: str, lscpu: str) -> Upload:
+def make_upload(
+    tool: str,
+    output: str,
+    *,
+    machine: Machine,
+    variant: str,
+    lscpu: str,
+    identity: str | None = None,
+) -> Upload:
     """The upload of one tool's output: lscpu first, then the tool's own output."""
     fields = [("instance_type", machine.instance_type), ("region", machine.region)]
     if variant:
@@ -515,6 +622,8 @@ def make_upload(tool: str, output: str, *, machine: Machine, variant: str, lscpu
         ("measured_at", datetime.datetime.now(datetime.timezone.utc).date().isoformat()),
         ("source", SOURCE),
     ]
+    if identity:
+        fields.append(("identity", identity))
     where = machine.zone or machine.region
     filename = f"pricebench-agent-{tool}-{machine.instance_type}-{where}.txt"
     return Upload(tool, fields, filename, (lscpu + output).encode("utf-8"))
@@ -704,7 +813,12 @@ def describe_dry_run(uploads: list, server: str | None) -> str:
     ]
     for number, upload in enumerate(uploads, start=1):
         lines.append(f"===== upload {number} of {len(uploads)}: {upload.tool} =====")
-        lines += [f"{name}: {value}" for name, value in upload.fields]
+        lines += [
+            f"{name}: {value[:40]}... ({len(value)} characters)"
+            if name == "identity"
+            else f"{name}: {value}"
+            for name, value in upload.fields
+        ]
         lines.append(f"file: {upload.filename} ({len(upload.content)} bytes, text/plain)")
         lines.append("----- file -----")
         lines.append(upload.content.decode("utf-8").rstrip("\n"))
@@ -728,6 +842,13 @@ def parse_arguments(argv: list | None, environ: dict) -> argparse.Namespace:
     parser.add_argument("--instance-type", help="instead of the one the metadata names")
     parser.add_argument("--region", help="instead of the one the metadata names")
     parser.add_argument("--variant", default="", help="a label for this setup (e.g. accp)")
+    parser.add_argument(
+        "--identity",
+        choices=IDENTITY_CHOICES,
+        default="auto",
+        help="the cloud's signed proof of this machine to send (auto: AWS's where IMDSv2 "
+        "names the machine; gcp and azure ask their metadata services; none: send none)",
+    )
     parser.add_argument(
         "--algorithms",
         default=",".join(DEFAULT_ALGORITHMS),
@@ -788,8 +909,13 @@ def _check_tools(args: argparse.Namespace) -> str | None:
     return None if args.no_openssl else shutil.which("openssl")
 
 
-def measure(args: argparse.Namespace, machine: Machine, openssl_path: str | None) -> list:
-    """Run every tool asked for; one Upload per tool."""
+def measure(
+    args: argparse.Namespace,
+    machine: Machine,
+    openssl_path: str | None,
+    identity: str | None = None,
+) -> list:
+    """Run every tool asked for; one Upload per tool, each with the machine's proof."""
     cpus = cpu_count()
     lscpu = lscpu_section()
     outputs = []
@@ -811,7 +937,9 @@ def measure(args: argparse.Namespace, machine: Machine, openssl_path: str | None
     if args.fio:
         outputs.append(("fio", fio_output(args.fio, seconds=args.seconds, size=args.fio_size)))
     return [
-        make_upload(tool, output, machine=machine, variant=args.variant, lscpu=lscpu)
+        make_upload(
+            tool, output, machine=machine, variant=args.variant, lscpu=lscpu, identity=identity
+        )
         for tool, output in outputs
     ]
 
@@ -843,7 +971,9 @@ def main(argv: list | None = None, environ: dict | None = None, sleep=time.sleep
         )
         if server is not None:
             server.check(machine)
-        uploads = measure(args, machine, openssl_path)
+        proof = identity_proof(machine, choice=args.identity, environ=environ, server=args.server)
+        progress(f"identity: {proof.note}")
+        uploads = measure(args, machine, openssl_path, proof.text)
         if server is None:
             sys.stdout.write(describe_dry_run(uploads, args.server))
             return 0
@@ -875,7 +1005,8 @@ def _report(upload: Upload, run: dict) -> bool:
         results = run.get("results")
         count = f"{len(results)} results" if isinstance(results, list) else "results stored"
         cpu = f", CPU {run['cpu_model']}" if run.get("cpu_model") else ""
-        progress(f"{upload.tool}: run {run['id']} parsed: {count}{cpu}")
+        verified = f", verified by {run['verified_by']}" if run.get("verified") else ""
+        progress(f"{upload.tool}: run {run['id']} parsed: {count}{cpu}{verified}")
         for warning in run.get("warnings") or []:
             progress(f"    warning: {warning}")
     else:

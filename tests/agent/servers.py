@@ -1,4 +1,5 @@
-"""Loopback HTTP servers standing in for what only AWS runs: IMDSv2 and ECS task metadata v4.
+"""Loopback HTTP servers standing in for what only the clouds run: IMDSv2, ECS task metadata
+v4, Google's metadata server and Azure's IMDS.
 
 Real HTTP in a thread, answering as the AWS services document it: IMDSv2 hands out a token
 for a PUT that names its TTL and refuses a metadata GET without a valid token (401); the
@@ -77,12 +78,13 @@ class _ImdsHandler(_Handler):
         if self.headers.get("X-aws-ec2-metadata-token") not in self.owner.tokens:
             self._answer(401, "Unauthorized")
             return
-        prefix = "/latest/meta-data/"
-        value = (
-            self.owner.metadata.get(self.path[len(prefix) :])
-            if self.path.startswith(prefix)
-            else None
-        )
+        value = None
+        for prefix, answers in (
+            ("/latest/meta-data/", self.owner.metadata),
+            ("/latest/dynamic/", self.owner.dynamic),
+        ):
+            if self.path.startswith(prefix):
+                value = answers.get(self.path[len(prefix) :])
         if value is None:
             self._answer(404, "Not Found")
         else:
@@ -90,10 +92,18 @@ class _ImdsHandler(_Handler):
 
 
 class FakeImds(LoopbackServer):
-    """IMDSv2 of one instance: `metadata` maps paths under meta-data/ to their values."""
+    """IMDSv2 of one instance: `metadata` maps paths under meta-data/ to their values,
+    `dynamic` those under dynamic/ (the signed instance identity)."""
 
-    def __init__(self, metadata: dict[str, str], *, token_status: int = 200) -> None:
+    def __init__(
+        self,
+        metadata: dict[str, str],
+        *,
+        token_status: int = 200,
+        dynamic: dict[str, str] | None = None,
+    ) -> None:
         self.metadata = metadata
+        self.dynamic = dynamic or {}
         self.token_status = token_status
         self.tokens: set[str] = set()
         super().__init__(_ImdsHandler)
@@ -183,3 +193,55 @@ def closed_port_url() -> str:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     return f"http://127.0.0.1:{port}"
+
+
+class _GoogleMetadataHandler(_Handler):
+    owner: FakeGoogleMetadata
+
+    def do_GET(self):
+        self._record()
+        path, _, query = self.path.partition("?")
+        if self.headers.get("Metadata-Flavor") != "Google":
+            self._answer(403, "Missing Metadata-Flavor:Google header.")
+        elif path != "/computeMetadata/v1/instance/service-accounts/default/identity":
+            self._answer(404, "Not Found")
+        elif "audience=" not in query:
+            self._answer(400, "non-empty audience parameter required")
+        else:
+            self._answer(200, self.owner.token, "application/text")
+
+
+class FakeGoogleMetadata(LoopbackServer):
+    """Google's metadata server, answering the identity token `token`; `host` is what
+    GCE_METADATA_HOST names."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        super().__init__(_GoogleMetadataHandler)
+
+    @property
+    def host(self) -> str:
+        return self.url.removeprefix("http://")
+
+
+class _AzureHandler(_Handler):
+    owner: FakeAzureImds
+
+    def do_GET(self):
+        self._record()
+        path, _, query = self.path.partition("?")
+        if self.headers.get("Metadata") != "true":
+            self._answer(400, '{"error": "Bad request. Required metadata header not specified"}')
+        elif path != "/metadata/attested/document" or "api-version=" not in query:
+            self._answer(404, "Not Found")
+        else:
+            body = {"encoding": "pkcs7", "signature": self.owner.signature}
+            self._answer(200, json.dumps(body), "application/json")
+
+
+class FakeAzureImds(LoopbackServer):
+    """Azure's IMDS, answering the attested document with `signature` (base64 PKCS7)."""
+
+    def __init__(self, signature: str) -> None:
+        self.signature = signature
+        super().__init__(_AzureHandler)
