@@ -79,6 +79,12 @@ class PurchaseOption(models.TextChoices):
     LOW_PRIORITY = "low_priority", "Low Priority (Azure)"
 
 
+def purchase_label(value: str) -> str:
+    """A purchase option as a page or a chart's legend says it (`on_demand`: "On-demand"); a
+    value that names none, as given."""
+    return PurchaseOption(value).label if value in PurchaseOption.values else value
+
+
 # The purchase options that are commitments: priced by term and payment, upfront and hourly.
 COMMITMENTS = (PurchaseOption.RESERVED, PurchaseOption.SAVINGS_PLAN)
 

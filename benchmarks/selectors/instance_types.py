@@ -30,6 +30,7 @@ from benchmarks.models import (
     Series,
     SeriesStatistics,
 )
+from benchmarks.models.prices import purchase_label
 from benchmarks.selectors.kept_series import params_of
 from benchmarks.selectors.lookups import get_instance_type
 from benchmarks.selectors.prices import FARGATE_COMPONENTS
@@ -59,7 +60,7 @@ class PriceLine:
     @property
     def label(self) -> str:
         zone = f" {self.availability_zone}" if self.availability_zone else ""
-        return f"{self.region} {self.purchase_option}{zone}"
+        return f"{self.region} {purchase_label(self.purchase_option)}{zone}"
 
     @property
     def current(self) -> PricePeriod:

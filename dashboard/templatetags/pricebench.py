@@ -10,6 +10,7 @@ from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import mark_safe
 
 from benchmarks import units
+from benchmarks.models.prices import purchase_label
 
 register = template.Library()
 
@@ -39,6 +40,12 @@ def percent(ratio) -> str:
 
 
 HOURS_PER_MONTH = 730  # AWS's own convention for monthly estimates
+
+
+@register.filter
+def purchase_option(value) -> str:
+    """`on_demand` as a page says it: "On-demand" (models.prices.purchase_label)."""
+    return purchase_label(value)
 
 
 @register.filter

@@ -14,13 +14,15 @@ def test_the_instance_type_page_charts_its_prices_and_ranks_it(demo_site, page):
     page.wait_for_selector("body[data-charts-ready=true]")
     assert "4 (4 cores, 1 thread per core)" in page.locator("#specs").inner_text()
     lines = page.evaluate("Chart.getChart('price-history-chart').data.datasets.map(d => d.label)")
+    # The table's region, purchase option and zone, as the legend names its line.
     regions = set(
         page.locator("#price-table tbody tr").evaluate_all(
-            "rows => rows.map(r => r.dataset.region + ' ' + r.dataset.purchaseOption)"
+            "rows => rows.map(r => [0, 1, 2].map(i => r.children[i].innerText.trim())"
+            ".filter(Boolean).join(' '))"
         )
     )
-    assert "us-east-1 on_demand" in lines and "ap-northeast-1 on_demand" in lines
-    assert {" ".join(line.split()[:2]) for line in lines} == regions
+    assert "us-east-1 On-demand" in lines and "ap-northeast-1 On-demand" in lines
+    assert set(lines) == regions
     rank = page.locator('#ranks-table tr[data-benchmark="keycloak:oauth2-login"] .rank')
     # Two types, each with the official image and the ACCP build.
     assert re.match(r"[1-4] of 4 \(higher is better\)", rank.inner_text())

@@ -114,8 +114,8 @@ def test_prices_are_lines_per_region_and_option_with_breaks_between_periods():
     price("c7g.large", "0.03", JAN, option="spot", zone="use1-az1")
     page = instance_type_page("c7g.large")
     assert [line.label for line in page.lines] == [
-        "us-east-1 on_demand",
-        "us-east-1 spot use1-az1",
+        "us-east-1 On-demand",
+        "us-east-1 Spot use1-az1",
     ]
     assert page.has_spot
 
