@@ -120,10 +120,14 @@ def _lines(family: str, facts: dict[str, FamilyFacts], vendors=()):
         yield line, int(match["generation"])
 
 
-def is_graviton(family: str, facts: dict[str, FamilyFacts]) -> bool:
-    """An AWS family of Graviton processors (c7g, a1)."""
+def is_graviton(family: str, facts: dict[str, FamilyFacts], vendors=()) -> bool:
+    """An AWS family of Graviton processors (c7g, a1); none when `vendors` (the question's)
+    leave AWS out."""
     known = facts.get(family)
-    return Vendor.AWS in (known.vendors if known else ()) and processor(family) == "graviton"
+    theirs = Vendor.AWS in (known.vendors if known else ()) and Vendor.AWS in (
+        vendors or (Vendor.AWS,)
+    )
+    return theirs and processor(family) == "graviton"
 
 
 def is_burstable(family: str, facts: dict[str, FamilyFacts], vendors=()) -> bool:
@@ -152,7 +156,7 @@ def presets(families: list[str], facts: dict[str, FamilyFacts], vendors=()) -> l
         Preset(
             "graviton",
             "Graviton",
-            tuple(family for family in available if is_graviton(family, facts)),
+            tuple(family for family in available if is_graviton(family, facts, vendors)),
         ),
         Preset(
             "burstable",

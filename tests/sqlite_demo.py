@@ -15,9 +15,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load(directory: Path) -> dict[str, str]:
+def load(directory: Path, *, cloud_families: str = "") -> dict[str, str]:
     """The environment of a SQLite database in `directory`, migrated and loaded as `make run`
-    loads it first."""
+    loads it first; with `cloud_families` (cax,t2a), the other clouds' part of the demo for
+    those families too."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{directory}/demo.sqlite3",
@@ -26,7 +27,10 @@ def load(directory: Path) -> dict[str, str]:
         "PYTHONPATH": str(ROOT),
         "CELERY_BROKER_URL": "",
     }
-    for command in (["migrate", "--verbosity", "0"], ["loaddemo", "--part", "first"]):
+    commands = [["migrate", "--verbosity", "0"], ["loaddemo", "--part", "first"]]
+    if cloud_families:
+        commands.append(["loaddemo", "--part", "clouds", "--families", cloud_families])
+    for command in commands:
         done = subprocess.run(
             [sys.executable, "manage.py", *command], cwd=ROOT, env=env, capture_output=True,
             text=True, timeout=600,

@@ -108,3 +108,8 @@ def test_presets_name_only_families_that_have_results_but_the_five_whole():
 
 def test_a_preset_with_no_family_is_left_out():
     assert [preset.key for preset in presets(["c5"], FACTS)] == ["latest"]
+
+
+def test_a_question_of_another_cloud_gets_no_graviton_preset():
+    keys = [preset.key for preset in presets(["c7g", "t2a", "t2d"], FACTS, ("gcp",))]
+    assert keys == ["named", "latest"]

@@ -43,6 +43,18 @@ def sqlite_site(tmp_path_factory):
         yield url
 
 
+@pytest.fixture(scope="session")
+def sqlite_clouds_site(tmp_path_factory):
+    """`sqlite_site` with Hetzner's families and Google Cloud's t2a and t2d loaded too (the
+    demo's other clouds' part, for those families only)."""
+    from tests import sqlite_demo
+
+    directory = tmp_path_factory.mktemp("sqlite-clouds-site")
+    env = sqlite_demo.load(directory, cloud_families="cx,cpx,cax,ccx,t2a,t2d")
+    with sqlite_demo.served(env, directory / "runserver.log") as url:
+        yield url
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context()
