@@ -111,6 +111,14 @@ def test_the_upload_page_explains_tokens_and_the_commands_to_anyone():
     assert 'id="login-link"' in text and 'id="upload-form"' not in text
 
 
+def test_the_upload_page_says_what_verified_means_and_what_it_does_not():
+    text = Client().get("/upload/").content.decode()
+    assert 'id="verified"' in text
+    assert "the uploader had that instance, of that type, in that region" in text
+    assert "It does not prove the figures" in text
+    assert "instance-identity/pkcs7" in text
+
+
 def test_an_anonymous_upload_is_sent_to_log_in():
     response = Client().post("/upload/", {})
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
