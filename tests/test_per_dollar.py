@@ -169,6 +169,29 @@ def test_quartiles_are_ordered_and_within_the_values(values):
     assert not any(math.isnan(value) for value in (first, median, third))
 
 
+def test_a_weighted_median_is_the_figure_most_tasks_landed_on():
+    # Study S1's 0.25 vCPU task: 4 of 5 tasks on E5-2676 v3, 1 on E5-2686 v4 (aes-128-gcm).
+    figures = [2_779_490_250.0, 3_520_877_910.0]
+    assert arithmetic.quartiles(figures, [4, 1]) == (2_779_490_250.0,) * 3
+    assert arithmetic.quartiles(figures, [1, 4]) == (3_520_877_910.0,) * 3
+    # Equal weights are the plain quartiles: the mean of the two as the median.
+    assert arithmetic.quartiles(figures, [2, 2])[1] == 3_150_184_080.0
+    with pytest.raises(ValueError, match="one weight"):
+        arithmetic.quartiles(figures, [0, 5])
+
+
+@given(
+    st.lists(st.tuples(st.floats(-1e9, 1e9), st.integers(1, 6)), min_size=1, max_size=30).map(
+        sorted
+    )
+)
+def test_weighted_quartiles_are_those_of_the_values_repeated(pairs):
+    values = [value for value, _ in pairs]
+    weights = [weight for _, weight in pairs]
+    repeated = [value for value, weight in pairs for _ in range(weight)]
+    assert arithmetic.quartiles(values, weights) == arithmetic.quartiles(repeated)
+
+
 def test_unit_prices_put_the_whole_hourly_price_on_each_vcpu_and_on_each_gib():
     # c7g.large in us-east-1: $0.0725 an hour, 2 vCPUs, 4 GiB.
     assert arithmetic.unit_prices(0.0725, vcpus=2, memory_gib=4) == (0.03625, 0.018125)

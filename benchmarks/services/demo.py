@@ -61,7 +61,7 @@ class DemoSummary:
     runs_present: int = 0
 
 
-def _load(summary: DemoSummary, **submission) -> None:
+def _load(summary: DemoSummary, **submission) -> Run:
     run, created = run_services.record_run(**submission)
     if run.status == Run.Status.FAILED:
         # The bundled files are known good: a failure is a parser regression, not bad input.
@@ -70,6 +70,24 @@ def _load(summary: DemoSummary, **submission) -> None:
         summary.runs_stored += 1
     else:
         summary.runs_present += 1
+    return run
+
+
+S1_DIR = DEMO_DIR / "s1-fargate-openssl"
+
+
+def s1_observations() -> dict[str, int]:
+    """File name -> how many of study S1's tasks it stands for (its SOURCE.md says whence);
+    a file not listed, one."""
+    with (S1_DIR / "observations.csv").open(newline="", encoding="utf-8") as listed:
+        return {row["file"]: int(row["observations"]) for row in csv.DictReader(listed)}
+
+
+def _observed(run: Run, observations: int) -> None:
+    """A run loaded before its observations were counted takes them; its statistics follow."""
+    if run.observations != observations:
+        Run.objects.filter(pk=run.pk).update(observations=observations)
+        statistics.refresh_series(statistics.series_of_runs([run.pk]))
 
 
 @transaction.atomic
@@ -79,9 +97,11 @@ def load_demo() -> DemoSummary:
     # Every AWS type's specifications, in bulk: the types Spare Cores' figures bring later
     # (`loaddemo --part rest`) arrive specified. AWS's own figures stay where they are known.
     summary.specs = price_services.import_bundled_specs()
-    for path in sorted((DEMO_DIR / "s1-fargate-openssl").glob("*.txt")):
+    observed = s1_observations()
+    for path in sorted(S1_DIR.glob("*.txt")):
         instance_type = path.name.split("__", 1)[0]
-        _load(
+        observations = observed.get(path.name, 1)
+        run = _load(
             summary,
             content=path.read_bytes(),
             filename=path.name,
@@ -89,7 +109,9 @@ def load_demo() -> DemoSummary:
             region_code="us-east-1",
             source=S1_SOURCE,
             licence="as published with the study",
+            observations=observations,
         )
+        _observed(run, observations)
     _load(
         summary,
         content=(DEMO_DIR / "s2_keycloak_graviton3.csv").read_bytes(),

@@ -50,9 +50,11 @@ def _submit(
     licence: str = "",
     uploaded_by=None,
     upload_token=None,
+    observations: int = 1,
 ) -> tuple[Run, bool, ParsedOutput | None]:
     """`submit_run`, which it runs in a transaction; also returns the table it read, if any
-    (the run's raw output parsed in its format, checked)."""
+    (the run's raw output parsed in its format, checked). `observations`: how many machines
+    the output stands for (Run.observations; an upload is one)."""
     text = upload_checks.checked_content(content, format)
     upload_checks.check_submission_texts(variant=variant, source=source, licence=licence)
 
@@ -111,6 +113,7 @@ def _submit(
                 licence=licence,
                 uploaded_by=uploaded_by,
                 upload_token=upload_token,
+                observations=observations,
             )
     except IntegrityError:
         return Run.objects.get(upload_key=key), False, None

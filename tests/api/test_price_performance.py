@@ -39,23 +39,26 @@ def test_study_s1_fargate_against_t2_nano_at_the_launch_prices(client):
     assert body["purchase_option"] == "on_demand" and body["at"] == "2017-12-13"
     rows = rows_by_type(body)
     fargate = rows[("fargate-0.25vcpu-0.5gb", None)]
+    # The processor lottery: of S1's 5 tasks, 4 landed on an E5-2676 v3 and 1 on an E5-2686
+    # v4; the benchmark ran once on each processor. The figure is the one 4 tasks in 5 give.
     assert fargate["runs"] == 2
-    assert fargate["median"] == pytest.approx(3_150_184_080, rel=1e-9)
+    assert fargate["cpu_models"] == {
+        # Normalised CPU model names (benchmarks.cpu_models); the run keeps the raw string.
+        "Intel Xeon E5-2676 v3": 4,
+        "Intel Xeon E5-2686 v4": 1,
+    }
+    assert fargate["median"] == fargate["min"] == pytest.approx(2_779_490_250, rel=1e-9)
+    assert fargate["max"] == pytest.approx(3_520_877_910, rel=1e-9)
     assert fargate["usd_per_hour"] == pytest.approx(0.019)
     assert fargate["price_note"] is None
-    assert set(fargate["cpu_models"]) == {
-        # Normalised CPU model names (benchmarks.cpu_models); the run keeps the raw string.
-        "Intel Xeon E5-2686 v4",
-        "Intel Xeon E5-2676 v3",
-    }
     nano = rows[("t2.nano", None)]
     assert nano["median"] == pytest.approx(2_872_603_990, rel=1e-9)
     assert nano["usd_per_hour"] == pytest.approx(0.0058)
     # S1's own price, dated as the study dates it.
     assert nano["price_note"] is None and nano["price_effective_from"] == "2017-12-01"
     assert fargate["price_effective_from"] == "2017-11-29"
-    # While its credits last, t2.nano does three times Fargate's work per dollar ...
-    assert nano["per_dollar"] / fargate["per_dollar"] == pytest.approx(3.0, rel=0.05)
+    # While its credits last, t2.nano does 3.4 times Fargate's work per dollar ...
+    assert nano["per_dollar"] / fargate["per_dollar"] == pytest.approx(3.39, rel=0.01)
     assert nano["burstable"] and nano["cpu_allocation"] == "burstable"
     assert nano["burst_minutes"] == pytest.approx(75.8, abs=0.1)
     assert body["basis"] == "burst" and "burst figure" in body["summary"]

@@ -45,6 +45,9 @@ class Sample:
     measured_at: Any
     # Why the result is left out of the figures (benchmarks.flags), or None.
     flag: str | None = None
+    # How many machines the run stands for (Run.observations): the result counts that many
+    # times in the quartiles and its CPU model that many times in `cpu_models`.
+    weight: int = 1
 
 
 # The columns of a statistics row, in the order `statistics_row` gives them.
@@ -120,8 +123,12 @@ def statistics_row(series_id: int, measured_in: str, samples: list[Sample], now)
     runs: dict[int, Sample] = {}
     for sample in ordered:
         runs.setdefault(sample.run_id, sample)
-    first_quartile, median, third_quartile = quartiles(values)
-    models = Counter(run.cpu_model for run in runs.values())
+    first_quartile, median, third_quartile = quartiles(
+        values, [sample.weight for sample in ordered]
+    )
+    models: Counter = Counter()
+    for run in runs.values():
+        models[run.cpu_model] += run.weight
     sources = Counter((run.source, run.licence) for run in runs.values())
     dates = sorted(run.measured_at for run in runs.values() if run.measured_at)
     regions = sorted({run.region for run in runs.values()}, key=lambda code: (code is None, code))
@@ -163,14 +170,18 @@ def merged_row(kept: Sequence[Any], samples: list[Sample], now) -> tuple | None:
     `samples`, with each run's CPU model); counts of runs, CPU models and sources add up,
     as the new runs are not among the kept ones. It cannot when a result is flagged, when
     the series is measured in another region than its one, when it outgrows the kept
-    samples, or when a new value equals a kept one (a recomputation orders equal values by
-    run, which the samples do not keep). Those series are recomputed from the database.
+    samples, when a run stands for several machines (the samples keep no weights: its CPU
+    models then count more than its runs), or when a new value equals a kept one (a
+    recomputation orders equal values by run, which the samples do not keep). Those series
+    are recomputed from the database.
     """
     row = dict(zip(STATISTICS_COLUMNS, kept, strict=True))
     results = row["results"] + len(samples)
     region = row["sole_region"]
     if (
         row["measured_in"] != ALL_REGIONS
+        or sum(row["cpu_models"].values()) != row["runs"]
+        or any(sample.weight != 1 for sample in samples)
         or not region
         or row["flagged_runs"] != 0
         or row["only_flagged"]
@@ -235,7 +246,7 @@ def merged_row(kept: Sequence[Any], samples: list[Sample], now) -> tuple | None:
 def _one_result_row(series_id: int, measured_in: str, sample: Sample, now) -> tuple:
     """`statistics_row` of a series of one result (most series of fresh data), without sorting, its
     JSON written from pieces remembered across rows rather than dumped again per row."""
-    value, cpu_model = sample.value, sample.cpu_model
+    value, cpu_model, weight = sample.value, sample.cpu_model, sample.weight
     return (
         series_id,
         measured_in,
@@ -247,7 +258,7 @@ def _one_result_row(series_id: int, measured_in: str, sample: Sample, now) -> tu
         value,
         value,
         value,
-        _json_remembered({cpu_model: 1}, ("models", cpu_model)),
+        _json_remembered({cpu_model: weight}, ("models", cpu_model, weight)),
         _json_remembered([sample.region], ("regions", sample.region)),
         _json_remembered(
             [[sample.source, sample.licence, 1]], ("sources", sample.source, sample.licence)
@@ -315,7 +326,14 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
             pk__in={run_id for _, _, run_id, _ in results}, status=Run.Status.DONE
         )
         .values_list(
-            "pk", "region__code", "cpu_model", "source", "licence", "measured_at", "warnings"
+            "pk",
+            "region__code",
+            "cpu_model",
+            "source",
+            "licence",
+            "measured_at",
+            "warnings",
+            "observations",
         )
         .order_by()
         .iterator(chunk_size=10_000)
@@ -325,7 +343,7 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
         run = runs.get(run_id)
         if run is None:
             continue
-        region, raw_cpu, source, licence, measured_at, warnings = run
+        region, raw_cpu, source, licence, measured_at, warnings, observations = run
         cpu_model = names.get(raw_cpu)
         if cpu_model is None:
             cpu_model = names[raw_cpu] = cpu_models.normalise(raw_cpu)
@@ -336,7 +354,9 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
         )
         yield (
             series_id,
-            Sample(value, run_id, region, cpu_model, source, licence, measured_at, flag),
+            Sample(
+                value, run_id, region, cpu_model, source, licence, measured_at, flag, observations
+            ),
         )
 
 
@@ -428,5 +448,6 @@ def samples_in_hand(rows: Iterable) -> Iterator[tuple[int, Sample]]:
                 run.licence,
                 _date_as_stored(run.measured_at),
                 flag,
+                run.observations,
             ),
         )

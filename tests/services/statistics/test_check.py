@@ -15,6 +15,7 @@ from benchmarks.models import Benchmark, InstanceType, Result, Run, SeriesStatis
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
 from tests.services.statistics.common import TYPES, kept, upload
+from tests.services.statistics.test_compute import E5_2676_V3, S1_DIR, TASK, record_s1, s1_row
 from tests.services.statistics.test_keep import scenario
 
 
@@ -50,6 +51,25 @@ def test_the_statistics_kept_at_ingest_check_clean():
     # c7g.large: all regions, us-east-1 and eu-west-1; c7a.large: all regions only.
     assert (report.series, report.rows) == (2, 4)
     assert check_command()[0] == 0
+
+
+@pytest.mark.django_db
+def test_runs_standing_for_several_tasks_keep_what_a_recomputation_and_a_rebuild_give():
+    InstanceType.objects.get_or_create(name=TASK)
+    record_s1(S1_DIR / f"{TASK}__e5-2676-v3-2-40ghz.txt", 4)
+    record_s1(S1_DIR / f"{TASK}__e5-2686-v4-2-30ghz.txt", 1)
+    # A third run, of one machine, into the kept row: merged from its samples alone (which
+    # hold no weights) it would take the middle of three figures, the E5-2686 v4's.
+    record_s1(S1_DIR / "m4.large__e5-2686-v4-2-30ghz.txt", 1)
+    row = s1_row()
+    assert row.cpu_models == {"Intel Xeon E5-2676 v3": 4, "Intel Xeon E5-2686 v4": 2}
+    assert row.median == E5_2676_V3
+    report = statistics.check_statistics()
+    assert report.clean, report.differences
+    assert check_command()[0] == 0
+    before = kept()
+    statistics.rebuild_statistics()
+    assert kept() == before
 
 
 @pytest.mark.django_db
