@@ -23,6 +23,7 @@ from django.utils import timezone
 from benchmarks import per_dollar as arithmetic
 from benchmarks import units
 from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics
+from benchmarks.noise import Noise, beyond
 from benchmarks.questions.compare import CompareQuery
 from benchmarks.selectors import prices
 from benchmarks.selectors.basis import on_basis
@@ -37,6 +38,8 @@ class _BenchmarkFacts(NamedTuple):
     key: str
     unit: str
     higher_is_better: bool
+    # The benchmark's kept noise (one run's relative deviation); None where not measured.
+    noise: float | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,9 @@ class Line:
     # The position of the type the line marks best (`_best`), and what makes it so.
     best_index: int | None = None
     best_by: str = ""
+    # Where no type leads beyond the benchmark's noise: the positions within noise of the
+    # best (empty otherwise).
+    within_noise: list[int] = field(default_factory=list)
 
     @property
     def measured(self) -> int:
@@ -194,6 +200,7 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
         "series__benchmark__key",
         "series__benchmark__unit",
         "series__benchmark__higher_is_better",
+        "series__benchmark__noise__relative",
         "series__variant",
         "series__params_key",
         "runs",
@@ -201,8 +208,8 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
     )
     grouped: dict[tuple, dict[int, tuple[int, float]]] = defaultdict(dict)
     facts: dict[str, _BenchmarkFacts] = {}
-    for type_id, key, unit, higher, variant, params_key, runs, median in rows:
-        facts[key] = _BenchmarkFacts(key, unit, higher)
+    for type_id, key, unit, higher, noise, variant, params_key, runs, median in rows:
+        facts[key] = _BenchmarkFacts(key, unit, higher, noise)
         grouped[(key, variant, params_key)][position[type_id]] = (runs, median)
     by_benchmark: dict[tuple[str, str], list[Line]] = defaultdict(list)
     for (key, variant, params_key), figures in grouped.items():
@@ -275,7 +282,8 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
                 ),
                 relative_per_dollar=arithmetic.relative(cell.per_dollar, base_cell.per_dollar),
             )
-    best, by_per_dollar = _best(cells, reading)
+    noise = Noise(float(benchmark.noise), 0, "") if benchmark.noise is not None else None
+    best, by_per_dollar, within = _best(cells, reading, noise)
     return Line(
         benchmark=benchmark.key,
         unit=benchmark.unit,
@@ -289,13 +297,18 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
         best_by="most per dollar"
         if by_per_dollar
         else f"best {reading.value_name.lower()} ({reading.direction})",
+        within_noise=within,
     )
 
 
-def _best(cells: list[Cell | None], reading: units.Reading) -> tuple[int | None, bool]:
-    """(position, by per dollar) of the cell a line marks best: the most per dollar where a
-    dollar buys the figure and a type is priced, else the best figure in the benchmark's own
-    direction (the charts' `best_first` rule); no position when several share the best."""
+def _best(
+    cells: list[Cell | None], reading: units.Reading, noise: Noise | None
+) -> tuple[int | None, bool, list[int]]:
+    """(position, by per dollar, positions within noise) of the cell a line marks best: the
+    most per dollar where a dollar buys the figure and a type is priced, else the best figure
+    in the benchmark's own direction (the charts' `best_first` rule). No position when
+    another type is within the benchmark's noise of the best (noise.beyond): those are
+    listed instead."""
     present = {index: cell for index, cell in enumerate(cells) if cell is not None}
     by_per_dollar = reading.per_dollar is not None and any(
         cell.per_dollar is not None for cell in present.values()
@@ -303,11 +316,19 @@ def _best(cells: list[Cell | None], reading: units.Reading) -> tuple[int | None,
     if by_per_dollar:
         scores = {i: cell.per_dollar for i, cell in present.items() if cell.per_dollar is not None}
     else:
-        sign = 1 if reading.higher_is_better else -1
-        scores = {index: sign * cell.median for index, cell in present.items()}
+        # Bigger is better in every score, so that a lead is a ratio of two scores.
+        scores = {
+            index: cell.median if reading.higher_is_better else 1 / cell.median
+            for index, cell in present.items()
+            if cell.median > 0
+        }
+    if not scores:
+        return None, by_per_dollar, []
     top = max(scores.values())
-    leaders = [index for index, score in scores.items() if score == top]
-    return (leaders[0] if len(leaders) == 1 else None), by_per_dollar
+    near = [index for index, score in scores.items() if not beyond(top, score, noise)]
+    if len(near) == 1:
+        return near[0], by_per_dollar, []
+    return None, by_per_dollar, near
 
 
 def summary(comparison: TypeComparison) -> str:

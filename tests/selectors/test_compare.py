@@ -3,6 +3,7 @@ baseline's figures and per dollar, in a fixed number of queries."""
 
 import pytest
 
+from benchmarks import units
 from benchmarks.errors import DomainError
 from benchmarks.questions.compare import CompareQuery
 from benchmarks.selectors.compare import compare_types
@@ -115,3 +116,26 @@ def test_it_reads_in_a_fixed_number_of_queries(count, django_assert_max_num_quer
         comparison = compare_types(CompareQuery(types=tuple(names[:8]), baseline=names[0]))
     [group] = comparison.benchmarks
     assert group.main.shared_by_all and len(group.main.cells) == 8
+
+
+def test_a_line_marks_no_best_where_the_lead_is_inside_the_noise():
+    from benchmarks.noise import Noise
+    from benchmarks.selectors.compare import Cell, _best
+
+    reading = units.reading("openssl:aes-256-cbc", "B/s", True)
+    cells = [
+        Cell(median=100.0, runs=1, per_dollar=102.0),
+        Cell(median=100.0, runs=1, per_dollar=100.0),
+        Cell(median=90.0, runs=1, per_dollar=90.0),
+    ]
+    # A 2% lead within a 2.8% margin: no best, both striped; the third is clearly behind.
+    assert _best(cells, reading, Noise(0.01, 10, "")) == (None, True, [0, 1])
+    assert _best(cells, reading, Noise(0.001, 10, "")) == (0, True, [])
+    assert _best(cells, reading, None) == (0, True, [])
+    latency = units.reading("redis:set-latency", "s", False)
+    timed = [
+        Cell(median=0.001, runs=1, per_dollar=None),
+        Cell(median=0.00102, runs=1, per_dollar=None),
+    ]
+    assert _best(timed, latency, Noise(0.01, 10, "")) == (None, False, [0, 1])
+    assert _best(timed, latency, Noise(0.001, 10, "")) == (0, False, [])
