@@ -281,8 +281,9 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
             at=data.get("at"),
             params=data.get("params", {}),
             instance_types=comma_list(data.get("instance_types", "")),
-            # The page compares its default families unless asked; `families=` means all.
-            families=comma_list(data.get("families", ""))
+            # The page compares its default families unless asked; `families=` means all. Each
+            # once: the page's hidden list and its boxes may both name one.
+            families=tuple(dict.fromkeys(comma_list(data.get("families", ""))))
             if "families" in self.data
             else defaults.get("families", ()),
             baseline=data.get("baseline") or None,

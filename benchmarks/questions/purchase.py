@@ -135,20 +135,23 @@ class PurchaseFields(forms.Form):
         )
 
 
-# The page's controls for a commitment and a spot zone: (parameter, label, choices), shown
-# beside the purchase option (each applies to the options its label names).
+# The page's controls for a commitment and a spot zone: (parameter, label, choices, the
+# purchase options it applies to), shown beside the purchase option when it applies.
 PURCHASE_CONTROLS = (
-    ("term", "Term (reserved, savings plan)", Term.choices),
-    ("payment", "Payment (reserved, savings plan)", Payment.choices),
-    ("offering_class", "Reserved class", OfferingClass.choices),
-    ("plan", "Savings Plan", Plan.choices),
-    ("spot_zone", "Spot zone", [(zone, zone) for zone in SPOT_ZONES]),
+    ("term", "Term", Term.choices, COMMITMENTS),
+    ("payment", "Payment", Payment.choices, COMMITMENTS),
+    ("offering_class", "Reserved class", OfferingClass.choices, (PurchaseOption.RESERVED,)),
+    ("plan", "Savings Plan", Plan.choices, (PurchaseOption.SAVINGS_PLAN,)),
+    ("spot_zone", "Spot zone", [(zone, zone) for zone in SPOT_ZONES], (PurchaseOption.SPOT,)),
 )
 
 
 def purchase_controls(purchase: Purchase) -> list[tuple[str, str, list, str]]:
-    """The page's controls with the value the question asked: (name, label, choices, value)."""
+    """The page's controls that apply to the purchase option asked, with the value the question
+    asked: (name, label, choices, value). Those of other options are left out: they were shown,
+    and ignored, beside an on-demand question."""
     return [
         (name, label, list(choices), getattr(purchase, name))
-        for name, label, choices in PURCHASE_CONTROLS
+        for name, label, choices, options in PURCHASE_CONTROLS
+        if purchase.option in options
     ]
