@@ -43,6 +43,7 @@ from benchmarks.selectors.comparison_menus import (
     page_region_first,
 )
 from benchmarks.selectors.cross_cloud import cross_cloud_table, regions_in_question
+from benchmarks.selectors.family_facts import family_facts
 from benchmarks.selectors.kept_series import read_samples
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.price_performance import (
@@ -166,6 +167,8 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
     if query.regions:
         query = page_region_first(query, menu)
     query = lenient_query(query, benchmark, menu, result.notes)
+    if families_asked and query.families:
+        query = _each_vendors_families(query, menu, result.notes)
     result.query = query
     try:
         if query.regions:
@@ -193,6 +196,36 @@ def default_families(query: PricePerformanceQuery, menu: prices.PriceMenu) -> tu
     return tuple(
         family for vendor in dict.fromkeys(vendors) for family in VENDOR_DEFAULT_FAMILIES[vendor]
     )
+
+
+def _each_vendors_families(
+    query: PricePerformanceQuery, menu: prices.PriceMenu, notes: list[str]
+) -> PricePerformanceQuery:
+    """A region whose vendor has none of the families asked (another cloud's region chosen,
+    or ticked, with AWS's families ticked) takes its vendor's defaults, said in a note: in
+    place of those asked for one region, beside them for a cross-cloud question."""
+    facts = family_facts()
+    asked_vendors = {vendor for family in query.families for vendor in _vendors(family, facts)}
+    region = menu.regions.get(query.region)
+    vendors = [vendor for vendor, _ in query.regions] or [region.vendor if region else Vendor.AWS]
+    added: list[str] = []
+    for vendor in dict.fromkeys(vendors):
+        if vendor in asked_vendors:
+            continue
+        defaults = VENDOR_DEFAULT_FAMILIES[vendor]
+        added.extend(defaults)
+        notes.append(
+            f"None of {', '.join(query.families)} is a family of {Vendor(vendor).label}: "
+            f"its {', '.join(defaults)} are shown{' too' if query.regions else ''}."
+        )
+    if not added:
+        return query
+    return replace(query, families=(*query.families, *added) if query.regions else tuple(added))
+
+
+def _vendors(family: str, facts: dict) -> tuple[str, ...]:
+    known = facts.get(family)
+    return known.vendors if known else ()
 
 
 def _table(

@@ -68,3 +68,17 @@ def test_default_families_follow_the_regions_vendors(clouds):
     )
     families = comparison(both, families_asked=False).query.families
     assert families == (*VENDOR_DEFAULT_FAMILIES[Vendor.AWS], *VENDOR_DEFAULT_FAMILIES["hcloud"])
+
+
+def test_a_region_whose_vendor_has_none_of_the_families_asked_shows_its_own(clouds, client):
+    """As the page asks when fsn1 is chosen in its menu with AWS's families ticked."""
+    html = client.get("/", {**QUESTION, "region": "fsn1", "families": "c7g"}).content.decode()
+    assert rows(html) == {"cx22", "cax11", "ccx13"}
+    assert "None of c7g is a family of Hetzner Cloud: its cx, cpx, cax, ccx are shown." in html
+
+
+def test_a_cloud_ticked_with_none_of_its_families_asked_is_ranked_with_its_own(clouds, client):
+    regions = {"regions": "aws:us-east-1,hcloud:fsn1", "families": "c7g"}
+    html = client.get("/", {**QUESTION, **regions}).content.decode()
+    assert rows(html) == {"c7g.large", "cx22", "cax11", "ccx13"}
+    assert "its cx, cpx, cax, ccx are shown too." in html

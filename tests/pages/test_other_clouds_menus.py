@@ -98,3 +98,15 @@ def test_the_picker_lists_the_questions_vendor_first_and_finds_graviton(sqlite_c
         "boxes => boxes.map(box => box.value)"
     )
     assert shown == ["c7g"], shown
+
+
+def test_choosing_fsn1_in_the_region_menu_shows_hetzner_types(sqlite_clouds_site, page):
+    page.goto(f"{sqlite_clouds_site}/?{BENCHMARK}")
+    page.wait_for_selector(READY, timeout=30000)
+    with page.expect_navigation():
+        page.select_option("#region", "fsn1")
+    page.wait_for_selector(READY, timeout=30000)
+    names = row_types(page)
+    assert names and all(is_hetzner(name) for name in names), names
+    assert "is a family of Hetzner Cloud" in page.locator("#notes").inner_text()
+    assert page.console_errors == []
