@@ -57,7 +57,10 @@ endpoints = [
 
 
 class Router(DefaultRouter):
-    """DRF's router, whose root also lists the endpoints that are not viewsets."""
+    """DRF's router, whose root (views.RootView) also lists the endpoints that are not
+    viewsets."""
+
+    APIRootView = views.RootView
 
     def get_api_root_view(self, api_urls=None):
         api_root_dict = {

@@ -9,6 +9,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
+from rest_framework.routers import APIRootView
 from rest_framework.views import APIView
 
 from api import conditional, filters, price_performance_serializers, profile_views, serializers
@@ -21,6 +22,20 @@ from benchmarks.selectors import cross_cloud, lookups, price_performance
 from benchmarks.services import runs as run_services
 from benchmarks.services.identified_runs import upload_identified_run
 from benchmarks.services.withdraw import withdraw_run
+
+
+class RootView(APIRootView):
+    """What a dollar buys of each benchmark on each instance type, and the prices and results
+    it is worked out from.
+
+    Each link below is an endpoint: `price-performance/` ranks instance types per dollar for a
+    benchmark in a region; `profiles/`, `unit-prices/`, `cheapest-regions/` and
+    `commitment-cost/` answer the other questions; `runs/` takes uploads (with a token).
+    `schema/` is the OpenAPI schema and `docs/` its Swagger UI; the repository's docs/api.md
+    describes every field.
+    """
+
+    name = "pricebench API"
 
 
 class RegionViewSet(viewsets.ReadOnlyModelViewSet):

@@ -77,3 +77,14 @@ def test_a_route_left_out_of_the_root_is_found(monkeypatch):
     extra = path("left-out/", views.not_found, name="left-out")
     monkeypatch.setattr(urls, "urlpatterns", [extra, *urls.urlpatterns])
     assert routes()["left-out"] == "left-out"
+
+
+def test_the_browsable_root_says_what_the_api_answers_with_a_link_a_line():
+    html = APIClient().get(PREFIX, HTTP_ACCEPT="text/html").content.decode()
+    assert "<h1>pricebench API</h1>" in html
+    assert "ranks instance types per dollar" in html
+    assert "The default basic root view" not in html
+    links = re.findall(r"\n  &quot;([a-z0-9-]+)&quot;: &quot;<a href=", html)
+    assert {"price-performance", "runs", "schema", "docs"} <= set(links)
+    # JSON asked as JSON stays compact.
+    assert APIClient().get(PREFIX).content.startswith(b'{"regions":"http://')
