@@ -89,6 +89,11 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
                 "relative_per_dollar": row.relative_per_dollar,
                 "pareto": row.key in frontier,
                 "best": row.key == best,
+                # Where the noise leaves it (selectors/standing.py): a row that could rank
+                # first is indistinguishable from the best, and the chart outlines it so.
+                "rank": row.rank,
+                "rank_range": row.rank_range,
+                "within_noise_of_best": bool(row.rank_range and row.rank_range[0] == 1),
                 "samples": [[value, model_index[model]] for value, model in row.samples]
                 if row.key in charted
                 else [],

@@ -56,6 +56,13 @@ window.PricebenchComparison = (function () {
       perVcpu.checked && row.vcpus ? value / row.vcpus : value;
     const valueName = () => reading.value_name + (perVcpu.checked ? " per vCPU" : "");
 
+    // "; rank 3 (1–8 within noise)": where the row stands once the benchmark's noise counts.
+    const rankText = (row) => {
+      if (!row.rank) return "";
+      const [best, worst] = row.rank_range || [row.rank, row.rank];
+      return "; rank " + row.rank + (best !== worst ? " (" + best + "–" + worst + " within noise)" : "");
+    };
+
     function perDollarChart() {
       if (!reading.per_dollar || !document.getElementById("per-dollar-chart")) return;
       tools.fitRows("per-dollar-chart", bars.length);
@@ -63,9 +70,11 @@ window.PricebenchComparison = (function () {
         label: reading.per_dollar_name,
         data: bars.map((row) => row.per_dollar),
         backgroundColor: bars.map((row) => row.colour),
-        borderColor: bars.map((row) => (row.best ? "#000" : row.colour)),
-        borderWidth: bars.map((row) => (row.best ? 3 : 0)),
+        // The best bar is outlined thick; those the noise cannot tell from it, thin.
+        borderColor: bars.map((row) => (row.best || row.within_noise_of_best ? "#000" : row.colour)),
+        borderWidth: bars.map((row) => (row.best ? 3 : row.within_noise_of_best ? 1 : 0)),
       }];
+      const indistinguishable = bars.some((row) => !row.best && row.within_noise_of_best);
       const burstable = bars.some((row) => row.sustained_per_dollar !== null);
       // Burstable types are ranked on the basis asked; the striped bar is the other figure.
       const other = data.basis === "sustained"
@@ -96,6 +105,8 @@ window.PricebenchComparison = (function () {
           plugins: {
             legend: familyLegend([
               { text: tools.BEST_MARK + "best per dollar", fillStyle: "#fff", strokeStyle: "#000", lineWidth: 3 },
+              ...(indistinguishable ? [{ text: "within noise of the best", fillStyle: "#fff",
+                                         strokeStyle: "#000", lineWidth: 1 }] : []),
               ...(burstable ? [{ text: other.label, fillStyle: tools.stripes("#555"),
                                  strokeStyle: "#555", lineWidth: 1 }] : []),
             ]),
@@ -103,7 +114,7 @@ window.PricebenchComparison = (function () {
               callbacks: {
                 label: (item) => {
                   const row = bars[item.dataIndex];
-                  return item.datasetIndex === 0 ? format(row.per_dollar, reading.per_dollar)
+                  return item.datasetIndex === 0 ? format(row.per_dollar, reading.per_dollar) + rankText(row)
                     : other.label + ": " + format(row[other.field], reading.per_dollar);
                 },
               },

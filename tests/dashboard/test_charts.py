@@ -29,6 +29,21 @@ def test_the_comparison_chart_gives_each_family_its_colour_and_marks_the_best():
     assert chart["bars"][0] == "t2.nano"
 
 
+def test_the_comparison_chart_outlines_the_bars_the_noise_cannot_tell_from_the_best():
+    from benchmarks.models import Benchmark
+
+    some_results()
+    result = ask(params={"block_size": "8192"})
+    # Unmeasured noise: only the best could rank first.
+    rows = charts.comparison_chart(result)["rows"]
+    assert [row["instance_type"] for row in rows if row["within_noise_of_best"]] == ["t2.nano"]
+    assert all(row["rank_range"][0] <= row["rank"] <= row["rank_range"][1] for row in rows)
+    # So noisy a benchmark that every figure could rank first.
+    Benchmark.objects.update(noise={"relative": 5.0, "series": 100, "method": "set by the test"})
+    rows = charts.comparison_chart(ask(params={"block_size": "8192"}))["rows"]
+    assert all(row["within_noise_of_best"] for row in rows if row["per_dollar"] is not None)
+
+
 def test_the_comparison_chart_marks_the_frontier_the_page_lists():
     some_results()
     result = ask(params={"block_size": "8192"})
