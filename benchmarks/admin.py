@@ -99,8 +99,9 @@ class RunAdmin(admin.ModelAdmin):
         "uploader",
         "created_at",
         "withdrawn_at",
+        "verified_by",
     ]
-    list_filter = ["status", "format", "region"]
+    list_filter = ["status", "format", "region", "verified_by"]
     search_fields = [
         "instance_type__name",
         "cpu_model",
@@ -121,6 +122,12 @@ class RunAdmin(admin.ModelAdmin):
         "withdrawn_at",
         "withdrawn_by",
         "withdrawn_by_token",
+        # What the upload's identity proof named, once verified (benchmarks/identity/).
+        "verified_by",
+        "verified_instance_type",
+        "verified_region",
+        "verified_instance_id",
+        "verified_account",
     ]
     inlines = [ResultInline]
     actions = ["parse_again", "withdraw"]

@@ -281,3 +281,24 @@ def test_aws_certificates_of_every_region_are_bundled():
     # The default DSA certificate, ten opt-in regions' and China's, and 31 RSA-2048 ones.
     assert len(certificates) == 12 + 31
     assert len({(c.issuer, c.serial_number) for c in certificates}) == len(certificates)
+
+
+def test_the_admin_shows_what_the_proof_named_the_account_too(client, admin_client):
+    response = post(client, instance_type="t2.micro", region="us-east-1", identity=PKCS7)
+    run_id = response.json()["id"]
+    page = admin_client.get(f"/admin/benchmarks/run/{run_id}/change/").content.decode()
+    assert "i-f79fe56c" in page and "121659014334" in page
+    listed = admin_client.get("/admin/benchmarks/run/?verified_by=aws").content.decode()
+    assert f"/admin/benchmarks/run/{run_id}/change/" in listed
+
+
+def test_the_run_page_shows_the_proof_without_the_account(client):
+    from django.test import Client
+
+    verified = post(client, instance_type="t2.micro", region="us-east-1", identity=PKCS7)
+    page = Client().get(f"/runs/{verified.json()['id']}/").content.decode()
+    assert "<strong>verified</strong>: the AWS signed proof names instance i-f79fe56c" in page
+    assert "a t2.micro, in us-east-1" in page and "121659014334" not in page
+    plain = post(client, instance_type="c7g.large", region="us-east-1")
+    page = Client().get(f"/runs/{plain.json()['id']}/").content.decode()
+    assert "unverified: no signed proof of its machine came with it" in page
