@@ -153,3 +153,17 @@ def test_the_page_notes_a_background_load_while_it_runs(settings, tmp_path):
     assert demo_selectors.loading_note() is None
     progress.clear()
     assert not settings.PRICEBENCH_DEMO_PROGRESS_FILE.exists()
+
+
+def test_the_log_says_what_a_cloud_s_specifications_created_and_counts_with_separators(capsys):
+    call_command("loaddemo", "--part", "clouds", "--families", "cax")
+    out = capsys.readouterr().out
+    (hetzner,) = [line for line in out.splitlines() if line.startswith("Hetzner Cloud (hcloud)")]
+    created = InstanceType.objects.filter(vendor="hcloud").count()
+    assert f"specifications read {created:,}: {created:,} instance types created, 0 updated" in (
+        hetzner
+    )
+    # The prices' counts (stored, unchanged) are not said of specifications.
+    assert "instance types created)" not in hetzner
+    # Every count of four digits or more is written with thousands separators.
+    assert not re.findall(r"(?<![\d,.])\d{4,}(?![\d,.])", out), out

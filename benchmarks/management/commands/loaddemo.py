@@ -87,7 +87,7 @@ class Command(BaseCommand):
         measured = statistics.keep_noise()
         self.stdout.write(f"noise measured for {measured:,} benchmarks")
         self.stdout.write(
-            f"demo loaded: prices {prices}; runs stored {stored}, already present {present}"
+            f"demo loaded: prices {prices}; runs stored {stored:,}, already present {present:,}"
         )
 
     def _progress(self, label: str, progress_file: ProgressFile):
@@ -123,11 +123,12 @@ class Command(BaseCommand):
             self.stdout.write(f"{label}: none of its types is of these families")
             return cloud
         figures = cloud.figures
+        specs = cloud.specs.as_specifications() if cloud.specs else "none"
         self.stdout.write(
-            f"{label} ({vendor}) loaded: specifications {cloud.specs}; instance types "
+            f"{label} ({vendor}) loaded: specifications {specs}; instance types "
             f"{figures.instance_types:,} stored, {figures.instance_types_present:,} already "
-            f"present; runs stored {figures.runs_stored}, already present "
-            f"{figures.runs_present} ({figures.results:,} results); prices {cloud.prices}"
+            f"present; runs stored {figures.runs_stored:,}, already present "
+            f"{figures.runs_present:,} ({figures.results:,} results); prices {cloud.prices}"
         )
         self.stdout.flush()
         return cloud
