@@ -17,6 +17,7 @@ from api.permissions import HasUploadToken, IsRunsUploadToken, IsUploaderOrStaff
 from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
+from benchmarks.profiles import BY_KEY as PROFILE_KEYS
 from benchmarks.questions import PricePerformanceForm
 from benchmarks.selectors import cross_cloud, lookups, price_performance
 from benchmarks.services import runs as run_services
@@ -202,6 +203,7 @@ class PricePerformanceView(APIView):
             OpenApiParameter(
                 "profile",
                 str,
+                enum=list(PROFILE_KEYS),
                 description="A workload profile's key (GET profiles/) instead of `benchmark`: "
                 "the answer is then the profile's ranking (docs/api.md, Workload profiles)",
             ),
@@ -210,8 +212,9 @@ class PricePerformanceView(APIView):
     )
     def get(self, request):
         params = request.query_params
-        if "profile" in params:
-            # A workload profile instead of one benchmark (api/profile_views.py).
+        if params.get("profile"):
+            # A workload profile instead of one benchmark (api/profile_views.py); `profile=`
+            # is no profile, as any other blank parameter is absent.
             return profile_views.profile_answer(request)
         # Asked again while its benchmark and region are cached: a kept answer goes out
         # before the question is validated again (conditional.answer says why that is safe).

@@ -212,3 +212,10 @@ def test_families_narrow_the_comparison(client):
     ).json()
     assert {row["family"] for row in body["results"]} == {"c7g", "c7a"}
     assert body["results"][0]["per_dollar"] >= body["results"][-1]["per_dollar"]
+
+
+def test_a_blank_profile_is_no_profile(client):
+    query = {"benchmark": "openssl:aes-256-cbc", "region": "us-east-1", "block_size": 16384}
+    response = client.get(URL, {**query, "profile": ""})
+    assert response.status_code == 200, response.content
+    assert response.json()["benchmark"] == "openssl:aes-256-cbc"
