@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from api.negotiation import has_format_filter
 from benchmarks.models import Benchmark, InstanceType, Region
+from benchmarks.questions.base import MAX_PARAMS
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -251,7 +252,11 @@ def benchmark_parameters(example: str) -> OpenApiParameter:
     OpenAPI, a free-form object sent as `name=value` pairs."""
     return OpenApiParameter(
         "params",
-        OpenApiTypes.OBJECT,
+        {
+            "type": "object",
+            "maxProperties": MAX_PARAMS,
+            "additionalProperties": {"type": "string", "pattern": NO_NUL},
+        },
         style="form",
         explode=True,
         description=f"Any other query parameter is one of the benchmark's own, {example}",
