@@ -11,6 +11,7 @@ and the families with results are the page's.
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from dataclasses import dataclass, field
 
 from benchmarks.models import Architecture, PurchaseOption, Region, fargate_name
@@ -92,6 +93,25 @@ class SideBySide:
             missing
             for missing in [*self.on_demand.missing, *self.spot.missing]
             if missing.instance_type is None
+        ]
+
+    @property
+    def priced_later(self) -> list[tuple[str, str | None, int]]:
+        """(family, architecture, how many of its types or task sizes) with no price in force
+        on `at`, priced at a later one: on a 2017 question, c7g's types and Fargate's arm64
+        sizes, which did not exist then."""
+        later = Counter(
+            (row.family, row.architecture)
+            for row in {
+                (row.family, row.architecture, row.instance_type): row
+                for answer in (self.on_demand, self.spot)
+                for row in answer.results
+                if row.price_effective_from > self.at
+            }.values()
+        )
+        return [
+            (family, architecture, count)
+            for (family, architecture), count in sorted(later.items(), key=str)
         ]
 
     @property
