@@ -263,6 +263,12 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     ]
     rows = [*table.results, *table.unpriced]
     present = sorted({row.family for row in rows})
+    # A cloud ranked without a row is said, not left out silently.
+    result.notes.extend(
+        f"No instance type asked has a price or results in {region}: it adds no row."
+        for region in table.regions
+        if region not in {row.region for row in rows}
+    )
     result.families = list(getattr(by_key.get(benchmark.key), "families", present))
     result.families_shown = present
     wanted = result.query.families

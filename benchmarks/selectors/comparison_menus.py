@@ -185,8 +185,8 @@ def menu_groups(benchmarks: list[Benchmark]) -> list[BenchmarkGroup]:
 
 def cloud_controls(result: Comparison) -> dict | None:
     """The vendor picker (a box per other vendor with prices, ticked when its region is
-    ranked too) and the cross-cloud presets, each a link to its question (no script
-    needed); None while only one vendor has prices."""
+    ranked too, and the choice of its regions with prices) and the cross-cloud presets, each
+    a link to its question (no script needed); None while only one vendor has prices."""
     query = result.query
     chosen = result.cloud_regions(query)
     if len(chosen) < 2 or not result.resolved:
@@ -196,12 +196,15 @@ def cloud_controls(result: Comparison) -> dict | None:
     page_vendor = region.vendor if region else None
     labels = dict(Vendor.choices)
     ranked = set(query.regions)
+    offered = dict(result.regions_by_vendor)
     choices = [
         {
             "vendor": vendor,
             "label": labels[vendor],
             "value": f"{vendor}:{code}",
             "checked": (vendor, code) in ranked,
+            # Every region of the vendor with prices: the box ranks the one chosen here.
+            "regions": [f"{vendor}:{other}" for other in offered.get(vendor, [code])],
         }
         for vendor, code in chosen.items()
         if vendor != page_vendor

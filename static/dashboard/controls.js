@@ -40,6 +40,15 @@
     });
   }
 
+  // Rank with: a cloud's region chosen in its menu is what its box ranks, ticked at once.
+  form.querySelectorAll("select[data-region-of]").forEach((select) => {
+    select.addEventListener("change", () => {
+      const box = form.querySelector('input[data-vendor="' + select.dataset.regionOf + '"]');
+      box.value = select.value;
+      box.checked = true;
+    });
+  });
+
   form.addEventListener("change", (event) => {
     const field = event.target;
     // The family picker redraws the answer itself (family-picker.js), without a reload.
@@ -65,11 +74,22 @@
     if (!button) return;
     const output = document.getElementById("copied");
     const text = new URL(button.dataset.permalink + window.location.hash, window.location.href).href;
-    const shown = (message) => { output.textContent = message + text; };
+    // The button says what happened for two seconds (the link beside it stays): a sign at the
+    // place clicked.
+    if (!button.dataset.label) button.dataset.label = button.textContent;
+    const shown = (message, sign) => {
+      output.textContent = message + text;
+      button.textContent = sign;
+      window.clearTimeout(button.signTimer);
+      button.signTimer = window.setTimeout(() => { button.textContent = button.dataset.label; }, 2000);
+    };
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(() => shown("Copied: "), () => shown("Link: "));
+      navigator.clipboard.writeText(text).then(
+        () => shown("Copied: ", "Copied"),
+        () => shown("Link: ", "Copy it below"),
+      );
     } else {
-      shown("Link: ");
+      shown("Link: ", "Copy it below");
     }
   });
 })();

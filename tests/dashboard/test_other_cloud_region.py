@@ -82,3 +82,20 @@ def test_a_cloud_ticked_with_none_of_its_families_asked_is_ranked_with_its_own(c
     html = client.get("/", {**QUESTION, **regions}).content.decode()
     assert rows(html) == {"c7g.large", "cx22", "cax11", "ccx13"}
     assert "its cx, cpx, cax, ccx are shown too." in html
+
+
+def test_rank_with_offers_every_region_of_each_cloud_with_prices(clouds, client):
+    html = client.get("/", {**QUESTION, "region": "us-east-1", "regions": "hcloud:nbg1"})
+    html = html.content.decode()
+    picker = html[html.index('id="clouds"') : html.index("</fieldset>", html.index('id="clouds"'))]
+    assert re.search(r'value="hcloud:nbg1" data-vendor="hcloud" checked', picker)
+    offered = re.findall(r'<option value="(hcloud:[a-z0-9]+)"', picker)
+    assert len(offered) == 6 and {"hcloud:fsn1", "hcloud:nbg1", "hcloud:hel1"} <= set(offered)
+    assert '<option value="hcloud:nbg1" selected>' in picker
+
+
+def test_a_cloud_ranked_without_a_row_is_said(clouds, client):
+    regions = {"regions": "aws:us-east-1,hcloud:fsn1", "instance_types": "c7g.large"}
+    html = client.get("/", {**QUESTION, **regions}).content.decode()
+    assert rows(html) == {"c7g.large"}
+    assert "No instance type asked has a price or results in hcloud:fsn1: it adds no row." in html

@@ -110,3 +110,20 @@ def test_choosing_fsn1_in_the_region_menu_shows_hetzner_types(sqlite_clouds_site
     assert names and all(is_hetzner(name) for name in names), names
     assert "is a family of Hetzner Cloud" in page.locator("#notes").inner_text()
     assert page.console_errors == []
+
+
+def test_rank_with_ranks_the_region_chosen_in_a_clouds_menu(sqlite_clouds_site, page):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{sqlite_clouds_site}/?{BENCHMARK}&region=us-east-1")
+    page.wait_for_selector(READY, timeout=30000)
+    offered = page.locator('#clouds select[data-region-of="hcloud"] option').evaluate_all(
+        "options => options.map(option => option.value)"
+    )
+    assert {"hcloud:fsn1", "hcloud:nbg1", "hcloud:hel1", "hcloud:ash"} <= set(offered), offered
+    with page.expect_navigation():
+        page.select_option('#clouds select[data-region-of="hcloud"]', "hcloud:nbg1")
+    page.wait_for_selector("#results-table th:text('Region')", timeout=30000)
+    regions = page.locator("#results-table tbody tr td:nth-child(2)").all_inner_texts()
+    assert {"aws:us-east-1", "hcloud:nbg1"} <= set(regions), set(regions)
+    assert "regions=aws%3Aus-east-1%2Chcloud%3Anbg1" in page.url
+    assert page.console_errors == []
