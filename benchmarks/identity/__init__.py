@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from benchmarks.errors import DomainError
 
 FIELD = "identity"
+# The clouds as the answers name them.
+CLOUD_NAMES = {"aws": "AWS", "gcp": "Google Cloud"}
 
 
 class IdentityError(DomainError):
@@ -69,12 +71,13 @@ def check_identity(
         raise IdentityError("an identity proof names one machine: give instance_type and region")
     if identity.instance_type is not None and identity.instance_type != instance_type:
         raise IdentityError(
-            f"the {identity.cloud} identity proof names instance type {identity.instance_type}, "
+            f"the {CLOUD_NAMES[identity.cloud]} identity proof names instance type "
+            f"{identity.instance_type}, "
             f"the upload {instance_type}"
         )
     if identity.region is not None and identity.region != region:
         raise IdentityError(
-            f"the {identity.cloud} identity proof names region {identity.region}, "
+            f"the {CLOUD_NAMES[identity.cloud]} identity proof names region {identity.region}, "
             f"the upload {region}"
         )
     if identity.started_at is not None and measured_at is not None:

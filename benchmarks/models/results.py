@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from benchmarks.identity import CLOUD_NAMES
 from benchmarks.models.places import InstanceType, Region
 
 
@@ -132,7 +133,7 @@ class Run(models.Model):
     # the cloud and what the proof names; blank where it names nothing. The account is kept
     # for the admin, never shown.
     verified_by = models.CharField(
-        max_length=8, blank=True, default="", choices=[("aws", "AWS"), ("gcp", "Google Cloud")]
+        max_length=8, blank=True, default="", choices=list(CLOUD_NAMES.items())
     )
     verified_instance_type = models.CharField(max_length=100, blank=True, default="")
     verified_region = models.CharField(max_length=100, blank=True, default="")
@@ -157,16 +158,16 @@ class Run(models.Model):
             models.CheckConstraint(condition=Q(observations__gte=1), name="run_observed"),
         ]
 
+    def __str__(self) -> str:
+        machine = self.instance_type.name if self.instance_type_id else "table"
+        return f"run {self.pk} ({machine}, {self.status})"
+
     @property
     def verified(self) -> bool:
         """Its proof named the type it was uploaded for: that machine, of that type, there."""
         return bool(self.verified_by) and self.verified_instance_type == (
             self.instance_type.name if self.instance_type_id else None
         )
-
-    def __str__(self) -> str:
-        machine = self.instance_type.name if self.instance_type_id else "table"
-        return f"run {self.pk} ({machine}, {self.status})"
 
 
 class Series(models.Model):

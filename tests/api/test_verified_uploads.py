@@ -89,8 +89,9 @@ def test_a_document_changed_by_one_character_is_refused_and_nothing_stored(clien
 def test_another_instance_type_is_refused_naming_both(client):
     response = post(client, instance_type="c7g.large", region="us-east-1", identity=PKCS7)
     assert response.status_code == 400
-    message = response.json()["identity"][0]
-    assert "t2.micro" in message and "c7g.large" in message
+    assert response.json()["identity"] == [
+        "the AWS identity proof names instance type t2.micro, the upload c7g.large"
+    ]
     assert not Run.objects.exists()
 
 
