@@ -1,10 +1,12 @@
 """The agent is a standalone file, not a package: tests load it from its path."""
 
 import importlib.util
+import io
 import sys
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 AGENT_PATH = Path(__file__).resolve().parents[2] / "agent" / "pricebench_agent.py"
 
@@ -24,3 +26,14 @@ def load_agent():
 @pytest.fixture(scope="session")
 def agent():
     return load_agent()
+
+
+@pytest.fixture
+def token():
+    """An upload token for the agent, with c7g.large known."""
+    from benchmarks.models import InstanceType
+
+    InstanceType.objects.get_or_create(name="c7g.large")
+    printed = io.StringIO()
+    call_command("create_upload_token", "agent", stdout=printed, stderr=io.StringIO())
+    return printed.getvalue().strip()

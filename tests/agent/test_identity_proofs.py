@@ -2,7 +2,6 @@
 IMDSv2, Google's identity token made out to the server, Azure's attested document with a
 nonce; a Fargate task has none and says so (metadata services faked on loopback)."""
 
-import io
 import subprocess
 import sys
 import urllib.parse
@@ -134,23 +133,12 @@ def test_the_dry_run_shows_the_proof_shortened(agent, capsys):
     assert f"identity: {PKCS7[:40]}... ({len(PKCS7)} characters)" in printed.out
 
 
-@pytest.fixture
-def token():
-    from django.core.management import call_command
-
-    from benchmarks.models import InstanceType
-
-    InstanceType.objects.get_or_create(name="t2.micro")
-    printed = io.StringIO()
-    call_command("create_upload_token", "agent", stdout=printed, stderr=io.StringIO())
-    return printed.getvalue().strip()
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("reference_data")
 def test_the_run_it_uploads_from_ec2_is_verified(live_server, token):
-    from benchmarks.models import Run
+    from benchmarks.models import InstanceType, Run
 
+    InstanceType.objects.get_or_create(name="t2.micro")
     dynamic = {"instance-identity/pkcs7": PKCS7}
     with FakeImds(ec2_metadata("t2.micro", "us-east-1a"), dynamic=dynamic) as imds:
         finished = subprocess.run(

@@ -1,7 +1,6 @@
 """The agent's uploads land on a live server as parsed runs; transient errors are retried."""
 
 import datetime
-import io
 import json
 import re
 import subprocess
@@ -9,19 +8,10 @@ import sys
 import urllib.request
 
 import pytest
-from django.core.management import call_command
 
-from benchmarks.models import InstanceType, Run
+from benchmarks.models import Run
 from tests.agent.conftest import AGENT_PATH
 from tests.agent.servers import LoopbackServer, _Handler, closed_port_url
-
-
-@pytest.fixture
-def token():
-    InstanceType.objects.get_or_create(name="c7g.large")
-    printed = io.StringIO()
-    call_command("create_upload_token", "agent", stdout=printed, stderr=io.StringIO())
-    return printed.getvalue().strip()
 
 
 def lscpu_model() -> str:
