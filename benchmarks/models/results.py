@@ -164,10 +164,11 @@ class Run(models.Model):
 
     @property
     def verified(self) -> bool:
-        """Its proof named the type it was uploaded for: that machine, of that type, there."""
-        return bool(self.verified_by) and self.verified_instance_type == (
-            self.instance_type.name if self.instance_type_id else None
-        )
+        """Its proof named the type it was uploaded for: that machine, of that type, there.
+
+        A proof that names a type is stored only when it names the run's own
+        (benchmarks/identity `check_identity`): the kept statistics count these runs so."""
+        return bool(self.verified_instance_type)
 
 
 class Series(models.Model):
@@ -268,6 +269,8 @@ class SeriesStatistics(models.Model):
     flags = models.JSONField(default=list, blank=True)
     # Every result was flagged: the figures come from them rather than from nothing.
     only_flagged = models.BooleanField(default=False)
+    # Runs of the figures above whose identity proof named their type (Run.verified).
+    verified_runs = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -308,6 +311,7 @@ class SeriesStatistics(models.Model):
                     "only_flagged",
                     "cpu_models",
                     "regions",
+                    "verified_runs",
                 ],
                 name="statistics_peer_rows",
             ),

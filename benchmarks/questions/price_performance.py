@@ -71,6 +71,8 @@ class PricePerformanceQuery:
     baseline: str | None = None
     # Only results measured in this region; None: wherever they were measured.
     measured_in: str | None = None
+    # Only runs whose identity proof named their type (`verified=only`).
+    verified_only: bool = False
     include_values: bool = False
     include_quartiles: bool = False
     basis: str = "sustained"
@@ -139,6 +141,13 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         required=False,
         max_length=32,
         help_text="Only results measured in this region (default: measured anywhere)",
+    )
+    verified = forms.ChoiceField(
+        choices=[("only", "only")],
+        required=False,
+        help_text="only: count only verified runs, whose cloud identity proof named their "
+        "instance type (default: every run)",
+        error_messages=CHOICE_ERRORS,
     )
     basis = forms.ChoiceField(
         choices=[(basis, basis) for basis in BASES],
@@ -288,6 +297,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
             else defaults.get("families", ()),
             baseline=data.get("baseline") or None,
             measured_in=data.get("measured_in") or None,
+            verified_only=data.get("verified") == "only",
             include_values="values" in data.get("include", ()),
             include_quartiles="quartiles" in data.get("include", ()),
             basis=data.get("basis") or BASES[0],

@@ -68,6 +68,7 @@ class KeptSeries(NamedTuple):
     third_quartile: float
     flagged_runs: int | None
     only_flagged: bool
+    verified_runs: int
     # Kept as JSON: read as text and decoded with orjson, faster than Django's converters.
     cpu_models: dict
     regions: list
@@ -78,8 +79,8 @@ class KeptSeries(NamedTuple):
 
 
 _MACHINE = [f"instance_type__{name}" for name in Machine._fields]
-# The plain columns after the machine, in the tuple's order: variant ... only_flagged.
-_PLAIN = ["variant", "params_key", *KeptSeries._fields[4:13]]
+# The plain columns after the machine, in the tuple's order: variant ... verified_runs.
+_PLAIN = ["variant", "params_key", *KeptSeries._fields[4:14]]
 _JSON = ("cpu_models", "regions")
 # Read only for the page (and `include=values`); samples last: the page reads them apart.
 EXTRAS = ("sources", "flags", "samples")

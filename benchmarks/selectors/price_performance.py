@@ -25,7 +25,7 @@ from benchmarks.models import Benchmark, InstanceType, Region, Vendor, qualified
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
-from benchmarks.selectors import prices
+from benchmarks.selectors import prices, verified
 from benchmarks.selectors.basis import bandwidth_figures, on_basis
 from benchmarks.selectors.kept_series import (
     EXTRAS,
@@ -75,6 +75,8 @@ class PricePerformanceRow:
     # flagged runs, the series having no other. `flags`: [[flag, runs, [run ids]], ...].
     flagged_runs: int = 0
     only_flagged: bool = False
+    # Runs of the figures whose identity proof named their type (docs/api.md).
+    verified_runs: int = 0
     flags: list = field(default_factory=list)
     # Burstable types: the sustained share of each vCPU; the work per dollar at the burst
     # figure measured, once the CPU credits are spent, and, in unlimited mode, paying for
@@ -305,6 +307,8 @@ def price_performance_table(
     else:
         extras = ()
     rows = _one_value_per_parameter(read_kept_series(statistics, extras), params, lenient, notes)
+    if query.verified_only:
+        rows = verified.only_verified(rows, measured_in=query.measured_in)
     quotes = prices.hourly_prices(
         instance_types={row.machine for row in rows},
         region=region,
@@ -387,6 +391,7 @@ def price_performance_table(
             cpu_allocation=instance_type.allocation,
             flagged_runs=row.flagged_runs or 0,
             only_flagged=row.only_flagged,
+            verified_runs=row.verified_runs,
             flags=row.flags,
             statistics_id=row.statistics_id,
             upfront_usd=_float_or_none(quote.upfront_usd),

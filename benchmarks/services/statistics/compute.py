@@ -48,6 +48,8 @@ class Sample:
     # How many machines the run stands for (Run.observations): the result counts that many
     # times in the quartiles and its CPU model that many times in `cpu_models`.
     weight: int = 1
+    # Its run's identity proof named the run's type (Run.verified).
+    verified: bool = False
 
 
 # The columns of a statistics row, in the order `statistics_row` gives them.
@@ -71,6 +73,7 @@ STATISTICS_COLUMNS = (
     "flagged_runs",
     "flags",
     "only_flagged",
+    "verified_runs",
     "updated_at",
     # The series' peer group (benchmark, parameter key), then its instance type and variant:
     # what it is (`SeriesKey`), appended by `statistics_rows`.
@@ -157,6 +160,7 @@ def statistics_row(series_id: int, measured_in: str, samples: list[Sample], now)
         flagged_runs,
         flag_list,
         only_flagged,
+        sum(run.verified for run in runs.values()),
         now,
     )
 
@@ -238,6 +242,7 @@ def merged_row(kept: Sequence[Any], samples: list[Sample], now) -> tuple | None:
         0,
         [],
         False,
+        row["verified_runs"] + sum(run.verified for run in runs.values()),
         now,
         *(row[name] for name in SERIES_KEY_FIELDS),
     )
@@ -269,6 +274,7 @@ def _one_result_row(series_id: int, measured_in: str, sample: Sample, now) -> tu
         0,
         _NO_FLAGS,
         False,
+        int(sample.verified),
         now,
     )
 
@@ -334,6 +340,7 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
             "measured_at",
             "warnings",
             "observations",
+            "verified_instance_type",
         )
         .order_by()
         .iterator(chunk_size=10_000)
@@ -343,7 +350,7 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
         run = runs.get(run_id)
         if run is None:
             continue
-        region, raw_cpu, source, licence, measured_at, warnings, observations = run
+        region, raw_cpu, source, licence, measured_at, warnings, observations, verified_type = run
         cpu_model = names.get(raw_cpu)
         if cpu_model is None:
             cpu_model = names[raw_cpu] = cpu_models.normalise(raw_cpu)
@@ -355,7 +362,17 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
         yield (
             series_id,
             Sample(
-                value, run_id, region, cpu_model, source, licence, measured_at, flag, observations
+                value,
+                run_id,
+                region,
+                cpu_model,
+                source,
+                licence,
+                measured_at,
+                flag,
+                observations,
+                # A proof that names a type is stored only when it names the run's own.
+                bool(verified_type),
             ),
         )
 
@@ -449,5 +466,6 @@ def samples_in_hand(rows: Iterable) -> Iterator[tuple[int, Sample]]:
                 _date_as_stored(run.measured_at),
                 flag,
                 run.observations,
+                bool(run.verified_instance_type),
             ),
         )
