@@ -183,10 +183,13 @@ def menu_groups(benchmarks: list[Benchmark]) -> list[BenchmarkGroup]:
     return [BenchmarkGroup(label, grouped[label]) for label in sorted(grouped, key=str.lower)]
 
 
-def cloud_controls(result: Comparison) -> dict | None:
+def cloud_controls(result: Comparison, arm: dict[str, list] | None = None) -> dict | None:
     """The vendor picker (a box per other vendor with prices, ticked when its region is
     ranked too, and the choice of its regions with prices) and the cross-cloud presets, each
-    a link to its question (no script needed); None while only one vendor has prices."""
+    a link to its question (no script needed); None while only one vendor has prices.
+
+    `arm`: each cloud's regions where its Arm types have prices, with their families
+    (`family_facts.arm_regions`): "ARM across clouds" asks another cloud's there."""
     query = result.query
     chosen = result.cloud_regions(query)
     if len(chosen) < 2 or not result.resolved:
@@ -211,16 +214,31 @@ def cloud_controls(result: Comparison) -> dict | None:
     ]
     kept = ("baseline", "region", "regions", "families", "vcpus", "memory_gib", "order")
     question = {name: value for name, value in result.resolved.items() if name not in kept}
-    everywhere = ",".join(f"{vendor}:{code}" for vendor, code in chosen.items())
-    presets = [
-        {
-            "key": key,
-            "label": label,
-            "href": "?" + urlencode({**question, "regions": everywhere, **asked}),
-        }
-        for key, label, asked in CLOUD_PRESETS
-    ]
+    presets = []
+    for key, label, asked in CLOUD_PRESETS:
+        where = dict(chosen)
+        if key == "arm" and arm:
+            where, asked = _arm_question(where, asked, arm, page_vendor)
+        everywhere = ",".join(f"{vendor}:{code}" for vendor, code in where.items())
+        href = "?" + urlencode({**question, "regions": everywhere, **asked})
+        presets.append({"key": key, "label": label, "href": href})
     return {"choices": choices, "presets": presets}
+
+
+def _arm_question(
+    chosen: dict[str, str], asked: dict[str, str], arm: dict, page_vendor: str | None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The "ARM across clouds" question: each other cloud's region where its Arm types have
+    prices (the demo's bundled prices hold a few regions each), their families beside the
+    preset's."""
+    where, families = dict(chosen), list(asked["families"].split(","))
+    for vendor, regions in arm.items():
+        if vendor in where and vendor != page_vendor:
+            # The region the box takes, when it is among the best; else the first of them.
+            code, theirs = next((pair for pair in regions if pair[0] == where[vendor]), regions[0])
+            where[vendor] = code
+            families.extend(family for family in theirs if family not in families)
+    return where, {**asked, "families": ",".join(families)}
 
 
 def page_region_first(

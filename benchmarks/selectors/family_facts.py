@@ -1,13 +1,14 @@
 """What each instance type family's types say of it (vendors, processors, burstable), for the
-family picker's presets, order and search (`family_presets`)."""
+family picker's presets, order and search (`family_presets`); where each cloud's Arm types
+have prices, for "ARM across clouds"."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from benchmarks import freshness
 from benchmarks.family_presets import FamilyFacts
-from benchmarks.models import Architecture, InstanceType, family_of
+from benchmarks.models import Architecture, InstanceType, Price, PurchaseOption, family_of
 
 _KEY = "family-facts"
 
@@ -58,3 +59,36 @@ def vendor_first(families: list[str], vendors, facts: dict[str, FamilyFacts]) ->
     return [family for family in families if theirs(family)] + [
         family for family in families if not theirs(family)
     ]
+
+
+def arm_regions() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """For each vendor with an Arm type priced on demand: the regions where the most of its Arm
+    types have a price (those tied for the most, by code), each with its Arm families there,
+    those of the most types first (at most two): what "ARM across clouds" asks of another
+    cloud. One query, kept a few seconds."""
+    return freshness.kept_read("arm-regions", _read_arm_regions)
+
+
+def _read_arm_regions(families_per_vendor: int = 2) -> dict[str, list[tuple[str, tuple]]]:
+    rows = (
+        Price.objects.filter(
+            instance_type__architecture=Architecture.ARM64,
+            purchase_option=PurchaseOption.ON_DEMAND,
+        )
+        .exclude(instance_type__kind=InstanceType.Kind.FARGATE)
+        .order_by()
+        .values_list("region__vendor", "region__code", "instance_type__kind", "instance_type__name")
+        .distinct()
+    )
+    types: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for vendor, code, kind, name in rows:
+        types[vendor][code][family_of(kind, name)] += 1
+    best = {}
+    for vendor, regions in types.items():
+        most = max(sum(families.values()) for families in regions.values())
+        best[vendor] = [
+            (code, tuple(family for family, _ in families.most_common(families_per_vendor)))
+            for code, families in sorted(regions.items())
+            if sum(families.values()) == most
+        ]
+    return best

@@ -99,3 +99,17 @@ def test_a_cloud_ranked_without_a_row_is_said(clouds, client):
     html = client.get("/", {**QUESTION, **regions}).content.decode()
     assert rows(html) == {"c7g.large"}
     assert "No instance type asked has a price or results in hcloud:fsn1: it adds no row." in html
+
+
+def test_arm_across_clouds_asks_each_cloud_where_its_arm_types_have_prices(clouds, client):
+    from html import unescape
+
+    from benchmarks.models import InstanceType, Price
+
+    InstanceType.objects.filter(name="cax11").update(architecture="arm64")
+    Price.objects.filter(instance_type__name="cax11").exclude(region__code="nbg1").delete()
+    html = client.get("/", {**QUESTION, "region": "us-east-1"}).content.decode()
+    href = unescape(re.search(r'<a href="([^"]+)" data-preset="arm"', html)[1])
+    assert "hcloud%3Anbg1" in href
+    answer = client.get("/" + href).content.decode()
+    assert re.search(r'data-instance-type="cax11".*?<td>hcloud:nbg1</td>', answer, re.S)
