@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
 SIGNIFICANT_DIGITS = 3
@@ -151,6 +151,8 @@ _NOT_A_JOB = re.compile(r"latency|jitter|clat|loss|ratio|_p\d+", re.IGNORECASE)
 _DIMENSIONLESS = {"score", "relative throughput", "points", "index", ""}
 _TIME_UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 _PER_DOLLAR = " per dollar"
+# "dollar" in a reading's words, as `Reading.in_us_dollars` names it.
+_US_DOLLAR = re.compile(r"(?<!US )\bdollar\b")
 _PER_DOLLAR_HOUR = " per dollar-hour"
 
 
@@ -193,6 +195,19 @@ class Reading:
         if self.cost_per is None or not per_dollar:
             return None
         return self.cost_per[0] / per_dollar
+
+    def in_us_dollars(self) -> Reading:
+        """The reading with its per-dollar figures named per US dollar, for an answer whose
+        prices are shown in another currency too (the figures stay per US dollar)."""
+        if self.per_dollar_name is None:
+            return self
+        scale = self.per_dollar
+        return replace(
+            self,
+            per_dollar_name=_US_DOLLAR.sub("US dollar", self.per_dollar_name),
+            per_dollar=replace(scale, suffix=_US_DOLLAR.sub("US dollar", scale.suffix)),
+            explanation=_US_DOLLAR.sub("US dollar", self.explanation),
+        )
 
     def as_json(self) -> dict:
         """The reading for the pages' scripts: the fields they read, scales as dicts."""

@@ -256,6 +256,9 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     result.table = table
     result.notes.extend(f"{note}." for note in table.notes)
     result.reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
+    if result.query.currency != USD:
+        # Prices are shown in the currency asked too; what a dollar buys stays per US dollar.
+        result.reading = result.reading.in_us_dollars()
     result.purchase_options = result.price_menu.get(table.region.code, [])
     result.params = [
         ParamChoice(name, values, table.params.get(name))

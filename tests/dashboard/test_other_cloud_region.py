@@ -113,3 +113,11 @@ def test_arm_across_clouds_asks_each_cloud_where_its_arm_types_have_prices(cloud
     assert "hcloud%3Anbg1" in href
     answer = client.get("/" + href).content.decode()
     assert re.search(r'data-instance-type="cax11".*?<td>hcloud:nbg1</td>', answer, re.S)
+
+
+def test_an_answer_in_euros_names_its_per_dollar_figures_per_us_dollar(clouds, client):
+    euros = client.get("/", {**QUESTION, "region": "fsn1", "currency": "EUR"}).content.decode()
+    header = re.search(r'<th scope="col" class="per-dollar">([^<]+)</th>', euros)[1]
+    assert header.endswith("per US dollar-hour") or header.endswith("per US dollar"), header
+    dollars = client.get("/", {**QUESTION, "region": "fsn1"}).content.decode()
+    assert "per US dollar" not in dollars
