@@ -2,13 +2,15 @@
 
 lscpu prints the processor's brand string, which says the same model several ways:
 "AMD EPYC 9R14" and "AMD EPYC 9R14 96-Core Processor", "INTEL(R) XEON(R) PLATINUM 8559C" and
-"Intel(R) Xeon(R) Platinum 8559C". Statistics count runs by the name `normalise` gives; each
-run keeps the string it came with (`Run.cpu_model`).
+"Intel(R) Xeon(R) Platinum 8559C". Statistics count machines by the name `normalise` gives
+(a run counts as many as it stands for, `Run.observations`); each run keeps the string it came
+with (`Run.cpu_model`). `odds` says how often each model was met: the processor lottery.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 UNKNOWN = "unknown"
 
@@ -56,3 +58,22 @@ def normalise(raw: str | None) -> str:
         text = pattern.sub(" ", text)
     words = [_SPELLING.get(word.lower(), word) for word in text.split()]
     return " ".join(words) or UNKNOWN
+
+
+def odds(models: Mapping[str, int], kind: str) -> list[tuple[str, str]]:
+    """(model, how often it was met) for a series' `cpu_models` (machines per model), most
+    first: ("Intel Xeon E5-2676 v3", "4 of 5 tasks ran on Intel Xeon E5-2676 v3"). `kind` is
+    the instance type's (InstanceType.Kind): a Fargate task lands on a processor, anything
+    else is an instance. Empty for one model: there was no lottery to show."""
+    if len(models) < 2:
+        return []
+    machines = "tasks" if kind == "fargate" else "instances"
+    total = sum(models.values())
+    ordered = sorted(models.items(), key=lambda item: (-item[1], item[0]))
+    return [
+        (model, f"{count} of {total} {machines} ran on {_named(model)}") for model, count in ordered
+    ]
+
+
+def _named(model: str) -> str:
+    return "a processor not recorded" if model == UNKNOWN else model

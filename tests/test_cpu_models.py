@@ -4,7 +4,7 @@ import tarfile
 
 import pytest
 
-from benchmarks.cpu_models import UNKNOWN, normalise
+from benchmarks.cpu_models import UNKNOWN, normalise, odds
 from benchmarks.parsers import decode, lscpu
 from tests.conftest import SHARED_DATA
 
@@ -61,3 +61,18 @@ def test_every_model_of_the_spare_cores_archive_gets_one_clean_name(brand_string
     # The 36 strings of the archive name 31 models: four EPYCs are spelt two ways, one Intel
     # part in two cases.
     assert (len(brand_strings), len(names)) == (36, 31), sorted(names)
+
+
+def test_the_odds_say_how_many_tasks_of_all_ran_on_each_processor():
+    # Study S1's smallest Fargate task: 4 of its 5 tasks on an E5-2676 v3, 1 on an E5-2686 v4.
+    models = {"Intel Xeon E5-2686 v4": 1, "Intel Xeon E5-2676 v3": 4}
+    assert odds(models, "fargate") == [
+        ("Intel Xeon E5-2676 v3", "4 of 5 tasks ran on Intel Xeon E5-2676 v3"),
+        ("Intel Xeon E5-2686 v4", "1 of 5 tasks ran on Intel Xeon E5-2686 v4"),
+    ]
+    assert odds({"AWS Graviton3": 2, UNKNOWN: 1}, "ec2") == [
+        ("AWS Graviton3", "2 of 3 instances ran on AWS Graviton3"),
+        (UNKNOWN, "1 of 3 instances ran on a processor not recorded"),
+    ]
+    # One processor: no lottery.
+    assert odds({"Intel Xeon E5-2676 v3": 5}, "ec2") == []

@@ -78,10 +78,11 @@ class SourceGroup:
 
 @dataclass(frozen=True)
 class CpuBreakdown:
-    """One CPU model among a row's runs: how many, and the median of their results."""
+    """One CPU model among a row's runs: how many machines met it (a run counts as many as
+    it stands for, Run.observations), and the median of its results."""
 
     model: str
-    runs: int
+    machines: int
     median: float | None
 
 
@@ -341,22 +342,22 @@ def _empty_because(result: Comparison, table: PricePerformanceTable) -> str | No
 
 
 def cpu_breakdown(row: PricePerformanceRow) -> list[CpuBreakdown]:
-    """A row's runs by CPU model, with each model's median when every value was kept.
+    """A row's machines by CPU model, with each model's median when every value was kept.
 
     A row of one CPU model has that model's median kept: it is the row's."""
     if len(row.cpu_models) == 1:
-        return [CpuBreakdown(model, runs, row.median) for model, runs in row.cpu_models.items()]
+        return [CpuBreakdown(model, count, row.median) for model, count in row.cpu_models.items()]
     if not row.samples:
-        return [CpuBreakdown(model, runs, None) for model, runs in row.cpu_models.items()]
+        return [CpuBreakdown(model, count, None) for model, count in row.cpu_models.items()]
     values: dict[str, list[float]] = defaultdict(list)
     for value, model in row.samples:
         values[model].append(value)
     exact = not row.values_cut
     return [
         CpuBreakdown(
-            model, runs, statistics.median(values[model]) if exact and values[model] else None
+            model, count, statistics.median(values[model]) if exact and values[model] else None
         )
-        for model, runs in row.cpu_models.items()
+        for model, count in row.cpu_models.items()
     ]
 
 

@@ -15,11 +15,12 @@ from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
 
+import orjson
 from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
-from benchmarks import palette, units
+from benchmarks import cpu_models, palette, units
 from benchmarks.models import (
     COMMITMENT_FIELDS,
     DatabasePrice,
@@ -83,6 +84,9 @@ class Rank:
     rank: int | None
     out_of: int
     reading: units.Reading
+    # The processor lottery: how often each CPU model was met, when there were several
+    # ("4 of 5 tasks ran on Intel Xeon E5-2676 v3", ...: cpu_models.odds).
+    odds: tuple[str, ...] = ()
 
     @property
     def setting(self) -> str:
@@ -288,7 +292,7 @@ def ranks_of(instance_type: InstanceType, *, every: bool = False) -> list[Benchm
         rows = cursor.fetchall()
     grouped: dict[str, list[Rank]] = defaultdict(list)
     readings: dict[str, units.Reading] = {}
-    for key, unit, higher, variant, params, median, runs, out_of, better in rows:
+    for key, unit, higher, variant, params, median, runs, models, out_of, better in rows:
         params = params_of(params)
         reading = readings.get(key) or readings.setdefault(key, units.reading(key, unit, higher))
         grouped[key].append(
@@ -303,9 +307,17 @@ def ranks_of(instance_type: InstanceType, *, every: bool = False) -> list[Benchm
                 rank=None if better is None else 1 + better,
                 out_of=out_of,
                 reading=reading,
+                odds=_odds(models, instance_type.kind),
             )
         )
     return [BenchmarkRanks(key, ranks) for key, ranks in grouped.items()]
+
+
+def _odds(models: str | dict, kind: str) -> tuple[str, ...]:
+    """`cpu_models.odds` of a row's CPU models as the query gives them (JSON text)."""
+    if isinstance(models, str):
+        models = orjson.loads(models)
+    return tuple(said for _model, said in cpu_models.odds(models, kind))
 
 
 ALL_REGIONS = SeriesStatistics.ALL_REGIONS
@@ -317,7 +329,7 @@ ALL_REGIONS = SeriesStatistics.ALL_REGIONS
 _RANKS = """
     WITH mine AS (
         SELECT b.key, b.unit, b.higher_is_better, se.variant, st.params_key, st.median,
-            st.runs, st.benchmark_id, peers.series,
+            st.runs, st.cpu_models, st.benchmark_id, peers.series,
             ROW_NUMBER() OVER (
                 PARTITION BY b.key ORDER BY peers.series DESC, st.params_key, se.variant
             ) AS place
@@ -329,7 +341,7 @@ _RANKS = """
         WHERE st.measured_in = %s AND se.instance_type_id = %s
     )
     SELECT mine.key, mine.unit, mine.higher_is_better, mine.variant, mine.params_key,
-        mine.median, mine.runs, mine.series,
+        mine.median, mine.runs, mine.cpu_models, mine.series,
         CASE WHEN mine.place > 1 AND NOT %s THEN NULL
             WHEN mine.higher_is_better
             THEN (SELECT COUNT(*) FROM benchmarks_seriesstatistics peer

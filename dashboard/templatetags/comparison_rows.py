@@ -14,6 +14,7 @@ from django.template.defaultfilters import floatformat
 from django.utils.formats import localize
 from django.utils.safestring import mark_safe
 
+from benchmarks import cpu_models
 from benchmarks.per_dollar import other_basis_per_dollar
 from dashboard.templatetags.pricebench import cost_per, monthly, percent, reads, type_pages, usd
 
@@ -110,11 +111,11 @@ def frontier_data(comparison) -> str:
 
 @register.simple_tag
 def cpu_data(comparison) -> str:
-    """The spread chart's data: each bar's CPU models, their runs and median."""
+    """The spread chart's data: each bar's CPU models, their machines and median."""
     scale = comparison.reading.value
     breakdowns = comparison.cpu_breakdowns or {}
     return _rows(
-        f"<tr><td>{_name(row)}</td><td>{_text(part.model)}</td><td>{_text(part.runs)}</td>"
+        f"<tr><td>{_name(row)}</td><td>{_text(part.model)}</td><td>{_text(part.machines)}</td>"
         f"<td>{_text(reads(part.median, scale))}</td></tr>"
         for row in comparison.bars
         for part in breakdowns.get(row.key) or ()
@@ -172,7 +173,7 @@ def result_rows(comparison, table, rows=None) -> str:
             else ""
         )
         cells.append(f"<td>{spread}</td>")
-        cells.append(f"<td>{_cpu_models(breakdowns.get(row.key), scale)}</td>")
+        cells.append(f"<td>{_cpu_models(row, breakdowns.get(row.key), scale)}</td>")
         measured = ", ".join(_text(code or "not recorded") for code in row.measured_in)
         cells.append(
             f"<td>{measured}</td><td>{_text(usd(row.usd_per_hour))}</td>"
@@ -223,15 +224,17 @@ def unpriced_items(comparison, table, rows=None) -> str:
     return _rows(lines)
 
 
-def _cpu_models(parts, scale) -> str:
-    """`Graviton3 (12)`, or with several models each one's median: `a (3: 1.2 k)<br>b (...)`."""
+def _cpu_models(row, parts, scale) -> str:
+    """`Graviton3 (12)` (machines), or with several models the processor lottery, each
+    model's odds and median: `4 of 5 tasks ran on a: 2.78 G<br>1 of 5 tasks ran on b: ...`."""
     if not parts:
         return ""
-    several = len(parts) > 1
+    if len(parts) == 1:
+        return f"{_text(parts[0].model)} ({_text(parts[0].machines)})"
+    said = dict(cpu_models.odds(row.cpu_models, row.kind))
     return "<br>".join(
-        f"{_text(part.model)} ({_text(part.runs)}"
-        + (f": {_text(reads(part.median, scale))}" if several and part.median is not None else "")
-        + ")"
+        _text(said.get(part.model, part.model))
+        + (f": {_text(reads(part.median, scale))}" if part.median is not None else "")
         for part in parts
     )
 

@@ -25,7 +25,7 @@ def rank_rows(ranks, every_rank_url: str) -> str:
             f'<tr data-benchmark="{key}">'
             f'<th scope="row"><a href="{page}">{key}</a></th>'
             f"<td>{escape(rank.setting)}</td><td>{escape(rank.shown_median)}</td>"
-            f"<td>{rank.runs}</td>"
+            f"<td>{rank.runs}{_odds(rank)}</td>"
             f'<td class="rank">{_standing(rank)} '
             f"<small>({escape(rank.reading.direction)})</small></td>"
             f'<td><a href="{escape(rank.comparison_url)}">comparison</a></td></tr>'
@@ -46,6 +46,13 @@ def rank_rows(ranks, every_rank_url: str) -> str:
                 f"parameter set{plural}</summary><ul>{items}</ul></details></td></tr>"
             )
     return mark_safe("\n".join(lines))
+
+
+def _odds(rank) -> str:
+    """The processor lottery under the runs, where the type met several processors."""
+    if not rank.odds:
+        return ""
+    return f'<br><small class="odds">{escape("; ".join(rank.odds))}</small>'
 
 
 def _standing(rank) -> str:

@@ -113,7 +113,7 @@ def test_a_row_of_several_cpu_models_left_out_of_the_charts_keeps_each_models_me
     assert medians == [650.0, 1000.0]  # CPU B's two results, CPU A's one
     # A row of one CPU model: its model's median is the row's.
     one = comparison.cpu_breakdowns[names[1]]
-    assert [(part.runs, part.median) for part in one] == [(1, 1001.0)]
+    assert [(part.machines, part.median) for part in one] == [(1, 1001.0)]
 
 
 def test_results_measured_anywhere_are_priced_with_the_regions_prices():
