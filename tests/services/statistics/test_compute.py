@@ -63,8 +63,15 @@ def test_the_results_in_hand_give_the_rows_the_database_gives():
          {**base, "instance_type": "t2.nano", "region": "us-east-1", "value": 7}]
     )  # fmt: skip
     upload([{**base, "instance_type": "c7g.large", "region": "us-east-1", "value": 4}])
+    in_hand, from_database = rows_in_hand_and_from_database()
+    # Every column but the time the rows were computed.
+    assert [_but_time(row) for row in in_hand] == [_but_time(row) for row in from_database]
+    assert len(from_database) == 4  # c7g.large: all regions and two; t2.nano: one
+
+
+def rows_in_hand_and_from_database() -> tuple[list[tuple], list[tuple]]:
+    """Every series' statistics rows from its results in memory, and from the database."""
     series_ids = set(Result.objects.values_list("series_id", flat=True))
-    from_database = compute.compute_statistics(series_ids)
     by_series = {}
     for series_id, sample in compute.samples_in_hand(
         Result.objects.select_related("run__region").order_by("pk")
@@ -74,10 +81,7 @@ def test_the_results_in_hand_give_the_rows_the_database_gives():
         series.pk: (series.benchmark_id, series.params_key, series.instance_type_id, series.variant)
         for series in Series.objects.filter(pk__in=series_ids)
     }
-    in_hand = compute.statistics_rows(by_series, groups)
-    # Every column but the time the rows were computed.
-    assert [_but_time(row) for row in in_hand] == [_but_time(row) for row in from_database]
-    assert len(from_database) == 4  # c7g.large: all regions and two; t2.nano: one
+    return compute.statistics_rows(by_series, groups), compute.compute_statistics(series_ids)
 
 
 _TIME = compute.STATISTICS_COLUMNS.index("updated_at")
@@ -150,18 +154,7 @@ def test_a_run_standing_for_several_tasks_counts_its_figure_and_processor_that_o
     assert (row.first_quartile, row.median, row.third_quartile) == (E5_2676_V3,) * 3
     assert (row.minimum, row.maximum) == (E5_2676_V3, E5_2686_V4)
     # The same figures from the results in hand as from the database.
-    series_ids = set(Result.objects.values_list("series_id", flat=True))
-    by_series = {}
-    for series_id, sample in compute.samples_in_hand(
-        Result.objects.select_related("run__region").order_by("pk")
-    ):
-        by_series.setdefault(series_id, []).append(sample)
-    groups = {
-        series.pk: (series.benchmark_id, series.params_key, series.instance_type_id, series.variant)
-        for series in Series.objects.filter(pk__in=series_ids)
-    }
-    in_hand = compute.statistics_rows(by_series, groups)
-    from_database = compute.compute_statistics(series_ids)
+    in_hand, from_database = rows_in_hand_and_from_database()
     assert [_but_time(row) for row in in_hand] == [_but_time(row) for row in from_database]
 
 
