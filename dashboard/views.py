@@ -99,7 +99,7 @@ def comparison(request):
         },
         "five_families": _five_families(result),
         "family_picker": _family_picker(result),
-        "clouds": comparison_menus.cloud_controls(result, family_facts.arm_regions()),
+        "clouds": comparison_menus.cloud_controls(result, family_facts.arm_regions),
         "currencies": currency.menu(),
         "profiles": PROFILES,
     }

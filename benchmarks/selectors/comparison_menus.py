@@ -6,6 +6,7 @@ what the page's one menu query read (`prices.price_menu`)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -183,13 +184,16 @@ def menu_groups(benchmarks: list[Benchmark]) -> list[BenchmarkGroup]:
     return [BenchmarkGroup(label, grouped[label]) for label in sorted(grouped, key=str.lower)]
 
 
-def cloud_controls(result: Comparison, arm: dict[str, list] | None = None) -> dict | None:
+def cloud_controls(
+    result: Comparison, arm: Callable[[], dict[str, list]] | None = None
+) -> dict | None:
     """The vendor picker (a box per other vendor with prices, ticked when its region is
     ranked too, and the choice of its regions with prices) and the cross-cloud presets, each
     a link to its question (no script needed); None while only one vendor has prices.
 
-    `arm`: each cloud's regions where its Arm types have prices, with their families
-    (`family_facts.arm_regions`): "ARM across clouds" asks another cloud's there."""
+    `arm`: reads each cloud's regions where its Arm types have prices, with their families
+    (`family_facts.arm_regions`), called only where there is a picker: "ARM across clouds"
+    asks another cloud's there."""
     query = result.query
     chosen = result.cloud_regions(query)
     if len(chosen) < 2 or not result.resolved:
@@ -215,10 +219,11 @@ def cloud_controls(result: Comparison, arm: dict[str, list] | None = None) -> di
     kept = ("baseline", "region", "regions", "families", "vcpus", "memory_gib", "order")
     question = {name: value for name, value in result.resolved.items() if name not in kept}
     presets = []
+    arm_regions = arm() if arm else {}
     for key, label, asked in CLOUD_PRESETS:
         where = dict(chosen)
-        if key == "arm" and arm:
-            where, asked = _arm_question(where, asked, arm, page_vendor)
+        if key == "arm" and arm_regions:
+            where, asked = _arm_question(where, asked, arm_regions, page_vendor)
         everywhere = ",".join(f"{vendor}:{code}" for vendor, code in where.items())
         href = "?" + urlencode({**question, "regions": everywhere, **asked})
         presets.append({"key": key, "label": label, "href": href})

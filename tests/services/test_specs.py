@@ -28,11 +28,15 @@ def record(source: str, name: str = "m5.large", **values) -> None:
 
 
 def test_sources_rank_best_first_and_an_unknown_source_last():
-    assert [SpecSource.rank(key) for key in SpecSource.values] == list(range(6))
+    assert [SpecSource.rank(key) for key in SpecSource.values] == list(
+        range(len(SpecSource.values))
+    )
     assert SpecSource.rank(DESCRIBE) < SpecSource.rank(SpecSource.AWS_DOCUMENTATION)
     assert SpecSource.rank(SpecSource.AWS_DOCUMENTATION) < SpecSource.rank(SPARECORES)
     assert SpecSource.rank(SpecSource.VENDOR_DOCUMENTATION) < SpecSource.rank(SPARECORES)
     assert SpecSource.rank(SPARECORES) < SpecSource.rank(SpecSource.PRICE_LIST)
+    # A size read from the vendor's naming rules is below anything said of the size itself.
+    assert SpecSource.rank(SpecSource.SPARECORES_LSCPU) < SpecSource.rank(SpecSource.VENDOR_NAMING)
     assert SpecSource.rank(None) == len(SpecSource.values)
 
 
