@@ -164,6 +164,9 @@ def _with(case, chosen: dict):
         # A real output of a machine pricebench knows, measured some day past.
         case.body.update(instance_type="t2.nano", region="us-east-1", format="auto")
         case.body.pop("measured_at", None)
+        # An identity proof made up by the generator never verifies (a 400 naming it): the
+        # real upload is sent without one (tests/api/test_verified_uploads.py sends real ones).
+        case.body.pop("identity", None)
     return case
 
 
