@@ -1,8 +1,10 @@
 """The OpenAPI schema's AutoSchema: every operation documents the errors it can answer."""
 
 from collections.abc import Callable
+from typing import Any
 
 from django import forms
+from django.db import DatabaseError
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.types import OpenApiTypes
@@ -89,7 +91,7 @@ class AutoSchema(SpectacularAutoSchema):
         name = "".join(word.title() for word in listed.__name__.split("_"))
         component = ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=name)
         if component not in self.registry:
-            values = listed()
+            values = _listed_or_none(listed)
             if not values:
                 return None
             component.schema = {"type": "string", "enum": values, "description": listed.__doc__}
@@ -152,6 +154,15 @@ class AutoSchema(SpectacularAutoSchema):
         return errors
 
 
+def _listed_or_none(listed: Callable[[], Any]) -> list | None:
+    """The names the database holds, or None where it cannot be read (the schema generated
+    by `manage.py check --deploy` before any migration): the parameter is then a plain text."""
+    try:
+        return list(listed())
+    except DatabaseError:
+        return None
+
+
 def region_codes() -> list[str]:
     """Every region's code (`us-east-1`, `fsn1`): what `region=` may name."""
     return sorted(set(Region.objects.values_list("code", flat=True)))
@@ -190,8 +201,10 @@ def field_schema(field: forms.Field) -> dict:
     schema: dict = {}
     if isinstance(field, forms.ModelChoiceField):
         to_field = field.to_field_name or "pk"
-        values = field.queryset.order_by(to_field).values_list(to_field, flat=True).distinct()
-        schema["enum"] = [str(value) for value in values] or None
+        values = _listed_or_none(
+            lambda: field.queryset.order_by(to_field).values_list(to_field, flat=True).distinct()
+        )
+        schema["enum"] = [str(value) for value in values or ()] or None
     elif isinstance(field, forms.DecimalField):
         schema["type"] = "number"
         if field.decimal_places is not None:

@@ -154,7 +154,8 @@ def add_runs(type_ids: list[int], first: int, count: int) -> None:
     (last_run,) = raw.fetchone()
     columns = ("instance_type_id", "region_id", "variant", "cpu_model", "measured_at", "format",
                "tool_version", "filename", "raw_output", "content_hash", "status", "error",
-               "warnings", "source", "licence", "created_at", "queue_attempts")  # fmt: skip
+               "warnings", "source", "licence", "created_at", "queue_attempts",
+               *common.UNVERIFIED_RUN.keys())  # fmt: skip
     with raw.copy(f"COPY benchmarks_run ({', '.join(columns)}) FROM STDIN") as copy:
         for number in range(first, first + count):
             type_id = type_ids[number % len(type_ids)]
@@ -162,7 +163,8 @@ def add_runs(type_ids: list[int], first: int, count: int) -> None:
             copy.write_row(
                 (type_id, region_ids[number // len(type_ids) % 3], "",
                  common.CPU_MODELS[type_id % 3], day, "csv", "", "", "", "", Run.Status.DONE,
-                 "", "[]", "bench", "", f"{day.isoformat()}T12:00:00Z", 0)
+                 "", "[]", "bench", "", f"{day.isoformat()}T12:00:00Z", 0,
+                 *common.UNVERIFIED_RUN.values())
             )  # fmt: skip
     # A value per run and series: a level per series, and up to 10% spread between runs.
     raw.execute(

@@ -76,6 +76,9 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
                 "flagged_runs": row.flagged_runs,
                 "only_flagged": row.only_flagged,
                 "median": row.median,
+                # What the basis ranks it by (a burstable type: what it sustains, by default):
+                # the price chart and its frontier place it there.
+                "basis_figure": row.basis_figure,
                 "min": row.min,
                 "max": row.max,
                 "usd_per_hour": row.usd_per_hour,

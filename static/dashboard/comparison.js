@@ -198,7 +198,7 @@ window.PricebenchComparison = (function () {
             {
               label: "Pareto frontier",
               type: "line",
-              data: frontier.map((row) => ({ x: row.usd_per_hour, y: row.median, key: row.key })),
+              data: frontier.map((row) => ({ x: row.usd_per_hour, y: row.basis_figure, key: row.key })),
               stepped: "after",
               borderColor: "#000",
               borderWidth: 1.5,
@@ -208,7 +208,9 @@ window.PricebenchComparison = (function () {
             },
             {
               label: "instance types",
-              data: priced.map((row) => ({ x: row.usd_per_hour, y: row.median, key: row.key })),
+              // A burstable type stands at the figure the basis ranks it by (what it sustains,
+              // by default), as the frontier is drawn.
+              data: priced.map((row) => ({ x: row.usd_per_hour, y: row.basis_figure, key: row.key })),
               backgroundColor: priced.map((row) => row.colour),
               borderColor: priced.map((row) => (row.pareto ? "#000" : row.colour)),
               borderWidth: priced.map((row) => (row.pareto ? 2.5 : 1)),
@@ -225,8 +227,10 @@ window.PricebenchComparison = (function () {
               callbacks: {
                 label: (item) => {
                   const row = byKey[item.raw.key];
+                  const sustained = row.basis_figure !== row.median
+                    ? " (" + format(row.median, reading.value) + " while CPU credits last)" : "";
                   return row.label + ": " + usdPerHour(row.usd_per_hour) + ", "
-                    + format(row.median, reading.value)
+                    + format(row.basis_figure, reading.value) + sustained
                     + (row.pareto ? " (on the frontier)" : "");
                 },
               },
