@@ -48,7 +48,10 @@ def summary(table: PricePerformanceTable) -> str:
         if standing is not None and standing.tied:
             claim = _tie(ranked, standing, reading, figure, benchmark.key)
         else:
-            claim = f"{_winners(ranked, standing)} the most {benchmark.key} per dollar ({figure})"
+            claim = (
+                f"{_winner_subject(ranked, standing)} gives the most {benchmark.key} per dollar "
+                f"({figure})"
+            )
     else:
         value = reading.value_name.lower()
         stored = f"{value} in {benchmark.unit}" if benchmark.unit else value
@@ -69,14 +72,15 @@ def summary(table: PricePerformanceTable) -> str:
     return f"{sentence} {left_out}" if left_out else sentence
 
 
-def _winners(ranked: list[PricePerformanceRow], standing: Standing | None) -> str:
-    """Who gives the most: the winner, or its family at the sizes within noise of it ("c7g
-    at any size from c7g.medium to c7g.metal gives", "c7g at 3 of its 5 sizes, c7g.xlarge to
-    c7g.metal, gives"), the winner's own figure following."""
+def _winner_subject(ranked: list, standing: Standing | None) -> str:
+    """Who buys the most: the winner, or its family at the sizes within noise of it ("c7g
+    at any size from c7g.medium to c7g.metal (within noise of c7g.metal)", "c7g at 3 of its
+    5 sizes, c7g.xlarge to c7g.metal (within noise of ...)"); a cross-cloud row names its
+    region and stays alone."""
     winner = ranked[0]
     family = standing.best_family if standing else None
     if family is None or len(family.types) < 2 or getattr(winner, "region", None):
-        return f"{_name(winner)} gives"
+        return _name(winner)
     within = set(family.types)
     sizes = sorted(
         (row for row in ranked if row.family == winner.family),
@@ -84,12 +88,25 @@ def _winners(ranked: list[PricePerformanceRow], standing: Standing | None) -> st
     )
     held = [row for row in sizes if row.instance_type in within]
     span = f"{held[0].instance_type} to {held[-1].instance_type}"
-    if len(held) == len(sizes):
-        return f"{family.family} at any size from {span} (within noise of {_name(winner)}) gives"
-    return (
-        f"{family.family} at {len(held)} of its {len(sizes)} sizes, {span} (within noise of "
-        f"{_name(winner)}) gives"
+    which = (
+        f"any size from {span}"
+        if len(held) == len(sizes)
+        else f"{len(held)} of its {len(sizes)} sizes, {span}"
     )
+    return f"{family.family} at {which} (within noise of {_name(winner)})"
+
+
+def _next_family(ranked: list):
+    """The best row of another family than the winner's, or None."""
+    return next((row for row in ranked[1:] if row.family != ranked[0].family), None)
+
+
+def _inside_noise(standing: Standing, whose: str) -> str:
+    """How far apart a tie's two figures are, and the noise they are inside: "1.2% apart,
+    inside this benchmark's noise of 2.8%"."""
+    lead = standing.best_family.lead or 0.0
+    margin = standing.noise.margin if standing.noise else 0.0
+    return f"{lead * 100:.1f}% apart, inside {whose} noise of {margin * 100:.1f}%"
 
 
 def _tie(
@@ -100,14 +117,11 @@ def _tie(
     key: str,
 ) -> str:
     """A winner whose lead over the next family is inside the noise: tied, both named."""
-    winner = ranked[0]
-    other = next(row for row in ranked if row.family != winner.family)
-    lead = standing.best_family.lead or 0.0
-    margin = standing.noise.margin if standing.noise else 0.0
+    other = _next_family(ranked)
+    apart = _inside_noise(standing, "this benchmark's")
     return (
-        f"{_name(winner)} and {_name(other)} are tied for the most {key} per dollar "
-        f"({figure} and {reading.per_dollar.format(other.per_dollar)}: "
-        f"{lead * 100:.1f}% apart, inside this benchmark's noise of {margin * 100:.1f}%)"
+        f"{_name(ranked[0])} and {_name(other)} are tied for the most {key} per dollar "
+        f"({figure} and {reading.per_dollar.format(other.per_dollar)}: {apart})"
     )
 
 
@@ -243,32 +257,26 @@ def profile_summary(table: ProfileTable) -> str:
     ranked = sorted(table.results, key=lambda row: -(row.per_dollar or 0))
     if not ranked:
         sentence = f"No instance type can be ranked on {work} at {where}."
-    elif table.standing is not None and table.standing.tied:
-        winner = ranked[0]
-        other = next(row for row in ranked if row.family != winner.family)
-        standing = table.standing
-        margin = standing.noise.margin if standing.noise else 0.0
-        sentence = (
-            f"For {work}, {_name(winner)} and {_name(other)} are tied for the most per dollar "
-            f"({_hours(winner.per_dollar)} and {_hours(other.per_dollar)} of the median type's "
-            f"work: {(standing.best_family.lead or 0) * 100:.1f}% apart, inside the profile's "
-            f"noise of {margin * 100:.1f}%)"
-        )
-        basis = BASIS_WORDS[table.basis] if any(row.burstable for row in ranked) else ""
-        sentence += f", at {where}" + (f" ({basis})" if basis else "") + "."
     else:
-        winner = ranked[0]
-        who = _winners(ranked, table.standing).removesuffix(" gives")
-        sentence = (
-            f"For {work}, {who} buys the most per dollar "
-            f"({_hours(winner.per_dollar)} of the median type's work)"
-        )
-        other = next((row for row in ranked[1:] if row.family != winner.family), None)
-        if other is not None and other.per_dollar:
-            sentence += (
-                f", {_more(winner.per_dollar / other.per_dollar)} the best of the next family "
-                f"({_name(other)})"
+        winner, other = ranked[0], _next_family(ranked)
+        standing = table.standing
+        if standing is not None and standing.tied:
+            apart = _inside_noise(standing, "the profile's")
+            sentence = (
+                f"For {work}, {_name(winner)} and {_name(other)} are tied for the most per "
+                f"dollar ({_hours(winner.per_dollar)} and {_hours(other.per_dollar)} of the "
+                f"median type's work: {apart})"
             )
+        else:
+            sentence = (
+                f"For {work}, {_winner_subject(ranked, standing)} buys the most per dollar "
+                f"({_hours(winner.per_dollar)} of the median type's work)"
+            )
+            if other is not None and other.per_dollar:
+                sentence += (
+                    f", {_more(winner.per_dollar / other.per_dollar)} the best of the next "
+                    f"family ({_name(other)})"
+                )
         basis = BASIS_WORDS[table.basis] if any(row.burstable for row in ranked) else ""
         sentence += f", at {where}" + (f" ({basis})" if basis else "") + "."
     left = []

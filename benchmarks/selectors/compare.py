@@ -282,6 +282,8 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
                 ),
                 relative_per_dollar=arithmetic.relative(cell.per_dollar, base_cell.per_dollar),
             )
+    # Only the relative figure decides a lead (noise.beyond): it alone is read with each row,
+    # to keep the rows narrow, and the kept noise's other fields are not needed here.
     noise = Noise(float(benchmark.noise), 0, "") if benchmark.noise is not None else None
     best, by_per_dollar, within = _best(cells, reading, noise)
     return Line(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from benchmarks.errors import DomainError
+from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.price_performance import (
@@ -74,7 +75,7 @@ def cross_cloud_table(
     merged = tables[0]
     merged.regions = [f"{vendor}:{code}" for vendor, code in asked]
     merged.results = ranked([row for table in tables for row in table.results], query.order)
-    merged.standing = stand(merged.results, merged.benchmark.noise)
+    merged.standing = stand(merged.results, Noise.from_dict(merged.benchmark.noise))
     merged.unpriced = [unpriced for table in tables for unpriced in table.unpriced]
     merged.notes = [note for table in tables for note in table.notes]
     merged.baseline = query.baseline

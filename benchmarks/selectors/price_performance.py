@@ -22,6 +22,7 @@ from benchmarks import units
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, Vendor, qualified_name
+from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
@@ -407,7 +408,7 @@ def price_performance_table(
             _set(priced, bandwidth_figures(instance_type, row.median, usd))
         table.results.append(priced)
     table.results = ranked(table.results, query.order)
-    table.standing = stand(table.results, benchmark.noise)
+    table.standing = stand(table.results, Noise.from_dict(benchmark.noise))
     if query.baseline:
         try:
             apply_baseline(table.results, query.baseline, benchmark)

@@ -22,8 +22,6 @@ class BestFamily:
     family: str
     types: list[str] = field(default_factory=list)
     lead: float | None = None
-    # The best type of the next family, for the sentence.
-    runner_up: str | None = None
 
     def as_dict(self) -> dict:
         return {"family": self.family, "types": self.types, "lead": self.lead}
@@ -38,17 +36,16 @@ class Standing:
     tied: bool
 
 
-def stand(rows: list, noise: Noise | dict | None) -> Standing:
+def stand(rows: list, noise: Noise | None) -> Standing:
     """Rank `rows` (PricePerformanceRow or ProfileRow: `per_dollar`, `family`,
     `instance_type`; `runs`, `min`, `max`, `median` where a row has runs) by what a dollar
     buys, setting each row's `rank`, `rank_range` and `spread`; rows without a per-dollar
-    figure get none. `noise` as kept on the benchmark (a dict) or measured."""
-    measured = noise if isinstance(noise, Noise) or noise is None else Noise.from_dict(noise)
+    figure get none."""
     ranked = sorted(
         (row for row in rows if row.per_dollar is not None),
         key=lambda row: (-row.per_dollar, row.instance_type),
     )
-    ranges = noise_figures.rank_ranges([row.per_dollar for row in ranked], measured)
+    ranges = noise_figures.rank_ranges([row.per_dollar for row in ranked], noise)
     for position, (row, (best, worst)) in enumerate(zip(ranked, ranges, strict=True), start=1):
         row.rank = position
         row.rank_range = [best, worst]
@@ -56,7 +53,7 @@ def stand(rows: list, noise: Noise | dict | None) -> Standing:
         if hasattr(row, "runs"):
             row.spread = noise_figures.relative_spread(row.min, row.max, row.median, row.runs)
     if not ranked:
-        return Standing(noise=measured, best_family=None, tied=False)
+        return Standing(noise=noise, best_family=None, tied=False)
     winner = ranked[0]
     family = BestFamily(
         family=winner.family,
@@ -64,17 +61,16 @@ def stand(rows: list, noise: Noise | dict | None) -> Standing:
             row.instance_type
             for row in ranked
             if row.family == winner.family
-            and not noise_figures.beyond(winner.per_dollar, row.per_dollar, measured)
+            and not noise_figures.beyond(winner.per_dollar, row.per_dollar, noise)
         ],
     )
     other = next((row for row in ranked if row.family != winner.family), None)
     tied = False
     if other is not None:
-        family.runner_up = other.instance_type
         if other.per_dollar > 0:
             family.lead = round(winner.per_dollar / other.per_dollar - 1, 4)
-        tied = not noise_figures.beyond(winner.per_dollar, other.per_dollar, measured)
-    return Standing(noise=measured, best_family=family, tied=tied)
+        tied = not noise_figures.beyond(winner.per_dollar, other.per_dollar, noise)
+    return Standing(noise=noise, best_family=family, tied=tied)
 
 
 def profile_noise(members: list, noises: dict[str, Noise | None]) -> Noise | None:

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import pytest
 from rest_framework.test import APIClient
 
+from benchmarks.noise import Noise
 from benchmarks.selectors.standing import stand
 from benchmarks.services import statistics
 
@@ -85,7 +86,7 @@ def _row(name, family, per_dollar, runs=1):
 
 
 def test_a_lead_inside_the_noise_is_a_tie_and_one_beyond_it_is_not():
-    noise = {"relative": 0.01, "series": 100, "method": "m"}  # margin 2.83%
+    noise = Noise(relative=0.01, series=100, method="m")  # margin 2.83%
     close = [_row("c7g.large", "c7g", 102.0), _row("c7a.large", "c7a", 100.0, runs=3)]
     standing = stand(close, noise)
     assert standing.tied is True
