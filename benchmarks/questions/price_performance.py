@@ -41,6 +41,9 @@ BASIS_LABELS = {
 # reason) instead of priced with the nearest price known.
 PRICE_DATES = ("any", "exact")
 PRICE_DATES_LABELS = {"any": "the nearest price known", "exact": "only prices in force that day"}
+# Fargate sizes no task ran the benchmark on, estimated from EC2 types with the processor the
+# task runs on (selectors/fargate_estimates.py): listed, labelled, unless `estimates=exclude`.
+ESTIMATES = ("include", "exclude")
 # What the page asks when the question leaves it open.
 DEFAULT_FAMILIES = ("fargate", "t2", "c7g", "c7a", "c7i")
 # The same for a question about another cloud's region: a few of its own families, burstable,
@@ -88,6 +91,8 @@ class PricePerformanceQuery:
     vcpus: Decimal | None = None
     memory_gib: Decimal | None = None
     order: str = ORDERS[0]
+    # Whether estimated Fargate rows are listed (ESTIMATES).
+    estimates: str = ESTIMATES[0]
     # The purchase option's commitment and spot zone (`purchase`).
     term: str = Purchase.term
     payment: str = Purchase.payment
@@ -202,6 +207,14 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         help_text="per_dollar (default): most per dollar first; price: cheapest first",
         error_messages=CHOICE_ERRORS,
     )
+    estimates = forms.ChoiceField(
+        choices=[(choice, choice) for choice in ESTIMATES],
+        required=False,
+        help_text="include (default): Fargate sizes no task measured, estimated from EC2 types "
+        "with the processor the task runs on, each labelled `estimated`; exclude: measured rows "
+        "only",
+        error_messages=CHOICE_ERRORS,
+    )
     include = forms.CharField(
         required=False,
         max_length=100,
@@ -308,6 +321,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
             vcpus=data.get("vcpus"),
             memory_gib=data.get("memory_gib"),
             order=data.get("order") or ORDERS[0],
+            estimates=data.get("estimates") or ESTIMATES[0],
         )
 
 
