@@ -33,6 +33,11 @@ class UnitPriceRowSerializer(serializers.Serializer):
     hourly_usd = serializers.FloatField(
         allow_null=True, help_text="With a commitment: its hourly fee (null otherwise)"
     )
+    usd_per_sustained_vcpu_hour = serializers.FloatField(
+        allow_null=True,
+        help_text="Burstable types: usd_per_vcpu_hour / baseline_share, a vCPU-hour at what the "
+        "type sustains once its CPU credits are spent (null otherwise)",
+    )
 
 
 class FamilySummarySerializer(serializers.Serializer):

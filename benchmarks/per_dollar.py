@@ -98,6 +98,19 @@ def unit_prices(
     )
 
 
+def sustained_vcpu_hour(
+    usd_per_hour: Decimal, *, vcpus: Decimal | None, baseline_share: Decimal | None
+) -> float | None:
+    """What a vCPU-hour costs at what a burstable type sustains once its CPU credits are spent:
+    its vCPU-hour over its baseline share (t2.nano: $0.0058 / 0.05 = $0.116), divided exactly
+    like `unit_prices`, to seven significant digits; None where either is unknown (a type that
+    is not burstable has no baseline share)."""
+    if vcpus is None or not baseline_share:
+        return None
+    value = per_vcpu(_exact(usd_per_hour), _exact(vcpus) * _exact(baseline_share))
+    return None if value is None else significant(value)
+
+
 def _exact(value: Decimal | float) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value))
 

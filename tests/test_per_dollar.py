@@ -226,6 +226,27 @@ def test_a_fargate_tasks_price_is_exact_and_so_are_its_unit_prices():
     )
 
 
+def test_a_sustained_vcpu_hour_is_the_vcpu_hour_over_the_baseline_share_exactly():
+    # t2.nano: $0.0058 an hour, 1 vCPU sustained at 5% (floats: 0.11599999999999999).
+    nano = arithmetic.sustained_vcpu_hour(
+        Decimal("0.0058"), vcpus=Decimal(1), baseline_share=Decimal("0.05")
+    )
+    assert nano == 0.116
+    assert arithmetic.sustained_vcpu_hour(0.0058, vcpus=1, baseline_share=0.05) == 0.116
+    # t2.large: $0.0928 over 2 vCPUs at 30%, to seven significant digits.
+    assert (
+        arithmetic.sustained_vcpu_hour(
+            Decimal("0.0928"), vcpus=Decimal(2), baseline_share=Decimal("0.3")
+        )
+        == 0.1546667
+    )
+    # Not burstable (no baseline share), or no vCPU count: none.
+    assert arithmetic.sustained_vcpu_hour(Decimal("0.0725"), vcpus=2, baseline_share=None) is None
+    assert (
+        arithmetic.sustained_vcpu_hour(Decimal("0.0058"), vcpus=None, baseline_share=0.05) is None
+    )
+
+
 def test_an_unlimited_price_is_summed_without_float_noise():
     # t2.micro flat out: 0.0116 + 90% of a vCPU-hour at $0.05 (floats: 0.056600000000000004).
     price = arithmetic.unlimited_usd_per_hour(

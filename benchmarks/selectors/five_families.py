@@ -1,7 +1,7 @@
 """The landing page's five side by side: Fargate, t2, c7g, c7a and c7i on what they share,
 the price of a vCPU-hour and of a GiB-hour (on-demand and spot; a vCPU-hour under every way of
-paying, OPTIONS), and, for the page's benchmark, which of them have results and how to measure
-the others with the agent.
+paying, OPTIONS; a burstable family's also at what it sustains), and, for the page's
+benchmark, which of them have results and how to measure the others with the agent.
 
 Four queries (`unit_prices.answers_by_option`: EC2's prices of every way of paying together,
 then Fargate's rates on demand, under a Savings Plan and as Fargate Spot); the region, the day
@@ -113,6 +113,16 @@ class SideBySide:
             (family, architecture, count)
             for (family, architecture), count in sorted(later.items(), key=str)
         ]
+
+    @property
+    def burstable(self) -> bool:
+        """Whether a line has a vCPU-hour at what burstable types sustain (t2's)."""
+        return any(
+            summary.usd_per_sustained_vcpu_hour is not None
+            for line in self.lines
+            for summary in (line.on_demand, line.spot)
+            if summary is not None
+        )
 
     @property
     def measured(self) -> list[str]:

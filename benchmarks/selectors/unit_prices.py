@@ -3,10 +3,12 @@ one thing Fargate, t2, c7g, c7a and c7i always share, whatever was measured on t
 
 EC2 types from their price in the region on the day, Fargate task sizes from Fargate's rates
 (per vCPU-hour and per GB-hour, per architecture, exactly); both divided, as Decimals, through
-`benchmarks.per_dollar.unit_prices`. Spot is the median of the region's zones (or the
-cheapest, as asked: `prices.quote_from_zones`, as price-performance prices it). The periods
-in force are picked by `prices.pick_periods`, in SQL: two queries for the prices whatever
-the number of types (one for EC2, one for Fargate), and one for the region.
+`benchmarks.per_dollar.unit_prices`; a burstable type's vCPU-hour is also given at what it
+sustains (`per_dollar.sustained_vcpu_hour`: over its baseline share). Spot is the median of
+the region's zones (or the cheapest, as asked: `prices.quote_from_zones`, as
+price-performance prices it). The periods in force are picked by `prices.pick_periods`, in
+SQL: two queries for the prices whatever the number of types (one for EC2, one for
+Fargate), and one for the region.
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ class UnitPriceRow:
     # A commitment's parts of its effective hourly price (`usd_per_hour`).
     upfront_usd: float | None = None
     hourly_usd: float | None = None
+    # A burstable type's vCPU-hour at what it sustains once its CPU credits are spent (the
+    # vCPU-hour over its baseline share); None for any other type and for Fargate.
+    usd_per_sustained_vcpu_hour: float | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +91,9 @@ class FamilySummary:
     vcpu_hour_instance_type: str | None
     usd_per_gib_hour: float | None
     gib_hour_instance_type: str | None
+    # Burstable types only: the cheapest vCPU-hour at what they sustain, and which type.
+    usd_per_sustained_vcpu_hour: float | None = None
+    sustained_vcpu_hour_instance_type: str | None = None
 
 
 @dataclass(frozen=True)
@@ -195,6 +203,7 @@ EC2_PARTITION = [
     "instance_type__vcpus",
     "instance_type__memory_gib",
     "instance_type__architecture",
+    "instance_type__baseline_share",
 ]
 
 
@@ -223,7 +232,7 @@ def _ec2_picks(
 
 def _ec2_row(zones: list[tuple[tuple, PeriodPick]], purchase: Purchase, day: datetime.date):
     """A type's row from its zones' periods, priced as price-performance prices it."""
-    (_option, _id, _zone, name, vcpus, memory_gib, architecture), _pick = zones[0]
+    (_option, _id, _zone, name, vcpus, memory_gib, architecture, baseline_share), _ = zones[0]
     quote = quote_from_zones([pick for _key, pick in zones], purchase, day)
     per_vcpu, per_gib = arithmetic.unit_prices(
         quote.usd_per_hour, vcpus=vcpus, memory_gib=memory_gib
@@ -242,6 +251,9 @@ def _ec2_row(zones: list[tuple[tuple, PeriodPick]], purchase: Purchase, day: dat
         price_note=quote.note,
         upfront_usd=None if quote.upfront_usd is None else float(quote.upfront_usd),
         hourly_usd=None if quote.hourly_usd is None else float(quote.hourly_usd),
+        usd_per_sustained_vcpu_hour=arithmetic.sustained_vcpu_hour(
+            quote.usd_per_hour, vcpus=vcpus, baseline_share=baseline_share
+        ),
     )
 
 
@@ -370,8 +382,10 @@ def _finish(answer: UnitPrices, families: tuple[str, ...]) -> None:
 def _summary(family: str, architecture: str | None, rows: list[UnitPriceRow]) -> FamilySummary:
     per_vcpu = [row for row in rows if row.usd_per_vcpu_hour is not None]
     per_gib = [row for row in rows if row.usd_per_gib_hour is not None]
+    sustained = [row for row in rows if row.usd_per_sustained_vcpu_hour is not None]
     vcpu_best = min(per_vcpu, key=lambda row: row.usd_per_vcpu_hour, default=None)
     gib_best = min(per_gib, key=lambda row: row.usd_per_gib_hour, default=None)
+    sustained_best = min(sustained, key=lambda row: row.usd_per_sustained_vcpu_hour, default=None)
     return FamilySummary(
         family=family,
         architecture=architecture,
@@ -380,4 +394,8 @@ def _summary(family: str, architecture: str | None, rows: list[UnitPriceRow]) ->
         vcpu_hour_instance_type=vcpu_best.instance_type if vcpu_best else None,
         usd_per_gib_hour=gib_best.usd_per_gib_hour if gib_best else None,
         gib_hour_instance_type=gib_best.instance_type if gib_best else None,
+        usd_per_sustained_vcpu_hour=(
+            sustained_best.usd_per_sustained_vcpu_hour if sustained_best else None
+        ),
+        sustained_vcpu_hour_instance_type=sustained_best.instance_type if sustained_best else None,
     )

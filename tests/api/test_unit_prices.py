@@ -101,6 +101,7 @@ def test_it_answers_each_type_and_task_size_per_vcpu_hour_and_per_gib_hour():
         "price_note": None,
         "upfront_usd": None,
         "hourly_usd": None,
+        "usd_per_sustained_vcpu_hour": None,  # not burstable
     }
     task = next(row for row in body["results"] if row["instance_type"] == "fargate-2vcpu-4gb")
     assert (task["usd_per_hour"], task["usd_per_vcpu_hour"]) == (0.09874, 0.04937)

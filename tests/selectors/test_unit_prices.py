@@ -45,6 +45,26 @@ def test_t2_nano_and_c7i_large_are_divided_the_same_way():
     assert (c7i.usd_per_vcpu_hour, c7i.usd_per_gib_hour) == (0.044625, 0.0223125)  # $0.08925
 
 
+def test_a_burstable_types_vcpu_hour_is_also_given_at_what_it_sustains():
+    answer = ask()
+    nano = row_of(answer, "t2.nano")
+    # $0.0058 a vCPU-hour, sustained at 5% of it: exactly $0.116 (floats: 0.11599999999999999).
+    share = InstanceType.objects.get(name="t2.nano").baseline_share
+    assert share == Decimal("0.05")
+    expected = Decimal(str(nano.usd_per_vcpu_hour)) / share
+    assert nano.usd_per_sustained_vcpu_hour == float(expected) == 0.116
+    # Not burstable, or a Fargate task: none.
+    assert row_of(answer, "c7i.large").usd_per_sustained_vcpu_hour is None
+    assert row_of(answer, "fargate-1vcpu-2gb").usd_per_sustained_vcpu_hour is None
+    # t2's cheapest sustained vCPU-hour is t2.small's ($0.023 at 20%), not t2.nano's.
+    t2, c7i = answer.summary_of("t2", "x86_64"), answer.summary_of("c7i", "x86_64")
+    assert (t2.usd_per_sustained_vcpu_hour, t2.sustained_vcpu_hour_instance_type) == (
+        0.115,
+        "t2.small",
+    )
+    assert (c7i.usd_per_sustained_vcpu_hour, c7i.sustained_vcpu_hour_instance_type) == (None, None)
+
+
 def test_spot_is_the_median_of_the_regions_zones():
     row = row_of(ask(purchase_option="spot"), "c7g.large")
     # Five zones: 0.0398, 0.0356, 0.0361, 0.0303, 0.0331; the middle one is 0.0356.
