@@ -254,10 +254,23 @@ def volumes_chart(comparison: VolumeComparison) -> dict:
     }
 
 
-# The landing page's unit-price chart: one bar per line of the five, these four figures each.
+# The landing page's unit-price chart: one bar per line of the five, these figures each (a
+# vCPU-hour at what it sustains for burstable families only: t2.nano's $0.0058 is $0.116).
 UNIT_PRICE_SERIES = (
     ("vcpu_on_demand", "vCPU-hour, on-demand", "on_demand", "usd_per_vcpu_hour"),
     ("vcpu_spot", "vCPU-hour, spot", "spot", "usd_per_vcpu_hour"),
+    (
+        "sustained_on_demand",
+        "sustained vCPU-hour (burstable), on-demand",
+        "on_demand",
+        "usd_per_sustained_vcpu_hour",
+    ),
+    (
+        "sustained_spot",
+        "sustained vCPU-hour (burstable), spot",
+        "spot",
+        "usd_per_sustained_vcpu_hour",
+    ),
     ("gib_on_demand", "GiB-hour, on-demand", "on_demand", "usd_per_gib_hour"),
     ("gib_spot", "GiB-hour, spot", "spot", "usd_per_gib_hour"),
 )
@@ -265,7 +278,8 @@ UNIT_PRICE_SERIES = (
 
 def unit_price_chart(section: SideBySide) -> dict:
     """The five side by side: the cheapest vCPU-hour and GiB-hour of each family and
-    architecture, on-demand and spot (null where there is no price: Fargate Spot)."""
+    architecture, on-demand and spot (null where there is no price: Fargate Spot), and the
+    cheapest sustained vCPU-hour of a burstable family (null for the others)."""
     lines = section.lines
     return {
         "region": section.region.code,

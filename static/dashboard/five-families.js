@@ -1,6 +1,7 @@
 // Draws the landing page's "five side by side" chart: the cheapest vCPU-hour and GiB-hour of
-// Fargate, t2, c7g, c7a and c7i, on-demand and spot, from the JSON the view embeds with
-// json_script (dashboard/charts.py unit_price_chart).
+// Fargate, t2, c7g, c7a and c7i, on-demand and spot (and a burstable family's vCPU-hour at
+// what it sustains), from the JSON the view embeds with json_script (dashboard/charts.py
+// unit_price_chart).
 (function () {
   "use strict";
   const element = document.getElementById("five-families-data");
@@ -8,12 +9,13 @@
   if (!element || !canvas) return;
   const data = JSON.parse(element.textContent);
   const tools = window.PricebenchCharts;
-  // Okabe and Ito's blue and vermillion: vCPU-hours and GiB-hours; spot hatched.
-  const colours = { vcpu: "#0072B2", gib: "#D55E00" };
+  // Okabe and Ito's blue, vermillion and bluish green: vCPU-hours, GiB-hours and sustained
+  // vCPU-hours; spot hatched.
+  const colours = { vcpu: "#0072B2", gib: "#D55E00", sustained: "#009E73" };
   const usd = (value) => (value === null ? "no price" : "$" + Number(value.toPrecision(4)) + "/h");
 
   const datasets = data.series.map((series) => {
-    const colour = series.key.startsWith("vcpu") ? colours.vcpu : colours.gib;
+    const colour = colours[series.key.split("_")[0]];
     const spot = series.key.endsWith("spot");
     return {
       label: series.label,
@@ -21,6 +23,8 @@
       backgroundColor: spot && tools ? tools.stripes(colour) : colour,
       borderColor: colour,
       borderWidth: spot ? 1 : 0,
+      // Only burstable families have a sustained vCPU-hour: no empty slot for the others.
+      skipNull: true,
     };
   });
 

@@ -67,7 +67,7 @@ def test_price_history_lines_break_between_periods():
     assert points[3] == ["2024-06-01", 0.0725]
 
 
-def test_the_unit_price_chart_draws_four_series_over_the_lines_of_the_five():
+def test_the_unit_price_chart_draws_its_series_over_the_lines_of_the_five():
     fleet(2, zones=3)  # zz1 types: $0.1 on demand, spot 0.01/0.02/0.03; Fargate x86_64 rates
     section = side_by_side(
         region=Region.objects.get(code="us-east-1"),
@@ -84,6 +84,9 @@ def test_the_unit_price_chart_draws_four_series_over_the_lines_of_the_five():
     assert values == {
         "vcpu_on_demand": [0.04937, 0.05, None],
         "vcpu_spot": [None, 0.01, None],  # no Fargate Spot rate
+        # None of them bursts: no vCPU-hour at what it sustains.
+        "sustained_on_demand": [None, None, None],
+        "sustained_spot": [None, None, None],
         "gib_on_demand": [0.009505, 0.025, None],
         "gib_spot": [None, 0.005, None],
     }

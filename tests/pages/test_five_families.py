@@ -29,11 +29,18 @@ def test_the_landing_shows_all_five_families_with_figures(demo_site, page):
     assert "$0.0494 fargate-0.25vcpu-0.5gb" in fargate  # 0.04048 + 2 x 0.004445 a vCPU-hour
     missing = page.locator("#five-families-missing").inner_text()
     assert "Fargate Spot is purchase_option=fargate_spot" in missing
-    # Drawn by Chart.js: four series (vCPU and GiB, on-demand and spot), one bar per line.
+    # Drawn by Chart.js: six series (vCPU, sustained vCPU and GiB, on-demand and spot), one
+    # bar per line; a sustained vCPU-hour for t2 only (t2.small's $0.023 at 20% on demand).
     series = page.evaluate(
         "() => Chart.getChart('five-families-chart').data.datasets.map(d => d.data.length)"
     )
-    assert series == [6, 6, 6, 6]
+    assert series == [6] * 6
+    sustained = page.evaluate(
+        "() => { const d = Chart.getChart('five-families-chart').data.datasets[2];"
+        " return [d.data, d.backgroundColor]; }"
+    )
+    # In a colour of its own (bluish green; vCPU-hours are blue).
+    assert sustained == [[None, None, 0.115, None, None, None], "#009E73"]
     # Every way of paying: the demo prices on demand and spot for the five; the options it
     # has no price for are named, not drawn.
     page.wait_for_selector("#family-options-chart[data-drawn=true]")
