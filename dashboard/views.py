@@ -70,8 +70,8 @@ def comparison(request):
         profile_form = ProfileForm(asked)
         if profile_form.is_valid():
             return _profile_comparison(request, profile_form)
-        # Said beside the menu, over the page's default benchmark.
-        refused = {"benchmark": [profile_form.error_text()]}
+        # Said beside the menu (`profile`) and each control, over the page's default benchmark.
+        refused = profile_form.error_dict()
     question = request.GET.copy()
     question.pop("profile", None)
     form = PricePerformanceForm(question, optional=("benchmark", "region"))
