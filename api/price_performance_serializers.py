@@ -126,7 +126,30 @@ ROW = (
                     allow_null=True,
                 ),
             ),
+            Column(
+                "estimated",
+                serializers.BooleanField(
+                    help_text="True for a Fargate size no task measured, its figure estimated "
+                    "from EC2 types with the processor the task runs on (`estimate`)"
+                ),
+            ),
         )
+    ),
+    ColumnGroup(
+        (
+            Column(
+                "estimate",
+                serializers.DictField(
+                    required=False,
+                    help_text="Estimated rows: processor, from (the EC2 types), observed (the "
+                    "day the processor was last seen on Fargate; null for Graviton2, which "
+                    "AWS documents), observations, validated_error (the method's median "
+                    "relative error on study S1), sustains (the share of one vCPU's figure "
+                    "a fractional task's quota sustains), scaled",
+                ),
+            ),
+        ),
+        present="row.estimate is not None",
     ),
     ColumnGroup(
         (

@@ -44,6 +44,7 @@ from benchmarks.models.prices import (
 from benchmarks.models.results import (
     Benchmark,
     BenchmarkCoverage,
+    FargateBasis,
     PeerGroup,
     Result,
     Run,
@@ -65,6 +66,7 @@ __all__ = [
     "BenchmarkCoverage",
     "DatabasePrice",
     "DatedPeriod",
+    "FargateBasis",
     "FargateRate",
     "HourlyPrice",
     "InstanceType",

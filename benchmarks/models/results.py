@@ -405,3 +405,26 @@ class PeerGroup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.benchmark_id} {self.params_key}: {self.series} series"
+
+
+class FargateBasis(models.Model):
+    """What Fargate's estimated rows stand on, kept by services/statistics/fargate.py after
+    the statistics (one row): the processors x86_64 tasks were observed on, newest first, and
+    the method's error on study S1, where Fargate tasks and EC2 instances ran on the same
+    processors (selectors/fargate_estimates.py, docs/fargate.md)."""
+
+    # [{"cpu_model", "observations", "observed": "YYYY-MM-DD" or None}, ...], newest first.
+    observed = models.JSONField(default=list)
+    # The median relative error of the method's predictions of measured Fargate figures
+    # from EC2 figures on the same processor (whole vCPUs); None: nothing to predict.
+    validated_error = models.FloatField(null=True, blank=True)
+    # Every prediction: [{"task", "processor", "benchmark", "params", "measured",
+    # "predicted", "error", "from", "counted"}, ...].
+    validation = models.JSONField(default=list)
+    # The Fargate task sizes as answers price them (selectors.kept_series.Machine's fields,
+    # numbers as text): read with the rest, in the one query an answer spends on the basis.
+    sizes = models.JSONField(default=list)
+    kept_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"Fargate basis kept {self.kept_at:%Y-%m-%d %H:%M}"

@@ -11,10 +11,10 @@ from collections import Counter
 
 from benchmarks import currency, units
 from benchmarks.questions.purchase import Purchase
+from benchmarks.selectors.baseline import baseline_row
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
-    baseline_row,
     most_per_dollar_first,
 )
 from benchmarks.selectors.profiles import ProfileRow, ProfileTable
@@ -152,9 +152,13 @@ def price_dates(table: PricePerformanceTable, where: str | None = None) -> str:
 
 
 def _name(row: PricePerformanceRow | ProfileRow) -> str:
-    """`c7g.large`, `c7a.xlarge (base)`; in a cross-cloud answer with its region,
-    `cax11 in hcloud:fsn1` (a profile's rows have no region)."""
+    """`c7g.large`, `c7a.xlarge (base)`, `fargate-1vcpu-2gb-arm64 (estimated from AWS
+    Graviton2 (Neoverse-N1))`; in a cross-cloud answer with its region, `cax11 in
+    hcloud:fsn1` (a profile's rows have no region)."""
     name = row.instance_type + (f" ({row.variant})" if row.variant else "")
+    if getattr(row, "estimate", None):
+        # Never an estimate without saying so (selectors/fargate_estimates.py).
+        name += f" (estimated from {row.estimate['processor']})"
     region = getattr(row, "region", None)
     return f"{name} in {region}" if region else name
 

@@ -32,6 +32,7 @@ from benchmarks.questions.price_performance import (
     VENDOR_DEFAULT_FAMILIES,
 )
 from benchmarks.selectors import answer_sentence, demo, prices
+from benchmarks.selectors.baseline import baseline_row
 from benchmarks.selectors.comparison_menus import (
     STUDY_VIEWS,
     AnswerLinks,
@@ -49,7 +50,6 @@ from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
     PricePerformanceTable,
-    baseline_row,
     best_first,
     price_performance_table,
 )

@@ -8,10 +8,10 @@ from dataclasses import replace
 from benchmarks.errors import DomainError
 from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery
+from benchmarks.selectors.baseline import apply_baseline
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.price_performance import (
     PricePerformanceTable,
-    apply_baseline,
     price_performance_table,
     ranked,
 )

@@ -245,6 +245,8 @@ def finder_table(query: FinderQuery) -> FinderTable:
             # Only the matching types' statistics are read (an open parameter is then set to
             # the value most of them were measured with).
             instance_types=tuple(machine.name for machine in types) if _narrowed(query) else (),
+            # The finder lists the types it found with what they measured: no estimates.
+            estimates="exclude",
         )
         subject = benchmark_in_region(question)
         answer = price_performance_table(question, subject=subject, lenient=True)

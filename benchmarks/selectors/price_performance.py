@@ -21,20 +21,22 @@ from benchmarks import per_dollar as arithmetic
 from benchmarks import units
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import AmbiguousParameter, DomainError
-from benchmarks.models import Benchmark, InstanceType, Region, Vendor, qualified_name
+from benchmarks.models import Benchmark, InstanceType, Region, qualified_name
 from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices, verified
+from benchmarks.selectors.baseline import apply_baseline
 from benchmarks.selectors.basis import bandwidth_figures, on_basis
+from benchmarks.selectors.fargate_estimates import estimated_series
 from benchmarks.selectors.kept_series import (
     EXTRAS,
     KeptSeries,
     read_kept_series,
     statistics_in_scope,
 )
-from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region, type_and_variant
+from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.standing import Standing, stand
 
 BANDWIDTH_UNIT = "bit/s"
@@ -114,6 +116,13 @@ class PricePerformanceRow:
     rank: int | None = None
     rank_range: list[int] | None = None
     spread: float | None = None
+    # An estimated row (a Fargate size no task measured, selectors/fargate_estimates.py):
+    # its processor, the EC2 types its figure comes from, the method's error; None: measured.
+    estimate: dict[str, Any] | None = None
+
+    @property
+    def estimated(self) -> bool:
+        return self.estimate is not None
 
     @property
     def key(self) -> str:
@@ -310,6 +319,12 @@ def price_performance_table(
     rows = _one_value_per_parameter(read_kept_series(statistics, extras), params, lenient, notes)
     if query.verified_only:
         rows = verified.only_verified(rows, measured_in=query.measured_in)
+    # Fargate sizes no task measured, estimated (selectors/fargate_estimates.py).
+    estimates = {
+        found.series.machine.pk: found
+        for found in estimated_series(benchmark, query, params, region, rows)
+    }
+    rows += [found.series for found in estimates.values()]
     quotes = prices.hourly_prices(
         instance_types={row.machine for row in rows},
         region=region,
@@ -336,6 +351,9 @@ def price_performance_table(
     for row in rows:
         instance_type = row.machine
         quote = quotes[instance_type.pk]
+        estimate = estimates.get(instance_type.pk)
+        if estimate is not None and quote.usd_per_hour is None:
+            continue  # an estimate is offered where it has a price, never listed unpriced
         if quote.usd_per_hour is None or (query.price_dates == "exact" and not quote.in_force):
             reason = quote.note or "no price known"
             if quote.usd_per_hour is not None:
@@ -401,6 +419,7 @@ def price_performance_table(
             price_per_hour=price,
             exchange_rate=used.per_usd,
             exchange_rate_date=used.day,
+            estimate=estimate and estimate.estimate,
         )
         if len(basis) > 2:  # a burstable type's figures on every basis
             _set(priced, basis)
@@ -419,50 +438,6 @@ def price_performance_table(
             table.baseline = None
             notes.append(f"{error.message}: shown without a baseline")
     return table
-
-
-def _named_rows(rows: list[PricePerformanceRow], text: str) -> list[PricePerformanceRow]:
-    """The rows `text` names as `baseline=` does (`cax11`, `hcloud:cax11`, `c7a.xlarge:base`,
-    `hcloud:cax11:base`): of its variant when it names one; a bare name is AWS's when AWS has
-    a row of it."""
-    vendor, name, variant = type_and_variant(text)
-    named = [row for row in rows if row.instance_type == name and vendor in (None, row.vendor)]
-    if vendor is None and any(row.vendor == Vendor.AWS for row in named):
-        named = [row for row in named if row.vendor == Vendor.AWS]
-    return [row for row in named if row.variant == variant] if variant else named
-
-
-def baseline_row(rows: list[PricePerformanceRow], baseline: str, benchmark: str):
-    """The row `baseline` names (`_named_rows`; without a variant, the one row without), or a
-    DomainError naming the field."""
-    _, name, variant = type_and_variant(baseline)
-    candidates = _named_rows(rows, baseline)
-    if not variant and len(candidates) > 1:
-        plain = [row for row in candidates if row.variant is None]
-        if len(plain) != 1:
-            variants = ", ".join(sorted(str(row.variant) for row in candidates))
-            raise DomainError(
-                f"baseline {name} has several variants ({variants}); name one as {name}:VARIANT",
-                field="baseline",
-            )
-        candidates = plain
-    if not candidates:
-        raise DomainError(
-            f"baseline {baseline} has no priced results for {benchmark} with these "
-            "parameters in this region",
-            field="baseline",
-        )
-    return candidates[0]
-
-
-def apply_baseline(rows: list[PricePerformanceRow], baseline: str, benchmark: Benchmark) -> None:
-    base = baseline_row(rows, baseline, benchmark.key)
-    for row in rows:
-        row.relative_throughput = arithmetic.relative_throughput(
-            row.basis_figure, base.basis_figure, higher_is_better=benchmark.higher_is_better
-        )
-        row.relative_cost = arithmetic.relative(row.usd_per_hour, base.usd_per_hour)
-        row.relative_per_dollar = arithmetic.relative(row.per_dollar, base.per_dollar)
 
 
 def _in_currency(

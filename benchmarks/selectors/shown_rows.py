@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from benchmarks.errors import DomainError
+from benchmarks.selectors.baseline import baseline_row
 from benchmarks.selectors.comparison import Comparison
-from benchmarks.selectors.price_performance import PricePerformanceRow, baseline_row
+from benchmarks.selectors.price_performance import PricePerformanceRow
 
 # Rows of the results table (and their chart data) and of the unpriced list written out.
 ROWS_SHOWN = 100

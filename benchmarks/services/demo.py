@@ -21,6 +21,7 @@ from pathlib import Path
 from django.db import transaction
 
 from benchmarks import inspector
+from benchmarks.fargate_estimate import ESTIMATE_SOURCE_FAMILIES
 from benchmarks.models import InstanceType, Run, Vendor, family_of, machine_kind, qualified_name
 from benchmarks.parsers import CpuInfo, ParsedOutput, ParsedResult
 from benchmarks.pricing import snapshot
@@ -30,6 +31,9 @@ from benchmarks.services import machine_runs, sparecores, statistics, upload_che
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
 from benchmarks.services.prices import ImportSummary, other_clouds
+
+# The families the first part loads (`loaddemo --part first`); the rest part, the others.
+FIRST_FAMILIES = (*DEFAULT_FAMILIES, *ESTIMATE_SOURCE_FAMILIES)
 
 S1_SOURCE = (
     "Study S1, Fargate vCPU performance and price (December 2017, us-east-1): raw lscpu and "
@@ -128,8 +132,9 @@ def load_demo() -> DemoSummary:
         source=S3_SOURCE,
         licence="as published with the study",
     )
-    # What the comparison page opens on: Spare Cores' figures of its default families.
-    sparecores_summary = load_sparecores_demo(families=DEFAULT_FAMILIES)
+    # What the comparison page opens on: Spare Cores' figures of its default families, and of
+    # the Graviton2 family its estimated arm64 Fargate rows come from.
+    sparecores_summary = load_sparecores_demo(families=FIRST_FAMILIES)
     summary.runs_stored += sparecores_summary.runs_stored
     summary.runs_present += sparecores_summary.runs_present
     # A database loaded before statistics were kept gets them now.

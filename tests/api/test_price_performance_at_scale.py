@@ -74,7 +74,7 @@ def test_the_api_answers_in_six_queries_whatever_the_number_of_types(count):
 
 
 @pytest.mark.parametrize("count", [10, 1000])
-def test_the_comparison_page_renders_in_ten_queries_whatever_the_number_of_types(client, count):
+def test_the_comparison_page_renders_in_eleven_queries_whatever_the_number_of_types(client, count):
     from benchmarks.selectors.shown_rows import ROWS_SHOWN
 
     fleet(count)
@@ -85,8 +85,9 @@ def test_the_comparison_page_renders_in_ten_queries_whatever_the_number_of_types
     assert response.content.count(b"<tr data-instance-type=") == min(count, ROWS_SHOWN)
     assert (b"rows=all" in response.content) is (count > ROWS_SHOWN)
     # The benchmark and region come from what the menus read, not a lookup of their own; the
-    # family picker's facts (its presets, order and search) are one query over the types.
-    assert used <= 10, used
+    # family picker's facts (its presets, order and search) are one query over the types; the
+    # basis of Fargate's estimated rows is one more (selectors/fargate_estimates.py).
+    assert used <= 11, used
 
 
 def test_the_page_sends_single_values_only_for_the_rows_its_charts_draw(client):
@@ -198,14 +199,15 @@ def test_every_key_of_a_row_is_described_in_the_schema():
     assert set(row) <= set(PricePerformanceRowSerializer().fields), row
 
 
-def test_a_thousand_row_answer_stays_under_480_kb():
+def test_a_thousand_row_answer_stays_under_500_kb():
     # 300 kB until each row also named its price's first day, whether it is burstable and
     # its CPU allocation (about 80 bytes a row); 340 kB until it named its vendor, currency,
     # price in it and exchange rate with its day (about 80 bytes more); 430 kB until it named
-    # its rank, the ranks it could take within the noise and its runs' spread (40 bytes).
+    # its rank, the ranks it could take within the noise and its runs' spread (40 bytes); 480
+    # kB until it said whether it is estimated (18 bytes).
     fleet(1000)
     response = APIClient().get(URL, {"benchmark": "tool:x", "region": "us-east-1"})
-    assert len(response.content) < 480_000, len(response.content)
+    assert len(response.content) < 500_000, len(response.content)
     assert len(response.json()["results"]) == 1000
 
 

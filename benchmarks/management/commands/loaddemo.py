@@ -7,9 +7,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from benchmarks.models import Vendor
-from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 from benchmarks.services import locks, statistics
 from benchmarks.services.demo import (
+    FIRST_FAMILIES,
     OTHER_CLOUDS,
     ProgressFile,
     load_cloud_demo,
@@ -111,9 +111,9 @@ class Command(BaseCommand):
         progress = self._progress("Spare Cores demo data", progress_file)
         if families:
             return load_sparecores_demo(
-                families=families, exclude_families=DEFAULT_FAMILIES, progress=progress
+                families=families, exclude_families=FIRST_FAMILIES, progress=progress
             )
-        return load_sparecores_demo(exclude_families=DEFAULT_FAMILIES, progress=progress)
+        return load_sparecores_demo(exclude_families=FIRST_FAMILIES, progress=progress)
 
     def _load_cloud(self, vendor: str, families: set[str], progress_file: ProgressFile):
         label = Vendor(vendor).label

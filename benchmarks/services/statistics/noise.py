@@ -16,9 +16,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from benchmarks import noise
-from benchmarks.models import Benchmark, SeriesStatistics
+from benchmarks.models import Benchmark, FargateBasis, SeriesStatistics
 
 from .compute import ALL_REGIONS
+from .fargate import keep_fargate_basis
 
 
 def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
@@ -81,4 +82,7 @@ def keep_noise(benchmark_ids: Collection[int] | None = None, *, stale_only: bool
                 noise=figure.as_dict() if figure else None, noise_measured_at=started
             )
         measured += 1
+    # Fargate's estimates stand on the same statistics (services/statistics/fargate.py).
+    if measured or not FargateBasis.objects.exists():
+        keep_fargate_basis()
     return measured

@@ -1,0 +1,248 @@
+"""Estimated Fargate rows: the task sizes a price-performance answer covers that no task
+measured, from the EC2 types with the processor the task runs on.
+
+arm64 tasks run on Graviton2 (AWS's documentation); x86_64 tasks on the processors they were
+observed on (uploads, the agent, study S1), the newest observed first: the first of them with
+EC2 figures for the question gives the estimate. The arithmetic is benchmarks.fargate_estimate's;
+the kept basis (processors observed, the method's error on S1, the task sizes) is
+services/statistics/fargate.py's. Two queries at most: the basis (kept for the freshness
+window) and the EC2 sources' statistics; none for a question that covers no Fargate size.
+
+Which sizes: those the question names; else, for each vCPU count, the size with the least
+memory (more memory adds to the price and nothing to the work), on each architecture. A size
+with a measured row is never estimated.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from benchmarks import cpu_models, fargate_estimate, freshness
+from benchmarks.fargate_estimate import GRAVITON2, GRAVITON2_SOURCE, Source
+from benchmarks.models import (
+    Architecture,
+    Benchmark,
+    FargateBasis,
+    InstanceType,
+    Region,
+    Vendor,
+)
+from benchmarks.questions import PricePerformanceQuery
+from benchmarks.selectors.kept_series import KeptSeries, Machine, params_of, statistics_in_scope
+from benchmarks.selectors.lookups import type_and_variant
+
+FAMILY = "fargate"
+# How an arm64 estimate names its processor.
+GRAVITON2_NAME = "AWS Graviton2 (Neoverse-N1)"
+
+
+@dataclass(frozen=True)
+class EstimatedSeries:
+    """A task size's estimated figure, shaped as the kept series a measured row is built
+    from, with what the answer says of it (`estimate`)."""
+
+    series: KeptSeries
+    estimate: dict[str, Any]
+
+
+def estimated_series(
+    benchmark: Benchmark,
+    query: PricePerformanceQuery,
+    params: dict[str, Any],
+    region: Region,
+    measured: list[KeptSeries],
+) -> list[EstimatedSeries]:
+    """The estimated rows of the question (empty when it asks for none or covers no Fargate
+    size without a measured row)."""
+    if not _asks_for_estimates(query, region):
+        return []
+    basis = _basis()
+    if basis is None:
+        return []
+    measured_names = {row.machine.name for row in measured}
+    sizes = [
+        size
+        for size in _sizes_in_scope(query, [_machine(values) for values in basis.sizes])
+        if size.name not in measured_names and size.vcpus is not None
+    ]
+    if not sizes:
+        return []
+    processors = {
+        Architecture.ARM64: [(GRAVITON2, GRAVITON2_NAME, None, None)],
+        Architecture.X86_64: [
+            (seen["cpu_model"], seen["cpu_model"], seen["observed"], seen)
+            for seen in basis.observed
+        ],
+    }
+    wanted = {spec for choices in processors.values() for spec, *_rest in choices}
+    sources = _sources(benchmark, query, params, wanted)
+    processes = params.get("processes")
+    found = []
+    for size in sizes:
+        for spec, name, observed, seen in processors.get(size.architecture, []):
+            result = fargate_estimate.estimate(
+                sources.get(spec, ()),
+                float(size.vcpus),
+                processes=int(processes) if processes else None,
+                higher_is_better=benchmark.higher_is_better,
+            )
+            if result is None:
+                continue
+            found.append(
+                EstimatedSeries(
+                    _as_series(size, result.figure, params),
+                    {
+                        "processor": name,
+                        "from": list(result.sources),
+                        "observed": observed,
+                        "observations": seen and seen["observations"],
+                        "processor_source": f"observed on {seen['observations']} Fargate tasks "
+                        f"({seen['source']})"
+                        if seen
+                        else GRAVITON2_SOURCE,
+                        "validated_error": basis.validated_error,
+                        "sustains": result.sustains,
+                        "scaled": result.scaled,
+                    },
+                )
+            )
+            break
+    return found
+
+
+def _asks_for_estimates(query: PricePerformanceQuery, region: Region) -> bool:
+    """Estimates are AWS's, of figures measured anywhere, counting every run."""
+    if query.estimates != "include" or region.vendor != Vendor.AWS:
+        return False
+    if query.verified_only or query.measured_in or query.vendor not in ("", Vendor.AWS):
+        return False
+    if query.instance_types and not any(FAMILY in name for name in query.instance_types):
+        return False
+    return not query.families or FAMILY in {family.lower() for family in query.families}
+
+
+def _sizes_in_scope(query: PricePerformanceQuery, sizes: list[Machine]) -> list[Machine]:
+    """The Fargate sizes the question covers."""
+    if query.instance_types:
+        named = set()
+        for text in query.instance_types:
+            vendor, name, _variant = type_and_variant(text)
+            if vendor in (None, Vendor.AWS):
+                named.add(name)
+        sizes = [size for size in sizes if size.name in named]
+    else:
+        least = {}
+        for size in sizes:
+            key = (size.architecture, size.vcpus)
+            if key not in least or size.memory_gib < least[key].memory_gib:
+                least[key] = size
+        sizes = list(least.values())
+    if query.vcpus is not None:
+        sizes = [size for size in sizes if size.vcpus == query.vcpus]
+    if query.memory_gib is not None:
+        sizes = [size for size in sizes if size.memory_gib == query.memory_gib]
+    return sorted(sizes, key=lambda size: (size.architecture, size.vcpus, size.memory_gib))
+
+
+def _basis() -> FargateBasis | None:
+    return freshness.kept_read(
+        "fargate-estimate-basis", lambda: FargateBasis.objects.order_by("-kept_at").first()
+    )
+
+
+def _machine(values: list) -> Machine:
+    """A size as the basis keeps it (numbers as text) as the machine answers price."""
+    fields = dict(zip(Machine._fields, values, strict=True))
+    for name in ("vcpus", "memory_gib", "baseline_share"):
+        if fields[name] is not None:
+            fields[name] = Decimal(fields[name])
+    return Machine(**fields)
+
+
+def _sources(
+    benchmark: Benchmark,
+    query: PricePerformanceQuery,
+    params: dict[str, Any],
+    processors: set[str],
+) -> dict[str, list[Source]]:
+    """The EC2 figures of the question's benchmark and parameters on each processor (by its
+    specifications' name), in one query; series whose runs say another processor are left
+    out."""
+    if not processors:
+        return {}
+    everywhere = dataclasses.replace(
+        query, instance_types=(), families=(), vcpus=None, memory_gib=None
+    )
+    rows = (
+        statistics_in_scope(benchmark, everywhere, params, vendor=Vendor.AWS)
+        .filter(
+            instance_type__kind=InstanceType.Kind.EC2,
+            instance_type__cpu_model__in=processors,
+            only_flagged=False,
+        )
+        .order_by("instance_type__name", "variant")
+        .values_list(
+            "instance_type__name",
+            "instance_type__vcpus",
+            "instance_type__burstable",
+            "instance_type__cpu_model",
+            "params_key",
+            "median",
+            "cpu_models",
+        )
+    )
+    groups = defaultdict(list)
+    for name, vcpus, burstable, spec, key, median, models in rows:
+        known = [model for model in models if model != cpu_models.UNKNOWN]
+        if known and not any(fargate_estimate.same_processor(spec, model) for model in known):
+            continue
+        params_of_row = params_of(key)
+        # One value per parameter but the processes, which follow each type's vCPUs.
+        rest = tuple(sorted((k, str(v)) for k, v in params_of_row.items() if k != "processes"))
+        groups[spec, rest].append(
+            Source(
+                instance_type=name,
+                vcpus=float(vcpus or 0),
+                median=median,
+                processes=_processes(params_of_row),
+                burstable=burstable,
+            )
+        )
+    by_processor: dict[str, list[Source]] = {}
+    # An open parameter: its best-covered value, as the page pins one.
+    for (spec, _rest), found in sorted(groups.items(), key=lambda item: -len(item[1])):
+        by_processor.setdefault(spec, found)
+    return by_processor
+
+
+def _processes(params: dict) -> int | None:
+    value = params.get("processes")
+    return int(value) if isinstance(value, int | float) and value >= 1 else None
+
+
+def _as_series(size: Machine, figure: float, params: dict[str, Any]) -> KeptSeries:
+    return KeptSeries(
+        statistics_id=None,
+        machine=size,
+        variant="",
+        params=params,
+        runs=0,
+        results=0,
+        median=figure,
+        minimum=figure,
+        maximum=figure,
+        first_quartile=figure,
+        third_quartile=figure,
+        flagged_runs=0,
+        only_flagged=False,
+        verified_runs=0,
+        cpu_models={},
+        regions=[],
+        sources=[],
+        flags=[],
+        samples=[],
+    )
