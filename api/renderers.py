@@ -40,12 +40,21 @@ def safe_cell(value: Any) -> Any:
         return "" if value is None else str(value).lower()
     if isinstance(value, int | float):
         return value
-    if isinstance(value, dict):
-        value = "; ".join(f"{key} ({count})" for key, count in value.items())
+    if isinstance(value, dict) and all(isinstance(count, int) for count in value.values()):
+        value = "; ".join(f"{key} ({count})" for key, count in value.items())  # counts
+    elif isinstance(value, dict):
+        # An object (a row's `estimate`): each field named, lists spaced.
+        value = "; ".join(f"{key}: {_plain(item)}" for key, item in value.items())
     elif isinstance(value, list):
         value = "; ".join("" if item is None else str(item) for item in value)
     text = str(value)
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(str(item) for item in value)
+    return "" if value is None else str(value)
 
 
 def rows_of(data: Any) -> list[dict]:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from benchmarks import palette, units
 from benchmarks.per_dollar import HOURS_PER_MONTH, other_basis_per_dollar
+from benchmarks.selectors import fargate_estimates
 from benchmarks.selectors.commitment_cost import CommitmentCost
 from benchmarks.selectors.compare import TypeComparison
 from benchmarks.selectors.comparison import Comparison
@@ -97,6 +98,9 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
                 "rank": row.rank,
                 "rank_range": row.rank_range,
                 "within_noise_of_best": bool(row.rank_range and row.rank_range[0] == 1),
+                # A Fargate size no task measured (selectors/fargate_estimates.py): hatched.
+                "estimated": row.estimated,
+                "estimate_note": fargate_estimates.describe(row.estimate) if row.estimate else None,
                 "samples": [[value, model_index[model]] for value, model in row.samples]
                 if row.key in charted
                 else [],

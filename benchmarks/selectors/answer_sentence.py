@@ -137,7 +137,7 @@ def option_words(purchase: Purchase) -> str:
 def price_dates(table: PricePerformanceTable, where: str | None = None) -> str:
     """Which prices the rows use: "on-demand prices in us-east-1 in force on 2024-06-01", or
     the days of the prices used when none was in force on the day asked."""
-    where = where or f"{table.purchase_option} prices in {table.region_code}"
+    where = where or f"{option_words(table.purchase)} prices in {table.region_code}"
     elsewhere = Counter(row.price_effective_from for row in table.results if not row.price_in_force)
     if not elsewhere:
         return f"{where} in force on {table.at}"

@@ -246,3 +246,19 @@ def _as_series(size: Machine, figure: float, params: dict[str, Any]) -> KeptSeri
         flags=[],
         samples=[],
     )
+
+
+def describe(estimate: dict[str, Any]) -> str:
+    """How the pages label an estimated row: "estimated from AWS Graviton2 (Neoverse-N1) on
+    c6g.medium, m6g.medium and 6 more EC2 types; a quarter-vCPU quota sustains 25% of one
+    vCPU's figure; the method's error on study S1: 0.8%"."""
+    sources = estimate["from"]
+    named = ", ".join(sources[:2]) + (f" and {len(sources) - 2} more" if len(sources) > 2 else "")
+    parts = [f"estimated from {estimate['processor']} on {named} (EC2)"]
+    if estimate.get("observed"):
+        parts[0] += f", seen on Fargate on {estimate['observed']}"
+    if estimate["sustains"] < 1:
+        parts.append(f"its {estimate['sustains']:g} vCPU quota sustains that share of one vCPU")
+    if estimate.get("validated_error") is not None:
+        parts.append(f"the method's error on study S1: {estimate['validated_error'] * 100:.1f}%")
+    return "; ".join(parts)

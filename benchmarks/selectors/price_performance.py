@@ -203,6 +203,10 @@ class PricePerformanceTable:
     def has_burstable(self) -> bool:
         return any(row.burstable for row in self.results)
 
+    @property
+    def has_estimates(self) -> bool:
+        return any(row.estimated for row in self.results)
+
 
 def ranked(rows: list[PricePerformanceRow], order: str) -> list[PricePerformanceRow]:
     """The rows as the answer lists them: most per dollar first, or cheapest first (`order`

@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 
 from benchmarks import cpu_models
 from benchmarks.per_dollar import other_basis_per_dollar
+from benchmarks.selectors import fargate_estimates
 from dashboard.templatetags.pricebench import cost_per, monthly, percent, reads, type_pages, usd
 
 register = template.Library()
@@ -133,6 +134,13 @@ def baseline_data(comparison) -> str:
     )
 
 
+def _estimate_note(row) -> str:
+    """An estimated row says so under its name (selectors/fargate_estimates.py)."""
+    if not row.estimated:
+        return ""
+    return f' <small class="estimate">{_text(fargate_estimates.describe(row.estimate))}</small>'
+
+
 @register.simple_tag
 def result_rows(comparison, table, rows=None) -> str:
     """The `<tr>` of each row of the results table (of `rows`, when only some are shown),
@@ -147,18 +155,22 @@ def result_rows(comparison, table, rows=None) -> str:
     for row in table.results if rows is None else rows:
         name = _text(row.instance_type)
         flagged = ' class="flagged"' if row.only_flagged else ""
+        if row.estimated:
+            flagged = ' class="estimated"'
         page = page_of(row.page_name)
         cells = [
             f'<tr data-instance-type="{name}" data-key="{_text(row.key)}" '
             f'data-usd-per-hour="{_text(row.usd_per_hour)}"{flagged}>'
             f'<th scope="row"><input type="checkbox" name="types" value="{_text(row.page_name)}" '
-            f'form="compare-form" aria-label="compare {name}"> <a href="{page}">{name}</a></th>'
+            f'form="compare-form" aria-label="compare {name}"> <a href="{page}">{name}</a>'
+            + _estimate_note(row)
+            + "</th>"
         ]
         if table.regions:
             allocation = _text(row.cpu_allocation or "not known")
             cells.append(f"<td>{_text(row.region)}</td><td>{allocation}</td>")
         cells.append(f"<td>{_text(row.variant or '')}</td>")
-        runs = _text(row.runs)
+        runs = "none: estimated" if row.estimated else _text(row.runs)
         if row.flagged_runs:
             flag = (
                 "all flagged"

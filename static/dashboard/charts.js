@@ -205,6 +205,25 @@ window.PricebenchCharts = (function () {
     return context.createPattern(tile, "repeat");
   }
 
+  // An estimated figure's fill (a Fargate size no task measured): the colour crossed with white.
+  function hatch(colour) {
+    const tile = document.createElement("canvas");
+    tile.width = tile.height = 8;
+    const context = tile.getContext("2d");
+    context.fillStyle = colour;
+    context.fillRect(0, 0, 8, 8);
+    context.strokeStyle = "#fff";
+    context.lineWidth = 1.5;
+    context.beginPath();
+    context.moveTo(0, 0);
+    context.lineTo(8, 8);
+    context.moveTo(8, 0);
+    context.lineTo(0, 8);
+    context.stroke();
+    return context.createPattern(tile, "repeat");
+  }
+
   return { savePng: savePng, saveCsv: saveCsv, chartCsv: chartCsv, fitRows: fitRows, stripes: stripes,
+           hatch: hatch,
            readableLogTick: readableLogTick, BEST_MARK: BEST_MARK };
 })();

@@ -69,12 +69,14 @@ window.PricebenchComparison = (function () {
       const datasets = [{
         label: reading.per_dollar_name,
         data: bars.map((row) => row.per_dollar),
-        backgroundColor: bars.map((row) => row.colour),
+        // An estimated row (a Fargate size no task measured) is hatched, never plain.
+        backgroundColor: bars.map((row) => (row.estimated ? tools.hatch(row.colour) : row.colour)),
         // The best bar is outlined thick; those the noise cannot tell from it, thin.
         borderColor: bars.map((row) => (row.best || row.within_noise_of_best ? "#000" : row.colour)),
         borderWidth: bars.map((row) => (row.best ? 3 : row.within_noise_of_best ? 1 : 0)),
       }];
       const indistinguishable = bars.some((row) => !row.best && row.within_noise_of_best);
+      const estimated = bars.some((row) => row.estimated);
       const burstable = bars.some((row) => row.sustained_per_dollar !== null);
       // Burstable types are ranked on the basis asked; the striped bar is the other figure.
       const other = data.basis === "sustained"
@@ -91,7 +93,10 @@ window.PricebenchComparison = (function () {
       }
       charts.perDollar = new Chart(document.getElementById("per-dollar-chart"), {
         type: "bar",
-        data: { labels: bars.map((row) => (row.best ? tools.BEST_MARK : "") + row.label), datasets: datasets },
+        data: {
+          labels: bars.map((row) => (row.best ? tools.BEST_MARK : "") + row.label + (row.estimated ? " (estimated)" : "")),
+          datasets: datasets,
+        },
         options: {
           indexAxis: "y",
           maintainAspectRatio: false,
@@ -109,13 +114,16 @@ window.PricebenchComparison = (function () {
                                          strokeStyle: "#000", lineWidth: 1 }] : []),
               ...(burstable ? [{ text: other.label, fillStyle: tools.stripes("#555"),
                                  strokeStyle: "#555", lineWidth: 1 }] : []),
+              ...(estimated ? [{ text: "estimated from EC2 on the same processor", fillStyle: tools.hatch("#555"),
+                                 strokeStyle: "#555", lineWidth: 1 }] : []),
             ]),
             tooltip: {
               callbacks: {
                 label: (item) => {
                   const row = bars[item.dataIndex];
-                  return item.datasetIndex === 0 ? format(row.per_dollar, reading.per_dollar) + rankText(row)
-                    : other.label + ": " + format(row[other.field], reading.per_dollar);
+                  if (item.datasetIndex !== 0) return other.label + ": " + format(row[other.field], reading.per_dollar);
+                  const figure = format(row.per_dollar, reading.per_dollar) + rankText(row);
+                  return row.estimated ? [figure, row.estimate_note] : figure;
                 },
               },
             },

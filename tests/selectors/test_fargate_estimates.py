@@ -191,3 +191,20 @@ def test_the_api_and_its_sentence_label_every_estimate(client):
     assert "estimate" not in [row for row in both if row["instance_type"] == "c6g.large"][0]
     refused = client.get(url + "&block_size=8192&estimates=some")
     assert refused.status_code == 400 and "estimates" in refused.json()
+
+
+@pytest.mark.django_db
+def test_the_page_and_the_csv_label_every_estimate(client):
+    _graviton2_and_fargate_rates()
+    statistics.keep_noise()
+    question = "benchmark=openssl:aes-256-cbc&region=us-east-1&block_size=8192&at=2024-06-01"
+    page = client.get("/?" + question + "&families=fargate,c6g").content.decode()
+    assert page.count('<tr data-instance-type="fargate-') == page.count('class="estimated"') > 0
+    assert "estimated from AWS Graviton2 (Neoverse-N1) on c6g.medium (EC2)" in page
+    assert "hatched: Fargate sizes no task measured" in page
+    assert '"estimated": true' in page and '"estimated": false' in page  # the charts' data
+    csv = client.get("/api/v1/price-performance/?" + question + "&format=csv").content.decode()
+    header, *lines = csv.splitlines()
+    assert "estimated" in header.split(",") and "estimate" in header.split(",")
+    quarter = next(line for line in lines if line.startswith("fargate-0.25vcpu-0.5gb-arm64"))
+    assert "processor: AWS Graviton2 (Neoverse-N1); from: c6g.medium" in quarter
