@@ -60,6 +60,14 @@ class ProfileRowSerializer(serializers.Serializer):
         allow_null=True,
         help_text="[best, worst]: the ranks the row could take within the profile's noise",
     )
+    estimated = serializers.BooleanField(
+        help_text="True for a Fargate size no task measured, estimated (docs/fargate.md)"
+    )
+    estimate = serializers.DictField(
+        allow_null=True,
+        help_text="Estimated rows: processor, from (the EC2 types), observed, observations, "
+        "validated_error, sustains, scaled; null for a measured row",
+    )
 
 
 class LackingSerializer(serializers.Serializer):

@@ -373,9 +373,12 @@ def profile_chart(comparison: ProfileComparison) -> dict | None:
         "families": [{"name": name, "colour": colours[name]} for name in families],
         "bars": [
             {
-                "label": row.instance_type + (f" ({row.variant})" if row.variant else ""),
+                "label": row.instance_type
+                + (f" ({row.variant})" if row.variant else "")
+                + (" (estimated)" if row.estimated else ""),
                 "family": row.family,
                 "per_dollar": row.per_dollar,
+                "estimated": row.estimated,
                 "other": other_basis_per_dollar(
                     table.basis,
                     burst_per_dollar=row.burst_per_dollar,

@@ -23,6 +23,8 @@ class ProfileQuery:
     basis: str = "sustained"
     instance_types: tuple[str, ...] = ()
     families: tuple[str, ...] = ()
+    # Whether estimated Fargate rows are listed (price_performance.ESTIMATES).
+    estimates: str = "include"
 
     @property
     def purchase_option(self) -> str:
@@ -54,6 +56,7 @@ class ProfileForm(QuestionForm, PurchaseFields):
     instance_types = _SHARED["instance_types"]
     families = _SHARED["families"]
     basis = _SHARED["basis"]
+    estimates = _SHARED["estimates"]
 
     def __init__(self, data, *args, **kwargs):
         super().__init__(joined_lists(data), *args, **kwargs)
@@ -74,4 +77,5 @@ class ProfileForm(QuestionForm, PurchaseFields):
             basis=data.get("basis") or BASES[0],
             instance_types=comma_list(data.get("instance_types", "")),
             families=comma_list(data.get("families", "")),
+            estimates=data.get("estimates") or "include",
         )

@@ -32,6 +32,7 @@ from benchmarks.models import (
     Vendor,
 )
 from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.selectors.kept_series import KeptSeries, Machine, params_of, statistics_in_scope
 from benchmarks.selectors.lookups import type_and_variant
 
@@ -71,13 +72,7 @@ def estimated_series(
     ]
     if not sizes:
         return []
-    processors = {
-        Architecture.ARM64: [(GRAVITON2, GRAVITON2_NAME, None, None)],
-        Architecture.X86_64: [
-            (seen["cpu_model"], seen["cpu_model"], seen["observed"], seen)
-            for seen in basis.observed
-        ],
-    }
+    processors = _processors(basis)
     wanted = {spec for choices in processors.values() for spec, *_rest in choices}
     sources = _sources(benchmark, query, params, wanted)
     processes = params.get("processes")
@@ -95,37 +90,134 @@ def estimated_series(
             found.append(
                 EstimatedSeries(
                     _as_series(size, result.figure, params),
-                    {
-                        "processor": name,
-                        "from": list(result.sources),
-                        "observed": observed,
-                        "observations": seen and seen["observations"],
-                        "processor_source": f"observed on {seen['observations']} Fargate tasks "
-                        f"({seen['source']})"
-                        if seen
-                        else GRAVITON2_SOURCE,
-                        "validated_error": basis.validated_error,
-                        "sustains": result.sustains,
-                        "scaled": result.scaled,
-                    },
+                    _estimate(basis, name, observed, seen, result.sources, result),
                 )
             )
             break
     return found
 
 
-def _asks_for_estimates(query: PricePerformanceQuery, region: Region) -> bool:
+def _processors(basis: FargateBasis) -> dict[str, list[tuple]]:
+    """Per architecture, the processors to estimate from in order: (specifications' name,
+    the name the answer gives, the day observed, the observation kept or None)."""
+    return {
+        Architecture.ARM64: [(GRAVITON2, GRAVITON2_NAME, None, None)],
+        Architecture.X86_64: [
+            (seen["cpu_model"], seen["cpu_model"], seen["observed"], seen)
+            for seen in basis.observed
+        ],
+    }
+
+
+def _estimate(basis, name, observed, seen, sources, result) -> dict[str, Any]:
+    """What an estimated row says of itself (docs/fargate.md)."""
+    return {
+        "processor": name,
+        "from": list(sources),
+        "observed": observed,
+        "observations": seen and seen["observations"],
+        "processor_source": f"observed on {seen['observations']} Fargate tasks ({seen['source']})"
+        if seen
+        else GRAVITON2_SOURCE,
+        "validated_error": basis.validated_error,
+        "sustains": result.sustains,
+        "scaled": result.scaled,
+    }
+
+
+@dataclass(frozen=True)
+class EstimatedScore:
+    """A task size's estimated figure of each member of a workload profile."""
+
+    machine: Machine
+    # Member label -> its figure, higher is better (a latency inverted), as profiles use them.
+    values: dict[str, float]
+    estimate: dict[str, Any]
+
+
+def estimated_scores(
+    query: ProfileQuery,
+    region: Region,
+    members: list[tuple[str, bool, list[KeptSeries]]],
+    measured: set[int],
+) -> list[EstimatedScore]:
+    """A profile's estimated Fargate sizes: each member (label, higher is better, its rows
+    read) estimated from the EC2 rows of the processor the size runs on, the first processor
+    that gives every member a figure. `measured`: type ids with rows of their own. One query
+    (the processors of the EC2 types), besides the basis."""
+    if not _asks_for_estimates(query, region):
+        return []
+    basis = _basis()
+    if basis is None:
+        return []
+    sizes = [
+        size
+        for size in _sizes_in_scope(query, [_machine(values) for values in basis.sizes])
+        if size.pk not in measured and size.vcpus is not None
+    ]
+    if not sizes:
+        return []
+    processors = _processors(basis)
+    wanted = {spec for choices in processors.values() for spec, *_rest in choices}
+    spec_of = dict(
+        InstanceType.objects.filter(kind=InstanceType.Kind.EC2, cpu_model__in=wanted).values_list(
+            "pk", "cpu_model"
+        )
+    )
+    found = []
+    for size in sizes:
+        for spec, name, observed, seen in processors.get(size.architecture, []):
+            values, used, results = {}, set(), []
+            for label, higher, rows in members:
+                sources = [
+                    Source(
+                        instance_type=row.machine.name,
+                        vcpus=float(row.machine.vcpus or 0),
+                        median=row.median,
+                        processes=_processes(row.params),
+                        burstable=row.machine.burstable,
+                    )
+                    for row in rows
+                    if spec_of.get(row.machine.pk) == spec
+                ]
+                result = fargate_estimate.estimate(
+                    sources, float(size.vcpus), higher_is_better=higher
+                )
+                if result is None or result.figure <= 0:
+                    break
+                values[label] = result.figure if higher else 1 / result.figure
+                used.update(result.sources)
+                results.append(result)
+            else:
+                first = results[0]
+                scaled = dataclasses.replace(first, scaled=any(r.scaled for r in results))
+                found.append(
+                    EstimatedScore(
+                        size,
+                        values,
+                        _estimate(basis, name, observed, seen, sorted(used), scaled),
+                    )
+                )
+                break
+    return found
+
+
+def _asks_for_estimates(query: PricePerformanceQuery | ProfileQuery, region: Region) -> bool:
     """Estimates are AWS's, of figures measured anywhere, counting every run."""
     if query.estimates != "include" or region.vendor != Vendor.AWS:
         return False
-    if query.verified_only or query.measured_in or query.vendor not in ("", Vendor.AWS):
+    if getattr(query, "verified_only", False) or getattr(query, "measured_in", None):
+        return False
+    if getattr(query, "vendor", "") not in ("", Vendor.AWS):
         return False
     if query.instance_types and not any(FAMILY in name for name in query.instance_types):
         return False
     return not query.families or FAMILY in {family.lower() for family in query.families}
 
 
-def _sizes_in_scope(query: PricePerformanceQuery, sizes: list[Machine]) -> list[Machine]:
+def _sizes_in_scope(
+    query: PricePerformanceQuery | ProfileQuery, sizes: list[Machine]
+) -> list[Machine]:
     """The Fargate sizes the question covers."""
     if query.instance_types:
         named = set()
@@ -141,10 +233,10 @@ def _sizes_in_scope(query: PricePerformanceQuery, sizes: list[Machine]) -> list[
             if key not in least or size.memory_gib < least[key].memory_gib:
                 least[key] = size
         sizes = list(least.values())
-    if query.vcpus is not None:
-        sizes = [size for size in sizes if size.vcpus == query.vcpus]
-    if query.memory_gib is not None:
-        sizes = [size for size in sizes if size.memory_gib == query.memory_gib]
+    for shape in ("vcpus", "memory_gib"):
+        wanted = getattr(query, shape, None)
+        if wanted is not None:
+            sizes = [size for size in sizes if getattr(size, shape) == wanted]
     return sorted(sizes, key=lambda size: (size.architecture, size.vcpus, size.memory_gib))
 
 

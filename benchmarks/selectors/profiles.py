@@ -26,7 +26,7 @@ from benchmarks.models import Benchmark, Region, SeriesStatistics
 from benchmarks.noise import Noise
 from benchmarks.per_dollar import SECONDS_PER_HOUR
 from benchmarks.questions.profiles import ProfileQuery
-from benchmarks.selectors import prices
+from benchmarks.selectors import fargate_estimates, prices
 from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.kept_series import Machine, read_kept_series
 from benchmarks.selectors.lookups import get_region, names_type
@@ -53,6 +53,12 @@ class ProfileRow:
     # Where the row stands within the profile's noise (selectors/standing.py).
     rank: int | None = None
     rank_range: list[int] | None = None
+    # An estimated Fargate size (selectors/fargate_estimates.py); None: measured.
+    estimate: dict[str, Any] | None = None
+
+    @property
+    def estimated(self) -> bool:
+        return self.estimate is not None
 
     @property
     def burstable(self) -> bool:
@@ -114,13 +120,18 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
     # (type id, variant) -> {member label: kept median}; the machines by id.
     medians: dict[tuple[int, str], dict[str, float]] = {}
     machines: dict[int, Machine] = {}
+    members_read = []
     for member in profile.members:
         benchmark = benchmarks.get(member.benchmark)
         if benchmark is None:
             continue
-        for row in read_kept_series(_member_statistics(benchmark, member), ()):
-            if member.per_vcpu and not member.measures(row.params, row.machine.vcpus):
-                continue
+        rows = [
+            row
+            for row in read_kept_series(_member_statistics(benchmark, member), ())
+            if not member.per_vcpu or member.measures(row.params, row.machine.vcpus)
+        ]
+        members_read.append((member.label, benchmark.higher_is_better, rows))
+        for row in rows:
             machines[row.machine.pk] = row.machine
             value = row.median if benchmark.higher_is_better else 1 / row.median
             if value > 0:
@@ -141,8 +152,19 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
             member.label: found[member.label] / table.medians[member.label]
             for member in profile.members
         }
-        logs = sum(member.weight * math.log(components[member.label]) for member in profile.members)
-        scores[key] = (math.exp(logs / profile.total_weight), components)
+        scores[key] = (_score(profile, components), components)
+    # Fargate sizes no task measured, from EC2 types of their processor; never in the medians.
+    estimates = {}
+    if len(members_read) == len(profile.members):
+        measured = {type_id for type_id, _variant in medians}
+        for found in fargate_estimates.estimated_scores(query, region, members_read, measured):
+            components = {
+                member.label: found.values[member.label] / table.medians[member.label]
+                for member in profile.members
+            }
+            machines[found.machine.pk] = found.machine
+            scores[found.machine.pk, ""] = (_score(profile, components), components)
+            estimates[found.machine.pk] = found.estimate
     quotes = prices.hourly_prices(
         instance_types={machines[type_id] for type_id, _ in scores},
         region=region,
@@ -151,6 +173,8 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
     )
     for (type_id, variant), (score, components) in scores.items():
         machine, quote = machines[type_id], quotes[type_id]
+        if quote.usd_per_hour is None and type_id in estimates:
+            continue  # an estimate is offered where it has a price
         if quote.usd_per_hour is None:
             table.unpriced.append(
                 UnpricedScore(machine.name, variant or None, quote.note or "no price known", score)
@@ -175,6 +199,7 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
                 baseline_share=basis.get("baseline_share"),
                 burst_per_dollar=basis.get("burst_per_dollar"),
                 sustained_per_dollar=basis.get("sustained_per_dollar"),
+                estimate=estimates.get(type_id),
             )
         )
     table.results.sort(
@@ -183,6 +208,12 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
     noises = {key: Noise.from_dict(benchmark.noise) for key, benchmark in benchmarks.items()}
     table.standing = stand(table.results, profile_noise(profile.members, noises))
     return table
+
+
+def _score(profile: definitions.Profile, components: dict[str, float]) -> float:
+    """The weighted geometric mean of a type's components."""
+    logs = sum(member.weight * math.log(components[member.label]) for member in profile.members)
+    return math.exp(logs / profile.total_weight)
 
 
 def _member_statistics(benchmark: Benchmark, member: definitions.Member):

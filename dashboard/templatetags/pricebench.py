@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 
 from benchmarks import units
 from benchmarks.models.prices import purchase_label
+from benchmarks.selectors import fargate_estimates
 
 register = template.Library()
 
@@ -29,6 +30,12 @@ def reads(value, scale: units.Scale | None) -> str:
     if scale is None:
         return "—"
     return scale.format(None if value is None or value == "" else float(value))
+
+
+@register.filter
+def estimate_note(estimate: dict | None) -> str:
+    """An estimated row's label (selectors/fargate_estimates.describe); "" for a measured one."""
+    return fargate_estimates.describe(estimate) if estimate else ""
 
 
 @register.filter

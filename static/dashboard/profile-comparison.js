@@ -18,7 +18,8 @@ window.PricebenchComparison = (function () {
     const datasets = [{
       label: "hours of the median type's work per dollar",
       data: data.bars.map((bar) => bar.per_dollar),
-      backgroundColor: data.bars.map((bar) => colour[bar.family]),
+      // An estimated Fargate size (docs/fargate.md) is hatched, never plain.
+      backgroundColor: data.bars.map((bar) => (bar.estimated ? tools.hatch(colour[bar.family]) : colour[bar.family])),
     }];
     if (data.bars.some((bar) => bar.other !== null)) {
       datasets.push({

@@ -208,3 +208,33 @@ def test_the_page_and_the_csv_label_every_estimate(client):
     assert "estimated" in header.split(",") and "estimate" in header.split(",")
     quarter = next(line for line in lines if line.startswith("fargate-0.25vcpu-0.5gb-arm64"))
     assert "processor: AWS Graviton2 (Neoverse-N1); from: c6g.medium" in quarter
+
+
+@pytest.mark.django_db
+def test_a_profile_estimates_a_fargate_size_from_every_member_and_labels_it():
+    from benchmarks.questions.profiles import ProfileQuery
+    from benchmarks.selectors.profiles import profile_table
+
+    _graviton2_and_fargate_rates()
+    for key, (medium, large) in {
+        "openssl:aes-256-cbc": (1.4e9, 2.8e9),
+        "openssl:sha256": (2.0e9, 4.1e9),
+        "openssl:sha512": (1.0e9, 2.0e9),
+    }.items():
+        run_with("c6g.medium", [medium], key=key, params={"block_size": 16384, "processes": 1})
+        run_with("c6g.large", [large], key=key, params={"block_size": 16384, "processes": 2})
+    statistics.keep_noise()
+    table = profile_table(ProfileQuery(profile="crypto", region="us-east-1", at=DAY))
+    rows = {row.instance_type: row for row in table.results}
+    assert not rows["c6g.large"].estimated
+    two = rows["fargate-2vcpu-4gb-arm64"]
+    # Every member estimated from c6g.large's own figures: the same score as c6g.large.
+    assert two.estimated and two.score == pytest.approx(rows["c6g.large"].score)
+    assert two.estimate["from"] == ["c6g.large"]
+    # The medians the scores are normalised by are the measured types' only.
+    [sha256] = [label for label in table.medians if label.startswith("openssl:sha256")]
+    assert table.medians[sha256] == pytest.approx((2.0e9 + 4.1e9) / 2)
+    excluded = profile_table(
+        ProfileQuery(profile="crypto", region="us-east-1", at=DAY, estimates="exclude")
+    )
+    assert not any(row.estimated for row in excluded.results)
