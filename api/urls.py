@@ -14,6 +14,7 @@ from api import (
     views,
     volume_performance_views,
 )
+from api.llm_serving_views import LlmModelsView, LlmServingView
 from api.unit_price_views import CheapestRegionsView, UnitPricesView
 
 app_name = "api"
@@ -45,6 +46,8 @@ endpoints = [
         volume_performance_views.VolumePerformanceView.as_view(),
         name="volume-performance",
     ),
+    path("llm-serving/", LlmServingView.as_view(), name="llm-serving"),
+    path("llm-serving/models/", LlmModelsView.as_view(), name="llm-serving-models"),
     # Network bandwidth (study S3).
     path("network-scaling/", network_views.NetworkScalingView.as_view(), name="network-scaling"),
     # Databases (study S5).
