@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from dashboard import browse, views
+from dashboard.llm_serving import llm_serving_page
 from dashboard.throttle import limit_failed_logins
 
 urlpatterns = [
@@ -25,6 +26,7 @@ urlpatterns = [
     path("volumes/", views.volumes, name="volumes"),
     path("network/", views.network_page, name="network"),
     path("databases/", views.databases_page, name="databases"),
+    path("llm-serving/", llm_serving_page, name="llm-serving"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
 ]
