@@ -97,7 +97,8 @@ def test_the_picker_lists_the_questions_vendor_first_and_finds_graviton(sqlite_c
     shown = page.locator("#families label.check:visible input").evaluate_all(
         "boxes => boxes.map(box => box.value)"
     )
-    assert shown == ["c7g"], shown
+    # c6g: the Graviton2 family the demo's first part loads for Fargate's estimates.
+    assert sorted(shown) == ["c6g", "c7g"], shown
 
 
 def test_choosing_fsn1_in_the_region_menu_shows_hetzner_types(sqlite_clouds_site, page):
