@@ -20,6 +20,8 @@ from benchmarks.errors import DomainError
 # A parameter's value in a member meaning "the machine's vCPU count": Spare Cores ran openssl
 # with one process per vCPU, so each type's whole-machine figure has its own `processes`.
 VCPUS = "vcpus"
+# The model file Spare Cores ran llama.cpp with, as `llama-bench:*` results name it.
+LLAMA_7B = "llama-7b.Q4_K_M.gguf"
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,24 @@ PROFILES = (
         (
             Member("redis:set", 0.5, {"pipeline": 1, "threads": 1}),
             Member("redis:set", 0.5, {"pipeline": 16, "threads": 1}),
+        ),
+    ),
+    Profile(
+        "llm-inference",
+        "LLM inference (CPU)",
+        "A 7B Llama model (4-bit, llama-7b.Q4_K_M.gguf) on the CPU with llama.cpp, a thread per "
+        "vCPU: generating 128 tokens and reading a 128-token prompt. GPU serving: llm-serving/.",
+        (
+            Member(
+                "llama-bench:generate",
+                0.6,
+                {"gpu_layers": 0, "model": LLAMA_7B, "threads": VCPUS, "tokens": 128},
+            ),
+            Member(
+                "llama-bench:prompt",
+                0.4,
+                {"gpu_layers": 0, "model": LLAMA_7B, "threads": VCPUS, "tokens": 128},
+            ),
         ),
     ),
 )
