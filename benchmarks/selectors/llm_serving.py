@@ -267,8 +267,9 @@ def _row(
     rate: ExchangeRate,
 ) -> LlmServingRow | None:
     """The type's row in one region: its best load within the targets, else (`reason` says
-    it) its load nearest to them; priced with `quote`. None for a type with no throughput."""
-    loads = [load for load in measured.values() if load.throughput is not None]
+    it) its load nearest to them; priced with `quote`. A load that generated no token (its
+    requests all failed: 0 tokens/s, latencies 0) is no load; None for a type with none."""
+    loads = [load for load in measured.values() if load.throughput]
     if not loads:
         return None
     within = [load for load in loads if _meets(load, query)]
@@ -352,20 +353,7 @@ def summary(answer: LlmServing) -> str:
     targets = _targets(answer) if (answer.max_ttft_ms or answer.max_tpot_ms) else ""
     within = f" within {targets}" if targets else ""
     if not answer.results:
-        measured = len(answer.unmet) + len(answer.unpriced)
-        if not measured:
-            return f"No type measured serving {what} can be priced at {where}."
-        if answer.unmet and not answer.unpriced:
-            nearest = answer.unmet[0]
-            return (
-                f"None of the {measured} type{'s' if measured != 1 else ''} measured serving "
-                f"{what} meets {targets}: {nearest.instance_type} comes nearest "
-                f"({nearest.reason.split('at best ', 1)[-1]})."
-            )
-        return (
-            f"None of the {measured} type{'s' if measured != 1 else ''} measured serving {what}"
-            f"{within} can be priced at {where}: {answer.unpriced[0].reason}."
-        )
+        return _no_rows(answer, what, where, targets, within)
     best = answer.results[0]
     load = f"{best.output_tokens_per_second:,.0f} tokens/s at concurrency {best.concurrency:g}"
     latency = ", ".join(
@@ -381,13 +369,39 @@ def summary(answer: LlmServing) -> str:
         f"{', ' + best.gpu_model if best.gpu_model else ''}) generates a million {what} output "
         f"tokens cheapest{within}: {cost} at {where} ({load}; {latency})."
     )
-    left = len(answer.unmet)
+    left, unpriced = len(answer.unmet), len(answer.unpriced)
     if left:
         sentence += (
             f" {left} other type{'s' if left != 1 else ''} measured meet{'s' if left == 1 else ''}"
             " no target (listed under unmet)."
         )
+    if unpriced:
+        sentence += (
+            f" {unpriced} more {'has' if unpriced == 1 else 'have'} no such price there (listed "
+            "under unpriced)."
+        )
     return sentence
+
+
+def _no_rows(answer: LlmServing, what: str, where: str, targets: str, within: str) -> str:
+    """The sentence of an answer with no ranked row: why, and which type comes nearest."""
+    unmet, unpriced = len(answer.unmet), len(answer.unpriced)
+    if unpriced:
+        sentence = (
+            f"None of the {unpriced} type{'s' if unpriced != 1 else ''} measured serving {what}"
+            f"{within} can be priced at {where}: {answer.unpriced[0].reason}."
+        )
+        if unmet:
+            sentence += f" {unmet} more meet{'s' if unmet == 1 else ''} no target (under unmet)."
+        return sentence
+    if unmet:
+        nearest = answer.unmet[0]
+        return (
+            f"None of the {unmet} type{'s' if unmet != 1 else ''} measured serving {what} meets "
+            f"{targets}: {nearest.instance_type} comes nearest "
+            f"({nearest.reason.split('at best ', 1)[-1]})."
+        )
+    return f"No type measured serving {what} can be priced at {where}."
 
 
 def llm_models(*, workload: str = "") -> list[dict]:

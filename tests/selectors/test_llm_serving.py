@@ -33,6 +33,8 @@ CPU_LOADS = [
     ("synchronous", 1.0, 20.0, 300.0, 45.0),
     ("constant", 4.0, 60.0, 1500.0, 60.0),
     ("throughput", 32.5, 140.0, 9000.0, 200.0),
+    # A load whose requests all failed, as Spare Cores' files give it: no load at all.
+    ("throughput", 0.0, 0.0, 0.0, 0.0),
 ]
 UNITS = {
     "vllm:ttft": ("ms", False),
