@@ -70,6 +70,15 @@ KINDS: dict[str, Kind] = {
         Kind("llm", ("stdout",), "llm"),
         Kind("geekbench", ("results.json",), "geekbench"),
         Kind("passmark", ("stdout",), "passmark"),
+        # The newer kinds (the `more/` archives): stress-ng at 1..n workers, sc-membench,
+        # vLLM serving, GPU copies, ffmpeg transcoding, and the 24-hour stress-ng runs, of
+        # which Spare Cores keep their own parse.
+        Kind("stressngfull", ("stdout",), "stressngfull", cpu_method="div16"),
+        Kind("membench", ("stdout",), "membench"),
+        Kind("vllm", ("stdout",), "vllm"),
+        Kind("nvbandwidth", ("stdout",), "nvbandwidth"),
+        Kind("ffmpeg", ("stdout",), "ffmpeg"),
+        Kind("stressnglongrun", ("parsed.csv",), "stressnglongrun"),
     )
 }
 # The files kept from each folder read: its meta.json and its result files.

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from benchmarks.parsers import (
     bw_mem,
     compression_text,
+    ffmpeg,
     fio,
     geekbench,
     generic_csv,
@@ -26,12 +27,17 @@ from benchmarks.parsers import (
     iperf3,
     llama_bench,
     lscpu,
+    membench,
+    nvbandwidth,
     openssl,
     passmark,
     redis_benchmark,
     static_web,
     stressng,
+    stressng_longrun,
+    stressngfull,
     sysbench,
+    vllm,
     wrk,
 )
 from benchmarks.parsers.base import CpuInfo, ParsedOutput, ParsedResult, ParseError
@@ -57,6 +63,12 @@ PARSERS = {
     "llm": llama_bench,
     "geekbench": geekbench,
     "passmark": passmark,
+    "stressngfull": stressngfull,
+    "membench": membench,
+    "vllm": vllm,
+    "nvbandwidth": nvbandwidth,
+    "ffmpeg": ffmpeg,
+    "stressnglongrun": stressng_longrun,
     "json": generic_json,
     "csv": generic_csv,
 }

@@ -49,3 +49,19 @@ def inspector() -> InspectorArchive:
             if member.isfile():
                 files[member.name.removeprefix("aws/")] = archive.extractfile(member).read()
     return InspectorArchive(files)
+
+
+NEWER_KINDS_ARCHIVE = SHARED_DATA / "sparecores-inspector" / "more" / "aws.tar.xz"
+
+
+@pytest.fixture(scope="session")
+def newer_kinds() -> InspectorArchive:
+    """The newer kinds' archive of AWS (more/aws.tar.xz: stressngfull, membench, vllm,
+    nvbandwidth, ffmpeg, stressnglongrun), read in place like the main one."""
+    assert NEWER_KINDS_ARCHIVE.is_file(), f"{NEWER_KINDS_ARCHIVE} is missing"
+    files: dict[str, bytes] = {}
+    with tarfile.open(NEWER_KINDS_ARCHIVE, "r:xz") as archive:
+        for member in archive:
+            if member.isfile():
+                files[member.name.removeprefix("aws/")] = archive.extractfile(member).read()
+    return InspectorArchive(files)
