@@ -8,6 +8,7 @@ from rest_framework.reverse import reverse
 from benchmarks import per_dollar
 from benchmarks.currency import USD
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
+from benchmarks.selectors.runs import held_results
 
 
 class RegionSerializer(serializers.ModelSerializer):
@@ -247,9 +248,16 @@ class RunSerializer(serializers.ModelSerializer):
 class RunDetailSerializer(RunSerializer):
     results = ResultSerializer(many=True, read_only=True)
     children = RunSerializer(many=True, read_only=True)
+    held = serializers.SerializerMethodField(
+        help_text="How many of its results (a table's: its rows') are held for review: "
+        "kept, counted nowhere"
+    )
 
     class Meta(RunSerializer.Meta):
-        fields = [*RunSerializer.Meta.fields, "results", "children"]
+        fields = [*RunSerializer.Meta.fields, "results", "children", "held"]
+
+    def get_held(self, run: Run) -> int:
+        return held_results(run_id=run.pk)
 
 
 class RunUploadedSerializer(RunSerializer):

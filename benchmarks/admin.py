@@ -5,6 +5,7 @@ from django.contrib import admin
 from benchmarks import models
 from benchmarks.errors import DomainError
 from benchmarks.services import runs as run_services
+from benchmarks.services import screening
 from benchmarks.services.withdraw import withdraw_run
 
 
@@ -162,6 +163,101 @@ class RunAdmin(admin.ModelAdmin):
             withdraw_run(run_id=run.pk, by_user=request.user)[1] for run in queryset.order_by("pk")
         )
         self.message_user(request, f"{withdrawn} run(s) withdrawn.")
+
+
+@admin.register(models.HeldResult)
+class HeldResultAdmin(admin.ModelAdmin):
+    """Uploaded results the screen held (services/screening.py), with why: released, they
+    count (their series' statistics refreshed); withdrawn, they never do."""
+
+    list_display = [
+        "result_id",
+        "run",
+        "benchmark",
+        "instance_type",
+        "value",
+        "status",
+        "reason",
+        "why",
+        "held_at",
+    ]
+    list_filter = ["status", "reason"]
+    list_select_related = [
+        "result__run__instance_type",
+        "result__run__upload_token",
+        "result__benchmark",
+    ]
+    search_fields = ["result__run__instance_type__name", "result__benchmark__key"]
+    readonly_fields = [
+        "result",
+        "series",
+        "reason",
+        "status",
+        "series_runs",
+        "series_median",
+        "series_mad",
+        "deviations",
+        "token_runs",
+        "held_at",
+        "decided_at",
+        "decided_by",
+    ]
+    actions = ["release", "withdraw"]
+
+    @admin.display(description="run", ordering="result__run_id")
+    def run(self, held: models.HeldResult) -> int:
+        return held.result.run_id
+
+    @admin.display(description="benchmark")
+    def benchmark(self, held: models.HeldResult) -> str:
+        return f"{held.result.benchmark.key} {held.result.params or ''}".strip()
+
+    @admin.display(description="instance type")
+    def instance_type(self, held: models.HeldResult) -> str:
+        return held.result.run.instance_type.name
+
+    @admin.display(description="value")
+    def value(self, held: models.HeldResult) -> str:
+        return f"{held.result.value:.6g} {held.result.benchmark.unit}"
+
+    @admin.display(description="why")
+    def why(self, held: models.HeldResult) -> str:
+        """The series' median and MAD as the screen read them, and how far off the value is."""
+        runs = f"{held.series_runs} run{'' if held.series_runs == 1 else 's'}"
+        floored = held.series_mad == screening.MAD_FLOOR * abs(held.series_median)
+        series = (
+            f"series median {held.series_median:.6g} over {runs}, MAD {held.series_mad:.6g}"
+            + (f" (at least {screening.MAD_FLOOR:.0%} of the median)" if floored else "")
+        )
+        if held.reason == models.HeldResult.Reason.TOKEN_LIMIT:
+            return (
+                f"its token had {held.token_runs} of the series' {held.series_runs} runs "
+                f"already (at most {screening.TOKEN_SHARE:.0%}); {series}"
+            )
+        times = held.result.value / held.series_median if held.series_median else None
+        ratio = f", {times:.3g} times the median" if times is not None else ""
+        return (
+            f"{held.deviations:,.1f} scaled MADs from the median "
+            f"(held beyond {screening.OUTLIER_MADS:g}){ratio}; {series}"
+        )
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description="Release the selected results (they count)", permissions=["change"])
+    def release(self, request, queryset):
+        self._decide(request, queryset, release=True)
+
+    @admin.action(
+        description="Withdraw the selected results (kept, counted nowhere)", permissions=["change"]
+    )
+    def withdraw(self, request, queryset):
+        self._decide(request, queryset, release=False)
+
+    def _decide(self, request, queryset, *, release: bool) -> None:
+        ids = list(queryset.values_list("pk", flat=True))
+        decided = screening.decide_held(result_ids=ids, release=release, by_user=request.user)
+        self.message_user(request, f"{decided} result(s) {'released' if release else 'withdrawn'}.")
 
 
 @admin.register(models.SeriesStatistics)

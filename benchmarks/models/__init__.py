@@ -2,9 +2,11 @@
 
 One module a subject: `places` (regions, instance types and their families), `prices` (dated
 price and rate periods, price refreshes), `results` (benchmarks, runs, results, series and
-their statistics). Import from here: `from benchmarks.models import Price`.
+their statistics), `holds` (results held for review). Import from here:
+`from benchmarks.models import Price`.
 """
 
+from benchmarks.models.holds import HeldResult, counted_results
 from benchmarks.models.places import (
     Architecture,
     CpuAllocation,
@@ -68,6 +70,7 @@ __all__ = [
     "DatedPeriod",
     "FargateBasis",
     "FargateRate",
+    "HeldResult",
     "HourlyPrice",
     "InstanceType",
     "PeerGroup",
@@ -84,6 +87,7 @@ __all__ = [
     "SpecSource",
     "Vendor",
     "VolumePrice",
+    "counted_results",
     "family_of",
     "fargate_name",
     "in_family",

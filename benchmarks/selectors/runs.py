@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from django.db.models import Q
 from django.urls import reverse
 
 from benchmarks import cpu_models, flags, inspector, units
-from benchmarks.models import Result, Run
+from benchmarks.models import HeldResult, Result, Run
 from benchmarks.parsers.base import Measurement
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 
@@ -114,3 +115,13 @@ def run_page(run_id: int) -> RunPage:
     shown = [machine for machine in machines.values() if machine.results or machine.run is run]
     credit = inspector.credit_for(machine.run.source for machine in machines.values())
     return RunPage(run=run, machines=shown, flags=flags.run_flags(run.warnings), credit=credit)
+
+
+def held_results(*, run_id: int) -> int:
+    """How many results of a run (a table's: of its row runs) are held for review
+    (services/screening.py): kept, counted nowhere. One query."""
+    return (
+        HeldResult.objects.filter(status=HeldResult.Status.HELD)
+        .filter(Q(result__run_id=run_id) | Q(result__run__parent_id=run_id))
+        .count()
+    )

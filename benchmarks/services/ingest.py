@@ -74,7 +74,10 @@ def store_outputs(*, outputs: Sequence[OutputToStore]) -> list[results.ResultRow
         else:
             rows.extend(results.result_rows(output.run, reading.results, benchmarks))
     if rows:
-        statistics.refresh_stored(rows, created=results.store(rows))
+        created = results.store(rows)
+        # Without the results the screen held (their series_id None): counted nowhere.
+        counted = [row for row in rows if row.series_id is not None]
+        statistics.refresh_stored(counted, created=created)
     return rows
 
 

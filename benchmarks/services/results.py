@@ -15,7 +15,7 @@ from benchmarks import catalog
 from benchmarks.models import Benchmark, InstanceType, Region, Result, Run
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
 from benchmarks.selectors.lookups import by_name, get_instance_type, get_region
-from benchmarks.services import statistics
+from benchmarks.services import screening, statistics
 
 
 def _new_benchmark(result: ParsedResult) -> Benchmark:
@@ -107,16 +107,26 @@ def result_rows(
 
 def store(rows: list[ResultRow]) -> set[int]:
     """Store results in their series, all of an upload at once; returns the series this
-    created (for `statistics.refresh_stored`, once the runs are saved)."""
+    created (for `statistics.refresh_stored`, once the runs are saved).
+
+    An uploaded result the screen holds (services/screening.py) is stored out of its series,
+    its row's `series_id` None: the caller refreshes the statistics of the others only.
+    """
     keys = [statistics.params_key(row.params) for row in rows]
     created = statistics.attach_series(rows, keys=keys)
+    held = screening.screen(rows, created=created)
+    if held:
+        screening.hold(rows, held, [row.params for row in rows])
+        for index in held:
+            rows[index].series_id = None
     stored = statistics.stored_params(keys, [row.params for row in rows])
     statistics.insert_rows(
         Result,
         ("run_id", "benchmark_id", "params", "value", "notes", "series_id"),
         [
             (r.run_id, r.benchmark_id, params, r.value, r.notes, r.series_id)
-            for r, params in zip(rows, stored, strict=True)
+            for index, (r, params) in enumerate(zip(rows, stored, strict=True))
+            if index not in held
         ],
     )
     return created

@@ -27,6 +27,7 @@ from benchmarks.models import (
     Run,
     Series,
     SeriesStatistics,
+    counted_results,
 )
 
 from .compute import ALL_REGIONS, STATISTICS_COLUMNS, compute_statistics
@@ -115,7 +116,7 @@ def _check() -> StatisticsCheck:
 def _results_without_series() -> Iterator[Difference]:
     """Results of done runs that no statistic counts (rebuild_stats gives them a series)."""
     unattached = (
-        Result.objects.filter(series=None, run__status=Run.Status.DONE)
+        Result.objects.filter(counted_results(), series=None, run__status=Run.Status.DONE)
         .exclude(run__instance_type=None)
         .values("benchmark__key", "run__instance_type__name", "run__variant")
         .annotate(results=Count("pk"))

@@ -14,6 +14,7 @@ from benchmarks.models import (
     Run,
     Series,
     SeriesStatistics,
+    counted_results,
 )
 
 from .attach import attach_series
@@ -31,9 +32,10 @@ REBUILD_BATCH = 2000
 def rebuild_statistics() -> dict[str, int]:
     """Recompute every series, statistic and summary from the stored results.
 
-    Gives every result of a done run its series, recomputes all statistics in batches
-    (counting each benchmark's coverage from the same reads), deletes series without
-    results, and recomputes every benchmark's summary and noise. On a consistent database
+    Gives every result of a done run its series (but those held for review, which stay out:
+    models.HeldResult), recomputes all statistics in batches (counting each benchmark's
+    coverage from the same reads), deletes series without results, and recomputes every
+    benchmark's summary and noise. On a consistent database
     this changes no answer.
     """
     attached = _attach_results_without_series()
@@ -54,9 +56,10 @@ def rebuild_statistics() -> dict[str, int]:
 
 
 def _attach_results_without_series() -> int:
-    """Results stored before statistics were kept (or by hand) get their series."""
+    """Results stored before statistics were kept (or by hand) get their series; results held
+    for review or withdrawn in review do not."""
     pending = (
-        Result.objects.filter(series=None, run__status=Run.Status.DONE)
+        Result.objects.filter(counted_results(), series=None, run__status=Run.Status.DONE)
         .exclude(run__instance_type=None)
         .select_related("run")
         .order_by("pk")
@@ -84,7 +87,7 @@ def needs_rebuild() -> bool:
     its runs were."""
     return (
         (
-            Result.objects.filter(series=None, run__status=Run.Status.DONE)
+            Result.objects.filter(counted_results(), series=None, run__status=Run.Status.DONE)
             .exclude(run__instance_type=None)
             .exists()
         )

@@ -1,0 +1,238 @@
+"""Robust screening of uploaded figures: a result far outside its series, or beyond its
+token's share of the series, is held for review (models.HeldResult): kept, counted nowhere.
+
+Screened: the results of runs someone uploaded (`POST runs/`, the agent, the upload page:
+a run with an upload token or a signed-in uploader). Spare Cores' bundled data, the studies
+and `import_results` (the operator's own files) are not.
+
+The rules (docs/verified.md says why):
+- **Outlier**: a figure more than OUTLIER_MADS scaled median absolute deviations from its
+  series' kept median (SeriesStatistics over every region: its median, and its kept
+  samples, every value of a series of up to SAMPLES_KEPT results, for the MAD). The MAD is
+  at least MAD_FLOOR of the median, so that a series of identical values does not hold
+  every figure that differs at all; a series with fewer than MIN_RUNS runs (a new one)
+  holds nothing.
+- **Token limit**: a token's runs make at most TOKEN_SHARE of a series' runs once the
+  series has runs of others; its further runs' results in that series are held.
+
+A release (staff, in the admin) puts the result in its series and refreshes the series'
+statistics; a withdrawal leaves it out for good. Both in one transaction.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics as stats
+from collections import Counter
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from benchmarks.models import HeldResult, Result, Run, SeriesStatistics
+from benchmarks.services import statistics
+
+# Held beyond this many scaled MADs from the median: a figure as far out as ten standard
+# deviations of a normal series is not noise; a burstable type out of credit (a tenth of
+# its figure) is still held, for a person to look at.
+OUTLIER_MADS = 10.0
+# 1.4826 x MAD estimates the standard deviation of normally distributed values.
+MAD_SCALE = 1.4826
+# The MAD is taken as at least this share of the median's size: the values of one type
+# repeat within a few percent, and a series of identical values has a MAD of zero.
+MAD_FLOOR = 0.05
+# A series with fewer runs than this is too thin to judge a figure against. One is enough:
+# nearly every series holds one run (Spare Cores measures a type once), which is what the
+# answers show, and the floor above keeps a figure within 74% of it.
+MIN_RUNS = 1
+# A token's runs may make at most this share of a series' runs once others measured it.
+TOKEN_SHARE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Why one result is held: what the screen read of its series and how far off it is."""
+
+    reason: str  # HeldResult.Reason
+    series_id: int
+    series_runs: int
+    median: float
+    mad: float
+    deviations: float
+    token_runs: int | None = None
+
+
+def is_screened(run) -> bool:
+    """Whether a run's results are screened: someone uploaded it (a token or a signed-in
+    user), rather than the bundled imports or the operator's commands."""
+    return bool(run.upload_token_id or run.uploaded_by_id)
+
+
+@dataclass(slots=True)
+class _Kept:
+    runs: int
+    median: float
+    mad: float
+
+
+def screen(rows: Sequence, *, created: Collection[int]) -> dict[int, Verdict]:
+    """The rows to hold, by index, with why. `rows` are services.results.ResultRow with their
+    series attached; `created` the series this ingest created (nothing to judge against).
+
+    Two queries at most, whatever the number of rows: the series' kept statistics, and the
+    runs of the uploads' tokens in them.
+    """
+    judged = [
+        index
+        for index, row in enumerate(rows)
+        if row.series_id not in created and is_screened(row.run)
+    ]
+    if not judged:
+        return {}
+    series_ids = {rows[index].series_id for index in judged}
+    kept = {
+        series_id: _Kept(runs, median, median_absolute_deviation(median, samples))
+        for series_id, runs, median, samples in SeriesStatistics.objects.filter(
+            series_id__in=series_ids, measured_in=SeriesStatistics.ALL_REGIONS
+        )
+        .order_by()
+        .values_list("series_id", "runs", "median", "samples")
+    }
+    tokens = {rows[index].run.upload_token_id for index in judged} - {None}
+    mine: Counter = Counter()
+    if tokens and kept:
+        mine.update(
+            {
+                (series_id, token_id): runs
+                for series_id, token_id, runs in Result.objects.filter(
+                    series_id__in=kept, run__upload_token_id__in=tokens
+                )
+                .order_by()
+                .values_list("series_id", "run__upload_token_id")
+                .annotate(runs=Count("run_id", distinct=True))
+            }
+        )
+    held: dict[int, Verdict] = {}
+    # A run's verdict on the token limit holds for all its results in the series.
+    limited: dict[tuple[int, int], Verdict | None] = {}
+    for index in judged:
+        row = rows[index]
+        series = kept.get(row.series_id)
+        if series is None:
+            continue
+        verdict = _outlier(row, series)
+        if verdict is None and row.run.upload_token_id is not None:
+            key = (row.series_id, row.run.pk)
+            if key not in limited:
+                limited[key] = _beyond_share(row, series, mine)
+            verdict = limited[key]
+        if verdict is not None:
+            held[index] = verdict
+    return held
+
+
+def median_absolute_deviation(median: float, samples: list) -> float:
+    """The kept samples' median absolute deviation from `median`, floored (MAD_FLOOR)."""
+    deviations = [abs(value - median) for value, *_ in samples]
+    mad = stats.median(deviations) if deviations else 0.0
+    return max(mad, MAD_FLOOR * abs(median))
+
+
+def _outlier(row, series: _Kept) -> Verdict | None:
+    if series.runs < MIN_RUNS:
+        return None
+    distance = abs(row.value - series.median)
+    spread = MAD_SCALE * series.mad
+    deviations = distance / spread if spread else (0.0 if distance == 0 else math.inf)
+    if deviations <= OUTLIER_MADS:
+        return None
+    return Verdict(
+        HeldResult.Reason.OUTLIER,
+        row.series_id,
+        series.runs,
+        series.median,
+        series.mad,
+        min(deviations, 1e12),
+    )
+
+
+def _beyond_share(row, series: _Kept, mine: Counter) -> Verdict | None:
+    """Held when this run would take the token past TOKEN_SHARE of the series' runs (which
+    then counts the run: the next of the same upload is judged with it)."""
+    key = (row.series_id, row.run.upload_token_id)
+    before = mine[key]
+    others = series.runs - before
+    if others >= 1 and before + 1 > TOKEN_SHARE * (series.runs + 1):
+        spread = MAD_SCALE * series.mad
+        return Verdict(
+            HeldResult.Reason.TOKEN_LIMIT,
+            row.series_id,
+            series.runs,
+            series.median,
+            series.mad,
+            abs(row.value - series.median) / spread if spread else 0.0,
+            token_runs=before,
+        )
+    mine[key] += 1
+    series.runs += 1
+    return None
+
+
+def hold(rows: Sequence, held: dict[int, Verdict], params: Sequence) -> None:
+    """Store the held rows' results out of their series, with why (one insert each)."""
+    results = Result.objects.bulk_create(
+        Result(
+            run_id=rows[index].run_id,
+            benchmark_id=rows[index].benchmark_id,
+            params=params[index],
+            value=rows[index].value,
+            notes=rows[index].notes,
+            series=None,
+        )
+        for index in held
+    )
+    HeldResult.objects.bulk_create(
+        HeldResult(
+            result=result,
+            series_id=verdict.series_id,
+            reason=verdict.reason,
+            series_runs=verdict.series_runs,
+            series_median=verdict.median,
+            series_mad=verdict.mad,
+            deviations=verdict.deviations,
+            token_runs=verdict.token_runs,
+        )
+        for result, verdict in zip(results, held.values(), strict=True)
+    )
+
+
+@transaction.atomic
+def decide_held(*, result_ids: Collection[int], release: bool, by_user=None) -> int:
+    """Release held results (they join their series, whose statistics are refreshed) or
+    withdraw them (counted nowhere, for good); returns how many were still held.
+
+    One transaction; the holds are locked, so that two staff deciding at once decide once.
+    """
+    query = HeldResult.objects.select_for_update(of=("self",)).filter(
+        pk__in=result_ids, status=HeldResult.Status.HELD
+    )
+    if release:
+        # A withdrawn run's results count nowhere, released or not.
+        query = query.filter(result__run__status=Run.Status.DONE)
+    holds = list(query.select_related("result__run").order_by("pk"))
+    if not holds:
+        return 0
+    results = [held.result for held in holds]
+    if release:
+        # Its series again (created anew if its last counted result went meanwhile).
+        statistics.attach_series(results)
+        Result.objects.bulk_update(results, ["series"])
+        statistics.refresh_series({result.series_id for result in results})
+    HeldResult.objects.filter(pk__in=[held.pk for held in holds]).update(
+        status=HeldResult.Status.RELEASED if release else HeldResult.Status.WITHDRAWN,
+        decided_at=timezone.now(),
+        decided_by=by_user,
+    )
+    return len(holds)
