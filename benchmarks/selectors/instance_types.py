@@ -155,6 +155,11 @@ class InstanceTypePage:
         return any(line.availability_zone for line in self.lines)
 
     @property
+    def verified_runs(self) -> int:
+        """How many of the latest runs listed are verified (Run.verified)."""
+        return sum(run.verified for run in self.runs)
+
+    @property
     def regions_by_price(self) -> list[RegionPrices]:
         """Each region with an on-demand or spot price in force, cheapest on demand first (then
         those with spot only): from the lines, no query."""
