@@ -16,6 +16,7 @@ from benchmarks.selectors import fargate_estimates
 from benchmarks.selectors.commitment_cost import CommitmentCost
 from benchmarks.selectors.compare import TypeComparison
 from benchmarks.selectors.comparison import Comparison
+from benchmarks.selectors.cpu_scaling import CpuScaling
 from benchmarks.selectors.databases import DatabaseTable
 from benchmarks.selectors.five_families import SideBySide
 from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
@@ -151,6 +152,29 @@ def _best(rows: list[PricePerformanceRow], reading: units.Reading) -> str | None
     if not ranked or (reading.per_dollar is not None and ranked[0].per_dollar is None):
         return None
     return ranked[0].key
+
+
+def cpu_scaling_chart(scaling: CpuScaling | None) -> dict | None:
+    """stress-ng at 1..n workers on one type: bogo ops per second and per dollar, and each
+    worker's share of one worker's work (selectors/cpu_scaling.py)."""
+    if scaling is None:
+        return None
+    return {
+        "instance_type": scaling.instance_type,
+        "vcpus": scaling.vcpus,
+        "region": scaling.region,
+        "usd_per_hour": scaling.usd_per_hour,
+        "points": [
+            {
+                "workers": point.workers,
+                "ops_per_second": point.ops_per_second,
+                "per_dollar": point.per_dollar,
+                "efficiency": point.efficiency,
+                "busy_share": point.busy_share,
+            }
+            for point in scaling.points
+        ],
+    }
 
 
 def price_history_chart(page: InstanceTypePage) -> dict:

@@ -26,7 +26,14 @@ from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import commitment_cost as commitment_cost_selector
 from benchmarks.selectors import comparison as comparison_selector
-from benchmarks.selectors import comparison_menus, databases, family_facts, network, similar
+from benchmarks.selectors import (
+    comparison_menus,
+    cpu_scaling,
+    databases,
+    family_facts,
+    network,
+    similar,
+)
 from benchmarks.selectors import five_families as five_families_selector
 from benchmarks.selectors import instance_types as instance_type_selector
 from benchmarks.selectors import profile_comparison as profile_comparison_selector
@@ -242,6 +249,7 @@ def instance_type_detail(request, name: str):
             "page": page,
             "every_rank_url": f"?{asked.urlencode()}#ranks-table",
             "chart_data": charts.price_history_chart(page),
+            "scaling": charts.cpu_scaling_chart(cpu_scaling.cpu_scaling(page)),
             "similar": similar.similar_types(page.instance_type),
             **_cost_over_a_period(request, page),
         },

@@ -29,6 +29,17 @@ def test_the_instance_type_page_charts_its_prices_and_ranks_it(demo_site, page):
     assert page.console_errors == []
 
 
+def test_the_instance_type_page_charts_stress_ng_at_every_load(demo_site, page):
+    # c7i.xlarge: Spare Cores ran stress-ng at 1 worker and at 4 (its vCPUs, two per core).
+    page.goto(f"{demo_site.url}/instance-types/c7i.xlarge/")
+    page.wait_for_selector("body[data-scaling-ready=true]")
+    workers = page.evaluate("Chart.getChart('cpu-scaling-chart').data.labels")
+    assert workers[0] == "1" and workers[-1] == "4"
+    shares = page.evaluate("Chart.getChart('cpu-scaling-chart').data.datasets[1].data")
+    assert shares[0] == 100 and shares[-1] < 75  # both threads of a core busy: SMT
+    assert page.console_errors == []
+
+
 def test_a_fargate_task_is_priced_from_the_rates(demo_site, page):
     page.goto(f"{demo_site.url}/instance-types/fargate-1vcpu-2gb/")
     page.wait_for_selector("body[data-charts-ready=true]")
