@@ -51,7 +51,10 @@ class DatabaseTableSerializer(serializers.Serializer):
 class DatabasePricePerformanceView(QuestionView):
     """RDS and Aurora engines on each DB instance class: the benchmark's statistics, the
     hourly price of the engine and deployment option, and what a dollar buys; rows of one
-    class sit side by side. `format=csv` answers the rows as CSV."""
+    class sit side by side. `format=csv` answers the rows as CSV. The benchmark's own
+    parameters (`params`) are the ones it was measured with: any other is a 400 naming
+    them, and so is one that a class's results were measured with several values of, until
+    the question chooses one."""
 
     query_form = DatabaseForm
     selector = staticmethod(databases.database_price_performance)

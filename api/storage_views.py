@@ -11,6 +11,7 @@ from benchmarks.models import VolumePrice
 from benchmarks.questions import Gp2BurstForm, VolumeCostForm
 from benchmarks.selectors import storage as storage_selector
 from benchmarks.storage import gp2
+from benchmarks.storage.volumes import VOLUME_RULES
 
 
 class VolumePriceList(generics.ListAPIView):
@@ -21,6 +22,34 @@ class VolumePriceList(generics.ListAPIView):
     filterset_class = VolumePriceFilter
 
 
+def volume_rules_text() -> str:
+    """What each volume type takes (benchmarks/storage/volumes.py), in the operation's
+    description: OpenAPI cannot bound one query parameter by another."""
+    lines = []
+    for rules in VOLUME_RULES.values():
+        line = f"- {rules.volume_type}: {rules.min_size_gb:,} to {rules.max_size_gb:,} GB"
+        if rules.iops == "none":
+            line += ", no iops"
+        else:
+            need = "needs" if rules.iops == "required" else "takes"
+            line += (
+                f", {need} iops {rules.min_iops:,} to {rules.max_iops:,}, at most "
+                f"{rules.max_iops_per_gb:,} per GB"
+            )
+            if rules.included_iops:
+                line += f" ({rules.included_iops:,} with any size)"
+        if rules.throughput:
+            line += (
+                f", throughput {rules.min_throughput:,} to {rules.max_throughput:,} MiB/s, at "
+                f"most {rules.max_throughput_per_iops} MiB/s per IOPS "
+                f"({rules.included_throughput:,} with any IOPS)"
+            )
+        else:
+            line += ", no throughput"
+        lines.append(line)
+    return "\n".join(lines)
+
+
 class VolumeCostView(QuestionView):
     """What an EBS volume costs a month, part by part, with the prices in force on a day."""
 
@@ -29,6 +58,8 @@ class VolumeCostView(QuestionView):
     serializer_class = serializers.VolumeCostSerializer
 
     @extend_schema(
+        description=f"{__doc__}\n\nEach volume type bounds the other parameters (a 400 "
+        f"names the one outside them):\n\n{volume_rules_text()}",
         responses={
             200: serializers.VolumeCostSerializer,
             404: OpenApiResponse(ErrorSerializer, description="No price of a part is known"),

@@ -2,7 +2,12 @@
 
 from django.conf import settings
 from django.http import JsonResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
@@ -188,11 +193,16 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
 
 
 class PricePerformanceView(APIView):
-    """Throughput per dollar of every instance type measured with one benchmark.
+    """Throughput per dollar of every instance type measured with one benchmark, or one
+    workload profile's ranking.
 
-    `region` names where the prices come from; results measured anywhere count unless
-    `measured_in` narrows them. Answers carry ETag and Last-Modified; a revalidation of an
-    unchanged answer gets 304.
+    Give `benchmark` or `profile`, exactly one: the answer is then a benchmark's or a
+    profile's (a 400 says so for both or neither). `region` names where the prices come
+    from; results measured anywhere count unless `measured_in` narrows them. A benchmark's
+    own parameters (`params`) are the ones it was measured with (`GET benchmarks/KEY/`
+    lists them): any other is a 400 naming them, and so is a parameter that one type's
+    results were measured with several values of, until the question chooses one. Answers
+    carry ETag and Last-Modified; a revalidation of an unchanged answer gets 304.
     """
 
     query_form = PricePerformanceForm
@@ -201,6 +211,12 @@ class PricePerformanceView(APIView):
         parameters=[
             benchmark_parameters("e.g. block_size=8192&processes=1"),
             OpenApiParameter(
+                "benchmark",
+                str,
+                required=False,
+                description="Benchmark key, e.g. openssl:sha256; required unless `profile`",
+            ),
+            OpenApiParameter(
                 "profile",
                 str,
                 enum=list(PROFILE_KEYS),
@@ -208,7 +224,14 @@ class PricePerformanceView(APIView):
                 "the answer is then the profile's ranking (docs/api.md, Workload profiles)",
             ),
         ],
-        responses=price_performance_serializers.PricePerformanceSerializer,
+        responses=PolymorphicProxySerializer(
+            "PricePerformanceAnswer",
+            serializers=[
+                price_performance_serializers.PricePerformanceSerializer,
+                profile_views.ProfileAnswerSerializer,
+            ],
+            resource_type_field_name=None,
+        ),
     )
     def get(self, request):
         params = request.query_params

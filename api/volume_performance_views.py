@@ -44,7 +44,9 @@ class VolumePerformanceSerializer(serializers.Serializer):
 @extend_schema(parameters=[benchmark_parameters("e.g. direction=read")])
 class VolumePerformanceView(QuestionView):
     """Volumes measured with fio (the run's variant names the volume: gp2-100gb), priced a
-    month in a region: IOPS and MB/s per dollar-month while bursting and sustained."""
+    month in a region: IOPS and MB/s per dollar-month while bursting and sustained. The
+    benchmark's own parameters (`params`) are the ones it was measured with: any other is a
+    400 naming them (before any volume is measured, every one)."""
 
     query_form = VolumePerformanceForm
     selector = staticmethod(volume_performance.volume_performance)

@@ -42,16 +42,25 @@ class NetworkScalingForm(QueryForm):
         }
 
 
+def engines_field() -> forms.CharField:
+    """Comma-separated engines, by their keys; `pattern` says so in the OpenAPI schema (the
+    selector refuses any other engine)."""
+    field = forms.CharField(
+        required=False,
+        max_length=200,
+        help_text=f"Comma-separated engines ({', '.join(DATABASE_ENGINES)}); default all",
+    )
+    name = "|".join(DATABASE_ENGINES)  # keys of [a-z-]: no character to escape
+    field.pattern = rf"^ *(?:{name})(?: *, *(?:{name}))* *$"
+    return field
+
+
 class DatabaseForm(QueryForm):
     """`database-price-performance/` and `/databases/`: RDS and Aurora side by side."""
 
     benchmark = forms.CharField(max_length=120, help_text="e.g. sysbench:oltp_read_write:queries")
     region = forms.CharField(max_length=32, help_text="Region whose prices apply")
-    engine = forms.CharField(
-        required=False,
-        max_length=200,
-        help_text=f"Comma-separated engines ({', '.join(DATABASE_ENGINES)}); default all",
-    )
+    engine = engines_field()
     deployment_option = forms.ChoiceField(
         required=False,
         choices=[(option, option) for option in DEPLOYMENT_OPTIONS],

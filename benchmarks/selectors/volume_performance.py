@@ -122,8 +122,11 @@ def volume_performance(
     """IOPS and MB/s per dollar-month of every volume measured with a fio benchmark; before
     any is, the default one is answered with what to upload, not refused."""
     if benchmark_key == DEFAULT_BENCHMARK and not _fio_iops().exists():
+        awaiting = Benchmark(key=DEFAULT_BENCHMARK, unit="op/s")
+        # Measured with none yet: a parameter is refused as it would be once measured.
+        benchmark_params(awaiting, params or {})
         return VolumePerformance(
-            benchmark=Benchmark(key=DEFAULT_BENCHMARK, unit="op/s"),
+            benchmark=awaiting,
             region=get_region(region_code).code,
             at=at or timezone.localdate(),
             params={},

@@ -97,3 +97,27 @@ def test_each_answer_is_documented_as_it_is_sent(client, schema):
     client.cookies["sessionid"] = "x"
     missing = client.post("/api/v1/runs/0.5/withdraw/")
     assert missing.status_code == 404 and missing["Content-Type"] == "application/json"
+
+
+def test_a_profile_is_asked_instead_of_a_benchmark_as_the_schema_says(client, schema):
+    asked = parameters(schema, "/api/v1/price-performance/")
+    # Either names the question: neither is required alone, and the answer is either's.
+    assert not asked["benchmark"].get("required") and not asked["profile"].get("required")
+    answer = schema["paths"]["/api/v1/price-performance/"]["get"]["responses"]["200"]
+    shapes = resolved(schema, answer["content"]["application/json"])["oneOf"]
+    assert {shape["$ref"].rsplit("/", 1)[1] for shape in shapes} == {
+        "PricePerformance",
+        "ProfileAnswer",
+    }
+    profile = client.get("/api/v1/price-performance/", {"profile": "crypto", "region": "us-east-1"})
+    assert profile.status_code == 200 and profile.json()["profile"]["key"] == "crypto"
+    both = {"profile": "crypto", "benchmark": "openssl:sha256", "region": "us-east-1"}
+    refused = client.get("/api/v1/price-performance/", both)
+    assert refused.status_code == 400 and "not both" in refused.json()["detail"][0]
+
+
+def test_database_engines_are_named_by_their_shape(client, schema):
+    engine = parameters(schema, "/api/v1/database-price-performance/")["engine"]["schema"]
+    pattern = re.compile(engine["pattern"])
+    for text, valid in (("mysql", True), ("aurora-mysql, postgresql", True), ("oracle", False)):
+        assert bool(pattern.fullmatch(text)) is valid, text

@@ -132,3 +132,12 @@ def test_before_any_volume_is_measured_the_answer_says_what_to_upload(db):
     # Another benchmark is still refused, naming it.
     refused = APIClient().get(URL, {"region": "us-east-1", "benchmark": "fio:randwrite"})
     assert refused.status_code == 400 and "benchmark" in refused.json()
+
+
+def test_before_any_volume_is_measured_a_parameter_is_refused_as_once_measured(db):
+    from benchmarks.models import Region
+
+    Region.objects.get_or_create(code="us-east-1")
+    refused = APIClient().get(f"{URL}?region=us-east-1&direction=read")
+    assert refused.status_code == 400, refused.content
+    assert "unknown parameter 'direction'" in refused.json()["direction"][0]
