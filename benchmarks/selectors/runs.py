@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
 from benchmarks import cpu_models, flags, inspector, units
@@ -30,6 +30,8 @@ class ResultLine(Measurement):
     notes: str
     flag: str | None
     comparison_url: str
+    # Held for review (services/screening.py): kept, counted in no comparison.
+    held: bool = False
 
 
 @dataclass
@@ -90,6 +92,9 @@ def run_page(run_id: int) -> RunPage:
     results = (
         Result.objects.filter(run_id__in=list(machines))
         .select_related("benchmark")
+        .annotate(
+            held=Exists(HeldResult.objects.filter(pk=OuterRef("pk"), status=HeldResult.Status.HELD))
+        )
         .order_by("run_id", "benchmark__key", "id")
     )
     readings: dict[str, units.Reading] = {}
@@ -110,6 +115,7 @@ def run_page(run_id: int) -> RunPage:
                 notes=result.notes,
                 flag=(machine.flags[0] if machine.flags else flags.result_flag(result.notes)),
                 comparison_url=comparison_url(machine.run, benchmark.key, result.params),
+                held=result.held,
             )
         )
     shown = [machine for machine in machines.values() if machine.results or machine.run is run]

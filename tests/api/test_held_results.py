@@ -6,6 +6,7 @@ import csv
 import io
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from api.tokens import create_upload_token
@@ -102,6 +103,9 @@ def test_a_figure_100_times_the_median_is_held_counted_nowhere_and_shown_with_wh
     assert figures(statistics) == before
     assert Result.objects.get(pk=held.pk).series_id is None
 
+    # The run's page says so beside the figure.
+    assert "held for review" in Client().get(f"/runs/{run['id']}/").content.decode()
+
     page = admin_client.get("/admin/benchmarks/heldresult/")
     assert page.status_code == 200
     text = page.content.decode()
@@ -192,7 +196,9 @@ def test_a_token_supplies_at_most_half_of_a_series_runs(
 ):
     statistics = kept()
     on_commit = django_capture_on_commit_callbacks
-    assert upload(uploader, statistics, statistics.median, on_commit)["held"] == 0
+    first = upload(uploader, statistics, statistics.median, on_commit)
+    assert first["held"] == 0
+    assert "held for review" not in Client().get(f"/runs/{first['id']}/").content.decode()
     # Its second run would make two of the series' three: held, whatever its figure.
     run = upload(uploader, statistics, statistics.median * 1.001, on_commit)
     assert run["held"] == 1
