@@ -20,6 +20,7 @@ from benchmarks.selectors.cpu_scaling import CpuScaling
 from benchmarks.selectors.databases import DatabaseTable
 from benchmarks.selectors.five_families import SideBySide
 from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
+from benchmarks.selectors.memory_curves import MemoryCurves
 from benchmarks.selectors.network import NetworkScaling
 from benchmarks.selectors.price_performance import PricePerformanceRow, best_first
 from benchmarks.selectors.profile_comparison import ProfileComparison
@@ -174,6 +175,18 @@ def cpu_scaling_chart(scaling: CpuScaling | None) -> dict | None:
             }
             for point in scaling.points
         ],
+    }
+
+
+def memory_chart(curves: MemoryCurves | None) -> dict | None:
+    """Memory by working-set size on one type: bandwidths (B/s) and the latency (seconds) at
+    each size in KiB (selectors/memory_curves.py)."""
+    if curves is None:
+        return None
+    return {
+        "sizes_kb": curves.sizes_kb,
+        "bandwidths": curves.bandwidths,
+        "latency": curves.latency,
     }
 
 

@@ -31,6 +31,7 @@ from benchmarks.selectors import (
     cpu_scaling,
     databases,
     family_facts,
+    memory_curves,
     network,
     similar,
 )
@@ -250,6 +251,7 @@ def instance_type_detail(request, name: str):
             "every_rank_url": f"?{asked.urlencode()}#ranks-table",
             "chart_data": charts.price_history_chart(page),
             "scaling": charts.cpu_scaling_chart(cpu_scaling.cpu_scaling(page)),
+            "memory": charts.memory_chart(memory_curves.memory_curves(page)),
             "similar": similar.similar_types(page.instance_type),
             **_cost_over_a_period(request, page),
         },

@@ -42,16 +42,23 @@ class CpuScaling:
     points: list[ScalingPoint] = field(default_factory=list)
 
 
-def cpu_scaling(page) -> CpuScaling | None:
-    """The scaling of an InstanceTypePage's type; None with fewer than two worker counts."""
+def figures_by(page, benchmark: str, param: str) -> dict[int, float]:
+    """A benchmark's medians on the page's type by one whole-number parameter (its plain
+    variant), from the ranks the page read."""
     figures: dict[int, float] = {}
     for ranks in page.ranks:
-        if ranks.benchmark != BENCHMARK:
+        if ranks.benchmark != benchmark:
             continue
         for rank in ranks.ranks:
-            workers = rank.params.get(WORKERS)
-            if isinstance(workers, int) and not rank.variant:
-                figures[workers] = rank.median
+            value = rank.params.get(param)
+            if isinstance(value, int) and not isinstance(value, bool) and not rank.variant:
+                figures[value] = rank.median
+    return figures
+
+
+def cpu_scaling(page) -> CpuScaling | None:
+    """The scaling of an InstanceTypePage's type; None with fewer than two worker counts."""
+    figures = figures_by(page, BENCHMARK, WORKERS)
     if len(figures) < 2:
         return None
     instance_type = page.instance_type
