@@ -23,7 +23,7 @@ from benchmarks.questions.base import (
     date_field,
     family_names,
 )
-from benchmarks.questions.price_performance import BASES, DEFAULT_REGION
+from benchmarks.questions.price_performance import BASES, DEFAULT_REGION, PricePerformanceForm
 from benchmarks.questions.profiles import profile_field
 
 MAX_FAMILIES = 50
@@ -84,6 +84,8 @@ class FinderQuery:
     # The benchmark's own parameters, as the comparison page takes them (`block_size=8192`).
     params: dict[str, str] = field(default_factory=dict)
     basis: str = BASES[0]
+    # A benchmark run at several worker counts, each type at this share of its vCPUs busy.
+    busy: Decimal | None = None
     architecture: str = ""
     vcpus_min: Decimal | None = None
     vcpus_max: Decimal | None = None
@@ -135,6 +137,7 @@ class FinderForm(QueryForm):
         required=False, max_length=120, help_text="Rank by what a dollar buys of this benchmark"
     )
     profile = profile_field(required=False)
+    busy = PricePerformanceForm.base_fields["busy"]
     basis = forms.ChoiceField(
         choices=[(basis, basis) for basis in BASES], required=False, error_messages=CHOICE_ERRORS
     )
@@ -210,6 +213,7 @@ class FinderForm(QueryForm):
             profile=data.get("profile") or "",
             params=dict(self.params),
             basis=data.get("basis") or BASES[0],
+            busy=data.get("busy"),
             architecture=data.get("architecture") or "",
             vcpus_min=data.get("vcpus_min"),
             vcpus_max=data.get("vcpus_max"),

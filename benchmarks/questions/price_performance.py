@@ -93,6 +93,9 @@ class PricePerformanceQuery:
     order: str = ORDERS[0]
     # Whether estimated Fargate rows are listed (ESTIMATES).
     estimates: str = ESTIMATES[0]
+    # A benchmark run at several worker counts (stress-ng:cpu's `workers`): each type's
+    # figure at this share of its vCPUs busy (selectors/busy.py); None: as the params say.
+    busy: Decimal | None = None
     # The purchase option's commitment and spot zone (`purchase`).
     term: str = Purchase.term
     payment: str = Purchase.payment
@@ -206,6 +209,15 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         required=False,
         help_text="per_dollar (default): most per dollar first; price: cheapest first",
         error_messages=CHOICE_ERRORS,
+    )
+    busy = forms.DecimalField(
+        required=False,
+        min_value=Decimal("0.01"),
+        max_value=Decimal("1"),
+        max_digits=3,
+        decimal_places=2,
+        help_text="For a benchmark run at several worker counts (stress-ng:cpu): each type's "
+        "figure at this share of its vCPUs busy, e.g. 0.5 (workers = vCPUs x 0.5, at least 1)",
     )
     estimates = forms.ChoiceField(
         choices=[(choice, choice) for choice in ESTIMATES],
@@ -322,6 +334,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
             memory_gib=data.get("memory_gib"),
             order=data.get("order") or ORDERS[0],
             estimates=data.get("estimates") or ESTIMATES[0],
+            busy=data.get("busy"),
         )
 
 

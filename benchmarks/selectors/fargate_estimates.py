@@ -208,6 +208,8 @@ def _asks_for_estimates(query: PricePerformanceQuery | ProfileQuery, region: Reg
         return False
     if getattr(query, "verified_only", False) or getattr(query, "measured_in", None):
         return False
+    if getattr(query, "busy", None) is not None:
+        return False  # sources at a share of vCPUs busy: not estimated (docs/fargate.md)
     if getattr(query, "vendor", "") not in ("", Vendor.AWS):
         return False
     if query.instance_types and not any(FAMILY in name for name in query.instance_types):

@@ -242,6 +242,7 @@ def finder_table(query: FinderQuery) -> FinderTable:
             at=at,
             params=query.params,
             basis=query.basis,
+            busy=query.busy,
             # Only the matching types' statistics are read (an open parameter is then set to
             # the value most of them were measured with).
             instance_types=tuple(machine.name for machine in types) if _narrowed(query) else (),

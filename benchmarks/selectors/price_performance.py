@@ -26,7 +26,7 @@ from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
-from benchmarks.selectors import prices, verified
+from benchmarks.selectors import busy, prices, verified
 from benchmarks.selectors.baseline import apply_baseline
 from benchmarks.selectors.basis import bandwidth_figures, on_basis
 from benchmarks.selectors.fargate_estimates import estimated_series
@@ -320,7 +320,11 @@ def price_performance_table(
         extras = EXTRAS[:2]  # sources, flags
     else:
         extras = ()
-    rows = _one_value_per_parameter(read_kept_series(statistics, extras), params, lenient, notes)
+    rows = read_kept_series(statistics, extras)
+    if query.busy is not None:
+        # Each type at its share of vCPUs busy (selectors/busy.py).
+        rows = busy.at_busy(rows, busy.worker_parameter(benchmark, params), query.busy)
+    rows = _one_value_per_parameter(rows, params, lenient, notes)
     if query.verified_only:
         rows = verified.only_verified(rows, measured_in=query.measured_in)
     # Fargate sizes no task measured, estimated (selectors/fargate_estimates.py).
