@@ -5,26 +5,17 @@ core are busy)."""
 import datetime
 import json
 import re
-from decimal import Decimal
 
 import pytest
 
-from benchmarks.models import InstanceType, Price, Region
-from tests.selectors.test_price_performance import run_with
+from tests.selectors.test_price_performance import make_type, price, run_with
 
 pytestmark = pytest.mark.django_db
 
 
 def _type_with_loads(name, vcpus, figures, usd="0.1"):
-    InstanceType.objects.create(name=name, vcpus=vcpus)
-    Price.objects.create(
-        instance_type=InstanceType.objects.get(name=name),
-        region=Region.objects.get(code="us-east-1"),
-        purchase_option="on_demand",
-        usd_per_hour=Decimal(usd),
-        effective_from=datetime.date(2024, 1, 1),
-        source="test",
-    )
+    make_type(name, vcpus=vcpus)
+    price(name, usd, datetime.date(2024, 1, 1))
     for workers, value in figures.items():
         run_with(name, [value], key="stress-ng:cpu", params={"method": "div16", "workers": workers})
 

@@ -6,9 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from benchmarks.models import InstanceType, Price, Region
 from benchmarks.selectors.busy import workers_at
-from tests.selectors.test_price_performance import run_with
+from tests.selectors.test_price_performance import make_type, price, run_with
 
 pytestmark = pytest.mark.django_db
 
@@ -16,15 +15,8 @@ URL = "/api/v1/price-performance/?benchmark=stress-ng:cpu&region=us-east-1&at=20
 
 
 def _measured(name, vcpus, usd, figures):
-    instance_type = InstanceType.objects.create(name=name, vcpus=vcpus)
-    Price.objects.create(
-        instance_type=instance_type,
-        region=Region.objects.get(code="us-east-1"),
-        purchase_option="on_demand",
-        usd_per_hour=Decimal(usd),
-        effective_from=datetime.date(2024, 1, 1),
-        source="test",
-    )
+    make_type(name, vcpus=vcpus)
+    price(name, usd, datetime.date(2024, 1, 1))
     for workers, value in figures.items():
         run_with(name, [value], key="stress-ng:cpu", params={"method": "div16", "workers": workers})
 
