@@ -34,6 +34,7 @@ from benchmarks.selectors.cross_cloud import regions_in_question
 from benchmarks.selectors.kept_series import params_of
 from benchmarks.selectors.lookups import benchmark_in_region
 from benchmarks.selectors.price_performance import _in_currency
+from benchmarks.services.statistics import params_key
 
 THROUGHPUT = "vllm:output-throughput"
 TTFT = "vllm:ttft"
@@ -199,16 +200,18 @@ def _loads(
     (one query): throughput, and TTFT and TPOT at the percentile."""
     ids = {benchmarks[key].pk: key for key in KEYS if key in benchmarks}
     throughput = benchmarks[THROUGHPUT].pk
+    # Read on the statistics' own copy of the parameters' key (its `statistics_peers` index),
+    # not through the series' JSON: a fifth of the time on SQLite.
     rows = SeriesStatistics.objects.filter(
-        Q(benchmark_id=throughput) | Q(series__params__percentile=query.percentile),
+        Q(benchmark_id=throughput) | Q(params_key__contains=_item("percentile", query.percentile)),
         measured_in=SeriesStatistics.ALL_REGIONS,
         benchmark_id__in=ids,
         instance_type__vendor__in=vendors,
-        series__params__model=query.model,
-        series__params__workload=query.workload,
     )
-    if query.mode:
-        rows = rows.filter(series__params__mode=query.mode)
+    asked = {"model": query.model, "workload": query.workload, "mode": query.mode}
+    for name, value in asked.items():
+        if value:
+            rows = rows.filter(params_key__contains=_item(name, value))
     found = rows.values_list(
         "benchmark_id",
         "params_key",
@@ -232,6 +235,12 @@ def _loads(
             load, {THROUGHPUT: "throughput", TTFT: "ttft", TPOT: "tpot"}[ids[benchmark_id]], median
         )
     return types
+
+
+def _item(name: str, value: str) -> str:
+    """`"model":"llama-8b"`: one parameter as a parameter key writes it, which only that
+    value matches within a key (the closing quote ends it)."""
+    return params_key({name: value})[1:-1]
 
 
 def _meets(load: _Load, query: LlmServingQuery) -> bool:

@@ -217,6 +217,14 @@ def test_the_models_are_listed_with_their_types(measured):
     ]
 
 
+def test_a_model_whose_name_begins_with_the_one_asked_is_another_model(measured):
+    serve("Standard_NC8_test", GPU_LOADS, mode="gpu", model="llama-8b-instruct")
+    price("Standard_NC8_test", "1.0", datetime.date(2026, 1, 1), region="eastus2")
+    assert [row["instance_type"] for row in ask(region="eastus2")["results"]] == [GPU]
+    answer = ask(region="eastus2", model="llama-8b-instruct")
+    assert [row["instance_type"] for row in answer["results"]] == ["Standard_NC8_test"]
+
+
 def queries_of(**options) -> int:
     """The queries of one answer, nothing remembered from the last (benchmarks.freshness)."""
     freshness.forget()
