@@ -61,3 +61,10 @@ def test_before_any_model_is_measured_the_page_says_what_it_needs():
     page = response.content.decode()
     assert "No LLM serving has been measured yet" in page and "import_sparecores" in page
     assert 'href="/llm-serving/"' in page
+
+
+def test_a_type_with_no_price_in_the_regions_asked_is_named_under_the_table(measured):  # noqa: F811
+    page = Client().get("/llm-serving/", {"region": "eastus2"}).content.decode()
+    notice = page[page.index('id="llm-serving-unpriced"') :].split("</p>")[0]
+    assert "1 type within the targets has no on_demand price in the regions asked" in notice
+    assert CPU in notice and GPU not in notice
