@@ -115,20 +115,19 @@ def store(rows: list[ResultRow]) -> set[int]:
     keys = [statistics.params_key(row.params) for row in rows]
     created = statistics.attach_series(rows, keys=keys)
     held = screening.screen(rows, created=created)
-    if held:
-        screening.hold(rows, held, [row.params for row in rows])
-        for index in held:
-            rows[index].series_id = None
+    for index in held:
+        rows[index].series_id = None
     stored = statistics.stored_params(keys, [row.params for row in rows])
     statistics.insert_rows(
         Result,
         ("run_id", "benchmark_id", "params", "value", "notes", "series_id"),
         [
             (r.run_id, r.benchmark_id, params, r.value, r.notes, r.series_id)
-            for index, (r, params) in enumerate(zip(rows, stored, strict=True))
-            if index not in held
+            for r, params in zip(rows, stored, strict=True)
         ],
     )
+    if held:
+        screening.hold(rows, held)
     return created
 
 

@@ -180,22 +180,23 @@ def _beyond_share(row, series: _Kept, mine: Counter) -> Verdict | None:
     return None
 
 
-def hold(rows: Sequence, held: dict[int, Verdict], params: Sequence) -> None:
-    """Store the held rows' results out of their series, with why (one insert each)."""
-    results = Result.objects.bulk_create(
-        Result(
-            run_id=rows[index].run_id,
-            benchmark_id=rows[index].benchmark_id,
-            params=params[index],
-            value=rows[index].value,
-            notes=rows[index].notes,
-            series=None,
-        )
-        for index in held
-    )
+def hold(rows: Sequence, held: dict[int, Verdict]) -> None:
+    """Keep why the held rows were held, once they are stored (out of their series, in the
+    output's order with the others): one query for their ids, one insert."""
+    by_run: dict[int, list[Verdict]] = {}
+    for index, verdict in held.items():
+        by_run.setdefault(rows[index].run_id, []).append(verdict)
+    # A run being ingested has no other result without a series: its held ones, in order.
+    ids: dict[int, list[int]] = {}
+    for pk, run_id in (
+        Result.objects.filter(run_id__in=by_run, series=None)
+        .order_by("run_id", "pk")
+        .values_list("pk", "run_id")
+    ):
+        ids.setdefault(run_id, []).append(pk)
     HeldResult.objects.bulk_create(
         HeldResult(
-            result=result,
+            result_id=pk,
             series_id=verdict.series_id,
             reason=verdict.reason,
             series_runs=verdict.series_runs,
@@ -204,7 +205,8 @@ def hold(rows: Sequence, held: dict[int, Verdict], params: Sequence) -> None:
             deviations=verdict.deviations,
             token_runs=verdict.token_runs,
         )
-        for result, verdict in zip(results, held.values(), strict=True)
+        for run_id, verdicts in by_run.items()
+        for pk, verdict in zip(ids[run_id], verdicts, strict=True)
     )
 
 
