@@ -1,9 +1,11 @@
 """Build benchmarks/demo/sparecores_inspector.csv.xz (AWS) and sparecores_inspector_<vendor>.csv.xz
 (Azure, Google Cloud, Hetzner Cloud) from Spare Cores' inspector archives.
 
-Reads ../shared/data/sparecores-inspector/<vendor>.tar.xz in place with pricebench's own reader
-and parsers (the same plan as `import_sparecores`: lscpu for the CPU and the vCPU count,
-meta.json for the date and the tool's version, failed runs left out) and writes one row per
+Reads ../shared/data/sparecores-inspector/<vendor>.tar.xz, and beside it the newer kinds'
+more/<vendor>.tar.xz (stressngfull, membench, vllm, nvbandwidth, ffmpeg, stressnglongrun) where
+it exists, in place with pricebench's own reader and parsers (the same plan as
+`import_sparecores`: lscpu for the CPU and the vCPU count, meta.json for the date and the
+tool's version, failed runs left out) and writes one row per
 figure: the instance type with what its lscpu says, the run (the inspector file's path and
 sha256, date, CPU model, tool version), the figure (benchmark key, params as JSON, value,
 unit, direction, note) and its source and licence. The project keeps these figures, not
@@ -14,7 +16,7 @@ Each row's source names the archive's commit, as the README beside the archives 
 (the archive's file name when no README says).
 
     .venv/bin/python scripts/build_demo_sparecores.py [--vendor aws|azure|gcp|hcloud]
-        [--archive PATH]
+        [--archive PATH] [--more PATH]
 """
 
 from __future__ import annotations
@@ -77,10 +79,23 @@ def source_of(archive: Path) -> str:
     return f"{inspector.SOURCE} ({f'commit {found[1]}' if found else archive.name})"
 
 
-def rows(archive: Path, vendor: str):
+def machines(archives: list[Path], vendor: str) -> list[inspector.Machine]:
+    """The vendor's instance types of every archive, by name, each with the files of all of
+    them (the newer kinds' archive holds other folders of the same types, and no lscpu)."""
+    merged: dict[str, inspector.Machine] = {}
+    for archive in archives:
+        for machine in inspector.read_source(archive, vendor=vendor):
+            known = merged.setdefault(machine.name, machine)
+            if known is not machine:
+                known.files.update(machine.files)
+                known.other_folders |= machine.other_folders
+    return [merged[name] for name in sorted(merged)]
+
+
+def rows(archives: list[Path], vendor: str):
     """One dict per figure, in instance type and path order."""
-    source = source_of(archive)
-    for machine in inspector.read_source(archive, vendor=vendor):
+    source = source_of(archives[0])
+    for machine in machines(archives, vendor):
         plan = inspector.plan_machine(machine)
         cpu = plan.cpu
         for run in plan.runs:
@@ -112,14 +127,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--vendor", choices=VENDORS, default="aws")
     parser.add_argument("--archive", type=Path, help="default: <vendor>.tar.xz of the shared data")
+    parser.add_argument(
+        "--more", type=Path, help="the newer kinds' archive; default: more/<vendor>.tar.xz"
+    )
     args = parser.parse_args()
     archive = args.archive or ARCHIVES / f"{args.vendor}.tar.xz"
+    more = args.more or ARCHIVES / "more" / f"{args.vendor}.tar.xz"
+    archives = [archive, *([more] if more.exists() else [])]
     output = output_path(args.vendor)
     text = io.StringIO()
     writer = csv.DictWriter(text, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     count = 0
-    for row in rows(archive, args.vendor):
+    for row in rows(archives, args.vendor):
         # One row per line: the demo's reader skips other machines' lines by their start.
         broken = [name for name, cell in row.items() if "\n" in str(cell) or "\r" in str(cell)]
         if broken:

@@ -66,7 +66,8 @@ def test_the_first_part_holds_the_default_families_and_loads_once(reference_data
     assert not spare_cores.exclude(region=None).exists()
     assert not Run.objects.filter(source="").exists()
     assert not Run.objects.filter(licence="").exists()
-    # All ten kinds, for the page's default families.
+    # All ten kinds, for the page's default families, and of the newer ones stress-ng at
+    # every load and c7g.large's 24-hour run.
     assert {path.split("/")[2] for path in paths} == {
         "openssl",
         "redis",
@@ -78,6 +79,8 @@ def test_the_first_part_holds_the_default_families_and_loads_once(reference_data
         "llm",
         "geekbench",
         "passmark",
+        "stressngfull",
+        "stressnglongrun",
     }
 
     call_command("loaddemo", "--part", "first")
@@ -95,7 +98,9 @@ def test_the_rest_loads_other_families_with_progress_and_stops_at_stored_types()
         progress=lambda done, total, summary: seen.append((done, total)),
     )
     types, paths, figures = bundled(families)
-    assert len(types) == 2
+    # h1.2xlarge and h1.16xlarge, and h1.4xlarge and h1.8xlarge of the newer kinds' archive
+    # alone (stressngfull)
+    assert len(types) == 4
     assert not Run.objects.filter(instance_type__name__startswith="t2.").exists()
     assert (summary.instance_types, summary.runs_stored, summary.results) == (
         len(types),
@@ -117,7 +122,12 @@ def test_import_sparecores_over_the_demo_finds_its_runs_stored(reference_data, t
     """The demo's runs carry the archive files' natural keys: importing the archive over the
     demo stores nothing new for the types they share."""
     demo.load_sparecores_demo(families={"c7g"})
-    runs = Run.objects.filter(instance_type__name="c7g.large").count()
+    stored = Run.objects.filter(instance_type__name="c7g.large")
+    kinds = sorted(name.split("/")[2] for name in stored.values_list("filename", flat=True))
+    # The main archive's ten kinds, and two newer ones from their own (more/aws.tar.xz).
+    newer = {"stressngfull", "stressnglongrun"}
+    assert [kind for kind in kinds if kind in newer] == sorted(newer)
+    runs = len(kinds) - len(newer)
     results = Result.objects.count()
     assert runs == 10
     archive = inspector_data.write_archive(
@@ -131,13 +141,7 @@ def test_import_sparecores_over_the_demo_finds_its_runs_stored(reference_data, t
         "0",
         str(runs),
     )
-    assert (
-        Run.objects.filter(instance_type__name="c7g.large").count(),
-        Result.objects.count(),
-    ) == (
-        runs,
-        results,
-    )
+    assert (stored.count(), Result.objects.count()) == (runs + len(newer), results)
 
 
 def test_the_page_notes_a_background_load_while_it_runs(settings, tmp_path):
