@@ -216,3 +216,44 @@ def test_a_token_supplies_at_most_half_of_a_series_runs(
     user = django_user_model.objects.create(username="other")
     other.credentials(HTTP_AUTHORIZATION=f"Token {create_upload_token(user=user)[1]}")
     assert upload(other, statistics, statistics.median * 1.002, on_commit)["held"] == 0
+
+
+def test_screening_takes_the_same_number_of_queries_for_2_and_20_results(
+    uploader, django_user_model
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    token, _key = create_upload_token(user=django_user_model.objects.get(username="uploader"))
+    series = list(
+        SeriesStatistics.objects.filter(
+            measured_in=SeriesStatistics.ALL_REGIONS, median__gt=0, runs=1
+        )
+        .exclude(series__params__has_key="size")
+        .select_related("series__benchmark", "series__instance_type")
+        .order_by("series_id")[:20]
+    )
+    names = sorted({name for row in series for name in row.series.params})
+
+    def table(rows: list[SeriesStatistics], times: float) -> bytes:
+        lines = [",".join(["benchmark", "instance_type", "region", "variant", "value", "unit",
+                           *(f"param.{name}" for name in names)])]  # fmt: skip
+        for index, row in enumerate(rows):
+            lines.append(",".join([
+                row.series.benchmark.key, row.series.instance_type.name,
+                next(region for region in row.regions if region), row.series.variant,
+                repr(row.median * (times if index % 2 else 1)), row.series.benchmark.unit,
+                *(str(row.series.params.get(name, "")) for name in names),
+            ]))  # fmt: skip
+        return ("\n".join(lines) + "\n").encode()
+
+    counts = []
+    for rows in (series[:2], series[2:]):
+        with CaptureQueriesContext(connection) as queries:
+            run, _ = run_services.record_run(
+                content=table(rows, 100), filename="t.csv", upload_token=token
+            )
+        assert run.status == Run.Status.DONE, run.error
+        counts.append(len(queries))
+    assert HeldResult.objects.count() == 1 + 9
+    assert counts[0] == counts[1], counts

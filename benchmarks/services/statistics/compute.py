@@ -308,6 +308,8 @@ def _evenly_spaced(ordered: list[Sample]) -> list[Sample]:
 
 
 def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
+    # Read through the results' series: a result held for review has none (models.HeldResult,
+    # services/screening.py), so no statistic, noise, coverage or answer counts it.
     # Two plain lookups (results by series, then their runs by primary key) rather than one
     # join: with the join, PostgreSQL without statistics on the results table (rows a
     # transaction has not committed yet, as when a test or a long load writes many types)
