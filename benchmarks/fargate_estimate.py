@@ -99,8 +99,11 @@ def estimate(
     if same_size:
         share = min(1.0, vcpus)
         return Estimate(_median(s.median for s in same_size) * share, _names(same_size), share)
-    per_vcpu = _median(s.median / s.vcpus for s in usable if s.vcpus)
-    return Estimate(per_vcpu * vcpus, _names(usable), vcpus, scaled=True)
+    sized = [source for source in usable if source.vcpus]
+    if not sized:
+        return None  # no source's vCPUs known: nothing to scale by
+    per_vcpu = _median(s.median / s.vcpus for s in sized)
+    return Estimate(per_vcpu * vcpus, _names(sized), vcpus, scaled=True)
 
 
 def relative_error(predicted: float, measured: float) -> float:

@@ -53,6 +53,8 @@ def test_burstable_sources_only_without_fixed_ones_and_latencies_only_for_whole_
     assert estimate(latency, 0.5, higher_is_better=False) is None
     assert estimate(latency, 4, higher_is_better=False) is None
     assert estimate([], 1) is None
+    # No source's vCPUs known and none of the task's size: nothing to scale by.
+    assert estimate([Source("x.large", 0, 10.0)], 2) is None
 
 
 def test_processor_names_match_as_lscpu_and_the_specifications_write_them():
