@@ -99,6 +99,9 @@ class FinderQuery:
     usd_per_hour_max: Decimal | None = None
     # Only types with a result for the benchmark.
     measured: bool = False
+    # Only types with a verified run (its cloud identity proof named the type), ranked by
+    # their verified runs' figures (`verified=only`).
+    verified_only: bool = False
     # A column key, `-` first for descending; "" for the default (best per dollar first with
     # a benchmark, cheapest first without).
     sort: str = ""
@@ -160,6 +163,7 @@ class FinderForm(QueryForm):
     usd_per_hour_min = _number("At least this price per hour, USD")
     usd_per_hour_max = _number("At most this price per hour, USD")
     measured = forms.BooleanField(required=False, help_text="Only types with benchmark results")
+    verified = PricePerformanceForm.base_fields["verified"]
     sort = forms.ChoiceField(
         choices=[("", "default"), *((sort, sort) for sort in SORTS)],
         required=False,
@@ -225,6 +229,7 @@ class FinderForm(QueryForm):
             usd_per_hour_min=data.get("usd_per_hour_min"),
             usd_per_hour_max=data.get("usd_per_hour_max"),
             measured=bool(data.get("measured")),
+            verified_only=data.get("verified") == "only",
             sort=data.get("sort") or "",
         )
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from django.db.models import Subquery
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 from django.utils.text import slugify
 
 from benchmarks import units
-from benchmarks.models import Benchmark, InstanceType, Region, family_of
+from benchmarks.models import Benchmark, InstanceType, Region, Run, family_of
 from benchmarks.per_dollar import HOURS_PER_YEAR
 from benchmarks.profiles import Profile
 from benchmarks.questions import PricePerformanceQuery
@@ -196,6 +196,11 @@ def _types(query: FinderQuery):
         rows = rows.filter(in_families(query.families))
     if query.cpu_model:
         rows = rows.filter(cpu_model__icontains=query.cpu_model)
+    if query.verified_only:
+        verified = Run.objects.filter(
+            instance_type=OuterRef("pk"), status=Run.Status.DONE, withdrawn_at=None
+        ).exclude(verified_instance_type="")
+        rows = rows.filter(Exists(verified))
     return rows
 
 
@@ -207,6 +212,7 @@ def _narrowed(query: FinderQuery) -> bool:
         or query.families
         or query.cpu_model
         or query.burstable is not None
+        or query.verified_only
         or any(bound is not None for bound in bounds)
     )
 
@@ -243,6 +249,7 @@ def finder_table(query: FinderQuery) -> FinderTable:
             params=query.params,
             basis=query.basis,
             busy=query.busy,
+            verified_only=query.verified_only,
             # Only the matching types' statistics are read (an open parameter is then set to
             # the value most of them were measured with).
             instance_types=tuple(machine.name for machine in types) if _narrowed(query) else (),

@@ -2,6 +2,7 @@
 its runs are verified (kept with the statistics)."""
 
 import io
+import re
 
 import pytest
 from rest_framework.test import APIClient
@@ -79,3 +80,21 @@ def test_verified_takes_only_only(uploader):
 
 def test_an_answer_without_a_verified_run_carries_no_verified_runs(uploader):
     assert all("verified_runs" not in row for row in rows(uploader).values())
+
+
+def test_the_finder_filters_on_verified_runs_and_ranks_by_them(
+    uploader, client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        upload(uploader, "t2.nano__e5-2676-v3-2-40ghz.txt", identity=PKCS7)
+    page = client.get(
+        "/instance-types/",
+        {"verified": "only", "benchmark": "openssl:aes-128-gcm", "block_size": 8192,
+         "processes": 1},
+    )  # fmt: skip
+    assert page.status_code == 200
+    listed = set(re.findall(r'<tr data-instance-type="([^"]+)"', page.content.decode()))
+    assert listed == {"t2.micro"}  # the one type with a verified run
+    assert 'name="verified" id="verified" value="only" checked' in page.content.decode()
+    unfiltered = client.get("/instance-types/", {"benchmark": "openssl:aes-128-gcm"})
+    assert len(re.findall(r"<tr data-instance-type=", unfiltered.content.decode())) > 1
