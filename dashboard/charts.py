@@ -20,6 +20,7 @@ from benchmarks.selectors.cpu_scaling import CpuScaling
 from benchmarks.selectors.databases import DatabaseTable
 from benchmarks.selectors.five_families import SideBySide
 from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
+from benchmarks.selectors.long_run import LongRun
 from benchmarks.selectors.memory_curves import MemoryCurves
 from benchmarks.selectors.network import NetworkScaling
 from benchmarks.selectors.price_performance import PricePerformanceRow, best_first
@@ -187,6 +188,23 @@ def memory_chart(curves: MemoryCurves | None) -> dict | None:
         "sizes_kb": curves.sizes_kb,
         "bandwidths": curves.bandwidths,
         "latency": curves.latency,
+    }
+
+
+def long_run_chart(day: LongRun | None) -> dict | None:
+    """A day of stress-ng at rising load, measured and as the burstable model expects it in
+    standard mode (selectors/long_run.py)."""
+    if day is None:
+        return None
+    return {
+        "instance_type": day.instance_type,
+        "burstable": day.burstable,
+        "credits_per_hour": day.credits_per_hour,
+        "credits_run_out_at": day.credits_run_out_at,
+        "hours": [point.hour for point in day.points],
+        "load_percent": [point.load_percent for point in day.points],
+        "measured": [point.ops_per_second for point in day.points],
+        "standard_mode": [point.standard_mode for point in day.points],
     }
 
 
