@@ -78,6 +78,7 @@ class LlmServingView(QuestionView):
     query_form = LlmServingForm
     selector = staticmethod(llm_serving.llm_serving)
     serializer_class = LlmServingSerializer
+    schema_names = {"model": llm_serving.llm_model_names}
 
 
 class LlmModelSerializer(serializers.Serializer):
@@ -88,12 +89,13 @@ class LlmModelSerializer(serializers.Serializer):
     )
 
 
+class LlmModelsSerializer(serializers.Serializer):
+    results = LlmModelSerializer(many=True, source="*", help_text="By model name")
+
+
 class LlmModelsView(QuestionView):
     """The models vLLM served, each with its workloads and the types measured serving it."""
 
     query_form = LlmModelsForm
     selector = staticmethod(llm_serving.llm_models)
-    serializer_class = LlmModelSerializer
-
-    def answer_data(self, request, answer):
-        return self.serializer_class(answer, many=True).data
+    serializer_class = LlmModelsSerializer

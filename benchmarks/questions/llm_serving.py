@@ -85,7 +85,6 @@ class LlmServingForm(QuestionForm, PurchaseFields):
     workload = _choice_field(WORKLOADS, "chat, rag or long", required=True)
     region = _price_field(
         "region",
-        required=False,
         help_text="Region whose prices apply, e.g. eastus2, or vendor:region (azure:eastus2); "
         "or `regions`",
     )
@@ -110,16 +109,11 @@ class LlmServingForm(QuestionForm, PurchaseFields):
     clean_regions = PricePerformanceForm.clean_regions
     clean_currency = PricePerformanceForm.clean_currency
 
-    def clean(self):
-        cleaned = super().clean()
-        if (
-            not cleaned.get("region")
-            and not cleaned.get("regions")
-            and not self.has_error("region")
-            and not self.has_error("regions")
-        ):
-            self.add_error("region", "name a region (or several with `regions`)")
-        return cleaned
+    def __init__(self, data, *args, **kwargs):
+        super().__init__(data, *args, **kwargs)
+        # Required (the schema says so), unless `regions` names several.
+        if data.get("regions"):
+            self.fields["region"].required = False
 
     def query(self) -> LlmServingQuery:
         """The validated question."""

@@ -126,21 +126,12 @@ def llm_serving(*, query: LlmServingQuery) -> LlmServing:
     the types that meet no target under `unmet`. A fixed number of queries (module doc)."""
     day = query.at or timezone.localdate()
     benchmarks = _benchmarks(query.model)
+    if not benchmarks:
+        return _awaiting(query, day)
     regions = _regions(query)
     rate = exchange_rate(query.currency, day)
     loads = _loads(query, benchmarks, {region.vendor for region in regions})
-    answer = LlmServing(
-        model=query.model,
-        workload=query.workload,
-        percentile=query.percentile,
-        max_ttft_ms=query.max_ttft_ms,
-        max_tpot_ms=query.max_tpot_ms,
-        mode=query.mode,
-        regions=[f"{region.vendor}:{region.code}" for region in regions],
-        at=day,
-        purchase=query.purchase,
-        exchange_rate=rate,
-    )
+    answer = _answer(query, day, [f"{region.vendor}:{region.code}" for region in regions], rate)
     placed: dict[int, list[LlmServingRow]] = defaultdict(list)
     for region in regions:
         machines = {
@@ -165,17 +156,60 @@ def llm_serving(*, query: LlmServingQuery) -> LlmServing:
     return answer
 
 
-def _benchmarks(model: str) -> dict[str, Benchmark]:
-    """The three benchmarks by key (one query); a DomainError naming `model` when the model
-    was never measured, with the models that were."""
-    found = {benchmark.key: benchmark for benchmark in Benchmark.objects.filter(key__in=KEYS)}
-    known = (
-        sorted(map(str, found[THROUGHPUT].params.get("model", []))) if THROUGHPUT in found else []
+def _answer(
+    query: LlmServingQuery, day: datetime.date, regions: list[str], rate: ExchangeRate
+) -> LlmServing:
+    return LlmServing(
+        model=query.model,
+        workload=query.workload,
+        percentile=query.percentile,
+        max_ttft_ms=query.max_ttft_ms,
+        max_tpot_ms=query.max_tpot_ms,
+        mode=query.mode,
+        regions=regions,
+        at=day,
+        purchase=query.purchase,
+        exchange_rate=rate,
     )
+
+
+def _awaiting(query: LlmServingQuery, day: datetime.date) -> LlmServing:
+    """The answer before any serving is measured: no rows, and what to import."""
+    asked = [f"{vendor}:{code}" for vendor, code in query.regions] or [query.region]
+    answer = _answer(query, day, asked, exchange_rate(query.currency, day))
+    answer.summary = AWAITING
+    return answer
+
+
+AWAITING = (
+    "No LLM serving is measured yet: import Spare Cores' vllm folders (python manage.py "
+    "import_sparecores ARCHIVE --vendor VENDOR --only vllm), then each type is ranked by what "
+    "a million output tokens cost at its best load within the latency targets."
+)
+
+
+def _benchmarks(model: str) -> dict[str, Benchmark]:
+    """The three benchmarks by key (one query), none before any serving is measured; a
+    DomainError naming `model` when the model was never measured, with the models that were."""
+    found = {benchmark.key: benchmark for benchmark in Benchmark.objects.filter(key__in=KEYS)}
+    if THROUGHPUT not in found:
+        return {}
+    known = _model_names(found[THROUGHPUT])
     if model not in known:
-        listed = ", ".join(known) or "none yet (import Spare Cores' vllm folders)"
-        raise DomainError(f"unknown model {model[:60]!r}; models measured: {listed}", field="model")
+        raise DomainError(
+            f"unknown model {model[:60]!r}; models measured: {', '.join(known)}", field="model"
+        )
     return found
+
+
+def _model_names(throughput: Benchmark) -> list[str]:
+    return sorted(map(str, throughput.params.get("model", [])))
+
+
+def llm_model_names() -> list[str]:
+    """The models measured serving: what `model=` may name."""
+    throughput = Benchmark.objects.filter(key=THROUGHPUT).first()
+    return _model_names(throughput) if throughput is not None else []
 
 
 def _regions(query: LlmServingQuery) -> list[Region]:

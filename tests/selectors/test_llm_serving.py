@@ -192,7 +192,7 @@ def test_prices_in_another_currency_beside_dollars(measured):
         ({"percentile": "p90"}, "percentile", "not a valid choice"),
         ({"max_ttft_ms": "-5"}, "max_ttft_ms", ""),
         ({"mode": "tpu"}, "mode", "not a valid choice"),
-        ({"region": ""}, "region", "name a region"),
+        ({"region": ""}, "region", "required"),
         ({"regions": "azure"}, "regions", "vendor:region"),
         ({"region": "eastus2", "vendor": "aws"}, "vendor", "not aws"),
     ],
@@ -207,7 +207,7 @@ def test_the_models_are_listed_with_their_types(measured):
     serve("Standard_D4s_v6", CPU_LOADS[:1], mode="cpu", model="smol-135m")
     response = APIClient().get("/api/v1/llm-serving/models/")
     assert response.status_code == 200
-    assert response.json() == [
+    assert response.json()["results"] == [
         {
             "model": "llama-8b",
             "workloads": ["chat"],
@@ -223,6 +223,18 @@ def test_a_model_whose_name_begins_with_the_one_asked_is_another_model(measured)
     assert [row["instance_type"] for row in ask(region="eastus2")["results"]] == [GPU]
     answer = ask(region="eastus2", model="llama-8b-instruct")
     assert [row["instance_type"] for row in answer["results"]] == ["Standard_NC8_test"]
+
+
+def test_before_any_serving_is_measured_it_says_what_to_import():
+    answer = ask(region="us-east-1")
+    assert answer["results"] == answer["unmet"] == [] and answer["regions"] == ["us-east-1"]
+    assert "import Spare Cores' vllm folders" in answer["summary"]
+    assert APIClient().get("/api/v1/llm-serving/models/").json() == {"results": []}
+
+
+def test_the_schema_names_the_models_measured(measured):
+    schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()
+    assert schema["components"]["schemas"]["LlmModelNames"]["enum"] == ["llama-8b"]
 
 
 def queries_of(**options) -> int:
