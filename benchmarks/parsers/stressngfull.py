@@ -1,8 +1,9 @@
 """Spare Cores' stress-ng at every load -> ParsedOutput (format `stressngfull`).
 
-Their `stressngfull` task runs `stress-ng --metrics --cpu <n> --cpu-method div16` for n = 1,
-2, ... up to the vCPUs and keeps one line per run, `workers,bogo_ops_per_second`, with no
-header: `1,1532.58`. Spare Cores' SCore is the figure at n = vCPUs.
+Their `stressngfull` task runs `stress-ng --metrics --cpu <n> --cpu-method div16` for n from 1
+to the vCPUs (every n on small types; 1, 2, then steps of 2 to 14 on large ones) and keeps one
+line per run, `workers,bogo_ops_per_second`, with no header: `1,1532.58`. Spare Cores' SCore
+is the figure at n = vCPUs.
 
 Key `stress-ng:cpu`, bogo operations per second of real time (`bogo-op/s`), higher is better,
 params `method` and `workers`: the key and params of the `stressng` folders' logs
