@@ -105,6 +105,16 @@ PROFILES = (
         ),
     ),
     Profile(
+        "memory-beyond-cache",
+        "Memory beyond the caches",
+        "A working set of 128 MiB, past every cache: Spare Cores' membench read bandwidth with "
+        "a thread per vCPU, and the latency of one load.",
+        (
+            Member("membench:read", 0.5, {"size_kb": 131072, "threads": VCPUS}),
+            Member("membench:latency", 0.5, {"size_kb": 131072}),
+        ),
+    ),
+    Profile(
         "web-serving",
         "Web serving",
         "Serving static files over HTTP with 8 threads and 16 connections (Spare Cores' "
