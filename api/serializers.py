@@ -24,6 +24,7 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
     baseline_share = serializers.FloatField(allow_null=True)
     cpu_credits_per_hour = serializers.FloatField(allow_null=True)
     network_gbps = serializers.FloatField(allow_null=True)
+    gpu_memory_gib = serializers.FloatField(allow_null=True)
     specs_source = serializers.CharField(
         read_only=True, help_text="The sources of the specifications, best first."
     )
@@ -42,6 +43,8 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
             "cpu_family",
             "cpu_model",
             "gpu_count",
+            "gpu_model",
+            "gpu_memory_gib",
             "network_gbps",
             "cpu_allocation",
             "burstable",

@@ -172,6 +172,13 @@ def spec_rows(shared: Path, vendor: str = "aws") -> list[dict]:
                 if model
                 else "",
                 "gpu_count": server["gpu_count"],
+                "gpu_model": server["gpu_model"],
+                # Spare Cores' gpu_memory_total is in MiB, all the GPUs together.
+                "gpu_memory_gib": _plain(
+                    (Decimal(server["gpu_memory_total"]) / MIB_PER_GIB).quantize(Decimal("0.001"))
+                )
+                if server["gpu_memory_total"]
+                else "",
                 "network_gbps": _plain(server["network_speed"]) if server["network_speed"] else "",
                 "spec_source": "sparecores",
                 "source": SOURCE.format(VENDORS[vendor]),
@@ -192,6 +199,8 @@ def documented_rows(known: set[str]) -> list[dict]:
             "cpu_allocation": "dedicated",
             "cpu_model": "",
             "gpu_count": gpus,
+            "gpu_model": "",
+            "gpu_memory_gib": "",
             "network_gbps": "",
             "spec_source": "aws_documentation",
             "source": DOCUMENTATION_SOURCE.format(page),
@@ -227,6 +236,8 @@ def inspector_rows(archive: Path, known: set[str], vendor: str = "aws") -> list[
                 "cpu_allocation": allocation,
                 "cpu_model": cpu.model_name or "",
                 "gpu_count": "",
+                "gpu_model": "",
+                "gpu_memory_gib": "",
                 "network_gbps": "",
                 "spec_source": "sparecores_lscpu",
                 "source": source,
@@ -289,6 +300,8 @@ def _azure_documented(name: str) -> dict | None:
         "cpu_allocation": cpu_allocation_of(name, "azure"),
         "cpu_model": "",
         "gpu_count": gpus,
+        "gpu_model": "",
+        "gpu_memory_gib": "",
         "network_gbps": "",
         "spec_source": "vendor_documentation",
         "source": AZURE_DOCUMENTATION_SOURCE.format(page, path),
@@ -371,6 +384,8 @@ def _named(name: str, base: dict, why: str, vcpus: str = "", keep_size: bool = T
         "cpu_allocation": cpu_allocation_of(name, "azure"),
         "cpu_model": base["cpu_model"],
         "gpu_count": base["gpu_count"],
+        "gpu_model": base["gpu_model"],
+        "gpu_memory_gib": base["gpu_memory_gib"],
         "network_gbps": "",
         "spec_source": "vendor_naming",
         "source": AZURE_NAMING_SOURCE.format(why) + f" ({base['source']})",

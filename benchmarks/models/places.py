@@ -127,6 +127,14 @@ class InstanceType(models.Model):
         max_length=200, blank=True, help_text="e.g. 'Intel Xeon Platinum 8488C', 'AWS Graviton3'"
     )
     gpu_count = models.PositiveSmallIntegerField(null=True, blank=True)
+    gpu_model = models.CharField(max_length=120, blank=True, help_text="e.g. 'A100', 'L4'")
+    gpu_memory_gib = models.DecimalField(
+        max_digits=9,
+        decimal_places=3,
+        null=True,
+        blank=True,
+        help_text="The GPUs' memory together, in GiB (Spare Cores' gpu_memory_total).",
+    )
     network_gbps = models.DecimalField(
         max_digits=9,
         decimal_places=3,

@@ -66,7 +66,7 @@ COMMITMENT_COLUMNS = (
 # is dedicated, shared or burstable; `spec_source` the source's key (models.SpecSource).
 INSTANCE_SPEC_COLUMNS = (
     "name,vcpus,physical_cores,threads_per_core,memory_gib,architecture,cpu_allocation,"
-    "cpu_model,gpu_count,network_gbps,spec_source,source"
+    "cpu_model,gpu_count,gpu_model,gpu_memory_gib,network_gbps,spec_source,source"
 ).split(",")
 
 
@@ -198,6 +198,7 @@ _CELLS: dict[str, Callable[[str, str], object]] = {
     "threads_per_core": _optional(_number(int)),
     "baseline_share": _optional(_number(Decimal)),
     "gpu_count": _optional(_number(int)),
+    "gpu_memory_gib": _optional(_number(Decimal)),
     "network_gbps": _optional(_number(Decimal)),
     "burstable": _true_or_false,
 }

@@ -47,6 +47,8 @@ SPEC_FIELDS = (
     "cpu_family",
     "cpu_model",
     "gpu_count",
+    "gpu_model",
+    "gpu_memory_gib",
     "network_gbps",
     "network_performance",
     "cpu_allocation",
@@ -54,7 +56,14 @@ SPEC_FIELDS = (
     "cpu_credits_per_hour",
 )
 _BURST_FIELDS = ("baseline_share", "cpu_credits_per_hour")
-_DECIMALS = ("vcpus", "memory_gib", "network_gbps", "baseline_share", "cpu_credits_per_hour")
+_DECIMALS = (
+    "vcpus",
+    "memory_gib",
+    "gpu_memory_gib",
+    "network_gbps",
+    "baseline_share",
+    "cpu_credits_per_hour",
+)
 
 Specs = Mapping[str, object]
 
