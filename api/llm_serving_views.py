@@ -73,7 +73,10 @@ class LlmServingView(QuestionView):
     """What a million output tokens of one model cost on each type (CPU and GPU together), at
     the load measured on it (vLLM, Spare Cores) that gives the most output tokens per second
     within the latency targets, cheapest first; types whose loads all miss a target are listed
-    under `unmet` with their nearest load."""
+    under `unmet` with their nearest load.
+
+    Parameters bound each other as price-performance's: `region`, or `regions` (each
+    vendor:region, a region its vendor has) instead; `vendor` is that of the regions asked."""
 
     query_form = LlmServingForm
     selector = staticmethod(llm_serving.llm_serving)
