@@ -27,7 +27,7 @@ def test_the_page_answers_in_a_sentence_with_a_chart_of_cost_against_ttft(measur
     page = response.content.decode()
     answer = unescape(re.search(r'data-role="answer">([^<]+)<', page)[1])
     # By default within 2,000 ms p95 TTFT: the A100 at 64 concurrent requests first.
-    assert answer.startswith(f"{GPU} (GPU) generates a million llama-8b (chat) output tokens")
+    assert answer.startswith(f"{GPU} (GPU, A100) generates a million llama-8b (chat) output tokens")
     assert "p95 TTFT ≤ 2,000 ms" in answer
     data = chart_data(page)
     by_mode = {series["mode"]: series["points"] for series in data["series"]}

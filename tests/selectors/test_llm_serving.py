@@ -98,6 +98,7 @@ def measured():
     azure_region("eastus2")
     azure_region("westus2")
     serve(GPU, GPU_LOADS, mode="gpu", gpu_count=2)
+    InstanceType.objects.filter(name=GPU).update(gpu_model="A100")
     serve(CPU, CPU_LOADS, mode="cpu")
     price(GPU, "7.346", datetime.date(2026, 1, 1), region="eastus2")
     price(CPU, "9.072", datetime.date(2026, 1, 1), region="westus2")
@@ -132,6 +133,8 @@ def test_a_gpu_type_gives_its_fastest_load_within_the_ttft_target(measured):
         per_million(7.346, 4200.0), rel=1e-6
     )
     assert (row["loads"], row["loads_within_targets"], row["gpu_count"]) == (4, 3, 2)
+    # The GPU from the type's specifications, named by the sentence too.
+    assert row["gpu_model"] == "A100" and f"{GPU} (GPU, A100)" in answer["summary"]
     assert answer["unmet"] == [] and answer["regions"] == ["azure:eastus2"]
     assert GPU in answer["summary"] and "p95 TTFT ≤ 2,000 ms" in answer["summary"]
 
