@@ -36,3 +36,16 @@ def test_the_api_and_the_page_show_the_gpus():
     assert (row["gpu_count"], row["gpu_model"], row["gpu_memory_gib"]) == (1, "A10G", 22.352)
     page = Client().get("/instance-types/g5.xlarge/").content.decode()
     assert '<dd id="gpu-count">1 x A10G, 22.352 GiB of GPU memory</dd>' in page
+
+
+def test_the_finder_shows_each_types_gpus_under_its_cpu_model():
+    price_services.import_snapshot()
+    price_services.import_bundled_specs()
+
+    page = Client().get("/instance-types/", {"region": "us-east-1"}).content.decode()
+
+    g5 = page[page.index('<tr data-instance-type="g5.xlarge">') :]
+    g5 = g5[: g5.index("</tr>")]
+    assert '<small class="gpus">GPUs: 1 x A10G, 22.352 GiB</small>' in g5
+    m5 = page[page.index('<tr data-instance-type="m5.large">') :]
+    assert "GPUs:" not in m5[: m5.index("</tr>")]

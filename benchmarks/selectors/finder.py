@@ -51,6 +51,9 @@ class FinderType(NamedTuple):
     cpu_model: str
     network_gbps: Decimal | None
     cpu_allocation: str
+    gpu_count: int | None
+    gpu_model: str
+    gpu_memory_gib: Decimal | None
 
 
 @dataclass(slots=True)
@@ -72,6 +75,8 @@ class FinderRow:
     # With a benchmark: the row of its answer this type's figures come from (the plain row,
     # else its best variant), None when the type has no result.
     result: PricePerformanceRow | None = None
+    # Its GPUs in words (`1 x A10G, 22.352 GiB`), blank for a type without any.
+    gpus: str = ""
 
     @property
     def usd_per_month(self) -> float | None:
@@ -354,7 +359,18 @@ def _row(machine: FinderType, quote: prices.PriceQuote, result) -> FinderRow:
         usd_per_hour=number(quote.usd_per_hour),
         price_note=quote.note,
         result=result,
+        gpus=gpus_in_words(machine.gpu_count, machine.gpu_model, machine.gpu_memory_gib),
     )
+
+
+def gpus_in_words(count: int | None, model: str, memory_gib: Decimal | None) -> str:
+    """A type's GPUs as the finder shows them: `1 x A10G, 22.352 GiB`; blank without any."""
+    if not count:
+        return ""
+    words = f"{count} x {model}" if model else f"{count} GPU{'s' if count > 1 else ''}"
+    if memory_gib is not None:
+        words += f", {format(memory_gib.normalize(), 'f')} GiB"
+    return words
 
 
 def _in_price_range(row: FinderRow, query: FinderQuery) -> bool:

@@ -84,6 +84,7 @@ def finder_rows(table, compare: bool = True) -> str:
                 f'<td data-column="median">{median}</td>'
                 f'<td data-column="per_dollar">{per_dollar}</td>'
             )
+        gpus = f'<br><small class="gpus">GPUs: {escape(row.gpus)}</small>' if row.gpus else ""
         lines.append(
             f'<tr data-instance-type="{name}">'
             f'<th scope="row" data-column="name">{tick}<a href="{page}">{name}</a></th>'
@@ -91,7 +92,7 @@ def finder_rows(table, compare: bool = True) -> str:
             f'<td data-column="vcpus">{_number(row.vcpus, 2)}</td>'
             f'<td data-column="memory_gib">{_number(row.memory_gib, 3)}</td>'
             f'<td data-column="architecture">{escape(row.architecture)}</td>'
-            f'<td data-column="cpu_model">{escape(row.cpu_model)}</td>'
+            f'<td data-column="cpu_model">{escape(row.cpu_model)}{gpus}</td>'
             f'<td data-column="burstable">{"yes" if row.burstable else "no"}</td>'
             f'<td data-column="network_gbps">{_number(row.network_gbps, 3)}</td>'
             f"{prices}{figures}</tr>"
