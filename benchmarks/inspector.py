@@ -99,7 +99,7 @@ class Machine:
     # files by it.
     root: str
     files: dict[str, bytes] = field(default_factory=dict)
-    # Folders of this type that no kind reads (dmidecode, lshw, membench...).
+    # Folders of this type that no kind reads (dmidecode, lshw, virtualization...).
     other_folders: set[str] = field(default_factory=set)
 
     def folders(self) -> set[str]:
