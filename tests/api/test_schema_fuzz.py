@@ -146,9 +146,15 @@ def steer_to_existing_names(schema, query: dict, path: dict, uploads: list[bytes
         if case.meta is None or not case.meta.generation.mode.is_positive:
             return st.just(case)
         known = {}
+        parameters = {parameter.name: parameter for parameter in case.operation.query}
         for name in case.query or {}:
-            if name in query:
-                known["query", name] = query[name]
+            # Only the names this operation's schema allows (network-scaling/ lists only
+            # bandwidth benchmarks): a case steered outside it would not be schema-valid.
+            if name not in query or name not in parameters:
+                continue
+            allowed = [value for value in query[name] if parameters[name].is_valid(value)]
+            if allowed:
+                known["query", name] = allowed
         resource = case.operation.path.split("/")[3]
         for name in case.path_parameters or {}:
             if path.get(name) or path.get(resource):
