@@ -87,13 +87,15 @@ PROSE_QUESTIONS = [
 def whole_demo(demo_rolled_back, django_db_blocker):
     """The demo as `make run` serves it once loaded, as far as the examples read it: the first
     part, and of the rest the m5 and c4 families' figures (the only Reserved prices the offline
-    data has are theirs) and Hetzner Cloud's part."""
+    data has are theirs), Hetzner Cloud's part and Azure's NCadsv4 and Edsv7 families."""
     from benchmarks.models import Vendor
     from benchmarks.services.demo import load_cloud_demo, load_sparecores_demo
 
     with django_db_blocker.unblock():
         load_sparecores_demo(families=("m5", "c4"))
         load_cloud_demo(vendor=Vendor.HCLOUD)
+        # The LLM serving example's GPU and CPU types (vLLM on Azure).
+        load_cloud_demo(vendor=Vendor.AZURE, families=("NCadsv4", "Edsv7"))
 
 
 @pytest.mark.parametrize("url", GETS + PROSE_QUESTIONS)
