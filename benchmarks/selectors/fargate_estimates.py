@@ -5,8 +5,10 @@ arm64 tasks run on Graviton2 (AWS's documentation); x86_64 tasks on the processo
 observed on (uploads, the agent, study S1), the newest observed first: the first of them with
 EC2 figures for the question gives the estimate. The arithmetic is benchmarks.fargate_estimate's;
 the kept basis (processors observed, the method's error on S1, the task sizes) is
-services/statistics/fargate.py's. Two queries at most: the basis (kept for the freshness
-window) and the EC2 sources' statistics; none for a question that covers no Fargate size.
+services/statistics/fargate.py's. Three small queries at most: the basis and the processors'
+EC2 types (both kept for the freshness window) and, for a question that reads only some
+types' rows, the sources' statistics (one that reads every type's has them already); none
+for a question that covers no Fargate size.
 
 Which sizes: those the question names; else, for each vCPU count, the size with the least
 memory (more memory adds to the price and nothing to the work), on each architecture. A size
@@ -19,7 +21,7 @@ import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from benchmarks import cpu_models, fargate_estimate, freshness
 from benchmarks.fargate_estimate import GRAVITON2, GRAVITON2_SOURCE, Source
@@ -74,7 +76,7 @@ def estimated_series(
         return []
     processors = _processors(basis)
     wanted = {spec for choices in processors.values() for spec, *_rest in choices}
-    sources = _sources(benchmark, query, params, wanted)
+    sources = _sources(benchmark, query, params, wanted, measured)
     processes = params.get("processes")
     found = []
     for size in sizes:
@@ -144,7 +146,7 @@ def estimated_scores(
     """A profile's estimated Fargate sizes: each member (label, higher is better, its rows
     read) estimated from the EC2 rows of the processor the size runs on, the first processor
     that gives every member a figure. `measured`: type ids with rows of their own. One query
-    (the processors of the EC2 types), besides the basis."""
+    (the processors' EC2 types, kept for the freshness window), besides the basis."""
     if not _asks_for_estimates(query, region):
         return []
     basis = _basis()
@@ -159,11 +161,7 @@ def estimated_scores(
         return []
     processors = _processors(basis)
     wanted = {spec for choices in processors.values() for spec, *_rest in choices}
-    spec_of = dict(
-        InstanceType.objects.filter(kind=InstanceType.Kind.EC2, cpu_model__in=wanted).values_list(
-            "pk", "cpu_model"
-        )
-    )
+    spec_of = _types_with(wanted)
     found = []
     for size in sizes:
         for spec, name, observed, seen in processors.get(size.architecture, []):
@@ -262,55 +260,88 @@ def _sources(
     query: PricePerformanceQuery,
     params: dict[str, Any],
     processors: set[str],
+    measured: list[KeptSeries],
 ) -> dict[str, list[Source]]:
     """The EC2 figures of the question's benchmark and parameters on each processor (by its
-    specifications' name), in one query; series whose runs say another processor are left
-    out."""
-    if not processors:
+    specifications' name); series whose runs say another processor are left out. From the
+    question's own rows when it reads every type's, else in one query of the processors'
+    types' statistics."""
+    spec_of = _types_with(processors)
+    if not spec_of:
         return {}
-    everywhere = dataclasses.replace(
-        query, instance_types=(), families=(), vcpus=None, memory_gib=None
-    )
-    rows = (
-        statistics_in_scope(benchmark, everywhere, params, vendor=Vendor.AWS)
-        .filter(
-            instance_type__kind=InstanceType.Kind.EC2,
-            instance_type__cpu_model__in=processors,
-            only_flagged=False,
+    if not (query.instance_types or query.families or query.vcpus or query.memory_gib):
+        rows = [
+            (row.machine, row.params, row.median, row.cpu_models)
+            for row in measured
+            if row.machine.pk in spec_of and not row.only_flagged
+        ]
+    else:
+        everywhere = dataclasses.replace(
+            query, instance_types=(), families=(), vcpus=None, memory_gib=None
         )
-        .order_by("instance_type__name", "variant")
-        .values_list(
-            "instance_type__name",
-            "instance_type__vcpus",
-            "instance_type__burstable",
-            "instance_type__cpu_model",
-            "params_key",
-            "median",
-            "cpu_models",
+        found = (
+            statistics_in_scope(benchmark, everywhere, params, vendor=Vendor.AWS)
+            .filter(instance_type_id__in=spec_of, only_flagged=False)
+            .values_list(
+                "instance_type__name",
+                "instance_type__vcpus",
+                "instance_type__burstable",
+                "instance_type_id",
+                "params_key",
+                "median",
+                "cpu_models",
+            )
         )
-    )
+        rows = [
+            (_Source(name, vcpus, burstable, pk), params_of(key), median, models)
+            for name, vcpus, burstable, pk, key, median, models in found
+        ]
     groups = defaultdict(list)
-    for name, vcpus, burstable, spec, key, median, models in rows:
+    for machine, params_of_row, median, models in rows:
+        spec = spec_of[machine.pk]
         known = [model for model in models if model != cpu_models.UNKNOWN]
         if known and not any(fargate_estimate.same_processor(spec, model) for model in known):
             continue
-        params_of_row = params_of(key)
         # One value per parameter but the processes, which follow each type's vCPUs.
         rest = tuple(sorted((k, str(v)) for k, v in params_of_row.items() if k != "processes"))
         groups[spec, rest].append(
             Source(
-                instance_type=name,
-                vcpus=float(vcpus or 0),
+                instance_type=machine.name,
+                vcpus=float(machine.vcpus or 0),
                 median=median,
                 processes=_processes(params_of_row),
-                burstable=burstable,
+                burstable=machine.burstable,
             )
         )
     by_processor: dict[str, list[Source]] = {}
     # An open parameter: its best-covered value, as the page pins one.
-    for (spec, _rest), found in sorted(groups.items(), key=lambda item: -len(item[1])):
-        by_processor.setdefault(spec, found)
+    for (spec, _rest), found_rows in sorted(groups.items(), key=lambda item: -len(item[1])):
+        by_processor.setdefault(spec, sorted(found_rows, key=lambda row: row.instance_type))
     return by_processor
+
+
+class _Source(NamedTuple):
+    """What a source's row needs of its EC2 type."""
+
+    name: str
+    vcpus: Decimal | None
+    burstable: bool
+    pk: int
+
+
+def _types_with(processors: set[str]) -> dict[int, str]:
+    """The EC2 types of these processors (specifications' names) by id: one small query,
+    kept for the freshness window."""
+    if not processors:
+        return {}
+    return freshness.kept_read(
+        "fargate-estimate-types:" + "|".join(sorted(processors)),
+        lambda: dict(
+            InstanceType.objects.filter(
+                kind=InstanceType.Kind.EC2, cpu_model__in=processors
+            ).values_list("pk", "cpu_model")
+        ),
+    )
 
 
 def _processes(params: dict) -> int | None:

@@ -12,9 +12,9 @@ from typing import Any
 from django.utils import timezone
 
 from benchmarks import catalog
-from benchmarks.models import Benchmark, InstanceType, Region, Result, Run
+from benchmarks.models import Benchmark, Region, Result, Run
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
-from benchmarks.selectors.lookups import by_name, get_instance_type, get_region
+from benchmarks.selectors.lookups import by_name, get_region, types_by_names
 from benchmarks.services import screening, statistics
 
 
@@ -149,7 +149,8 @@ def tabular_rows(
         if key[0] is None or key[1] is None:
             raise ParseError(f"{result.benchmark}: a row needs an instance_type and a region")
         groups[key].append(result)
-    instance_types = by_name(InstanceType, "name", {key[0] for key in groups}, get_instance_type)
+    # A row may name another cloud's type as vendor:name (azure:Standard_D2s_v5).
+    instance_types = types_by_names({key[0] for key in groups})
     regions = by_name(Region, "code", {key[1] for key in groups}, get_region)
     now = timezone.now()
     children = Run.objects.bulk_create(

@@ -40,3 +40,20 @@ def test_the_compare_page_takes_vendors_names(measured, client):  # noqa: F811
     assert response.status_code == 200
     html = response.content.decode()
     assert "passmark:cpu-mark" in html and "cax11" in html and "ccx13" in html
+
+
+def test_a_table_upload_names_another_clouds_type_as_vendor_name(measured):  # noqa: F811
+    from benchmarks.models import Run
+    from benchmarks.services import runs as run_services
+
+    table = (
+        "benchmark,instance_type,region,value,unit\n"
+        "passmark:cpu-mark,hcloud:cax11,fsn1,6200,B/s\n"
+        "passmark:cpu-mark,c7g.large,us-east-1,9400,B/s\n"
+    )
+    run, _ = run_services.record_run(content=table.encode(), format="csv")
+    assert run.status == Run.Status.DONE, run.error
+    children = {
+        (child.instance_type.vendor, child.instance_type.name) for child in run.children.all()
+    }
+    assert children == {("hcloud", "cax11"), ("aws", "c7g.large")}
