@@ -13,6 +13,7 @@ import datetime
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
@@ -27,6 +28,7 @@ from benchmarks.noise import Noise, beyond
 from benchmarks.questions.compare import CompareQuery
 from benchmarks.selectors import prices
 from benchmarks.selectors.basis import on_basis
+from benchmarks.selectors.busy import workers_at
 from benchmarks.selectors.kept_series import Machine
 from benchmarks.selectors.lookups import get_region, types_by_names
 
@@ -211,6 +213,8 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
     for type_id, key, unit, higher, noise, variant, params_key, runs, median in rows:
         facts[key] = _BenchmarkFacts(key, unit, higher, noise)
         grouped[(key, variant, params_key)][position[type_id]] = (runs, median)
+        index = position[type_id]
+        _at_busy_shares(grouped, index, types[index], key, variant, params_key, (runs, median))
     by_benchmark: dict[tuple[str, str], list[Line]] = defaultdict(list)
     for (key, variant, params_key), figures in grouped.items():
         if len(figures) < 2:
@@ -223,6 +227,25 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
         lines.sort(key=lambda line: (-line.measured, -_runs(line), orjson.dumps(line.params)))
         result.append(BenchmarkLines(key, variant, lines, _chart_url(key, variant, query)))
     return result
+
+
+# The shares of vCPUs busy a benchmark run at several worker counts is compared at
+# (selectors/busy.py): types of different sizes, equally loaded.
+BUSY_SHARES = (Decimal("0.5"), Decimal("1"))
+
+
+def _at_busy_shares(grouped, index, instance_type, key, variant, params_key, figure) -> None:
+    """A figure measured at a share of its type's vCPUs busy also stands on that share's line
+    (`busy=0.5`), beside the types of other sizes at the same share."""
+    params = orjson.loads(params_key)
+    workers = params.get("workers")
+    if not isinstance(workers, int):
+        return
+    rest = {name: value for name, value in params.items() if name != "workers"}
+    for share in BUSY_SHARES:
+        if workers_at(instance_type.vcpus, share) == workers:
+            busy_key = orjson.dumps({**rest, "busy": float(share)}, option=orjson.OPT_SORT_KEYS)
+            grouped[(key, variant, busy_key.decode())][index] = figure
 
 
 def _chart_url(key: str, variant: str, query: CompareQuery) -> str:

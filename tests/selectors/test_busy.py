@@ -73,3 +73,26 @@ def test_the_finder_offers_the_share_for_a_benchmark_run_at_several_loads(client
     assert page.status_code == 200
     assert '<option value="0.5" selected' in html
     assert 'data-instance-type="c7i.large"' in html
+
+
+def test_compare_sets_types_of_every_size_side_by_side_at_half_and_all_vcpus_busy(client):
+    from benchmarks.questions.compare import CompareQuery
+    from benchmarks.selectors.compare import compare_types
+
+    _measured("c7i.large", 2, "0.1", {1: 1800.0, 2: 2000.0})
+    _measured("c7g.2xlarge", 8, "0.3", {1: 1500.0, 4: 6000.0, 8: 12000.0})
+    comparison = compare_types(
+        CompareQuery(
+            types=("c7i.large", "c7g.2xlarge"),
+            baseline="c7i.large",
+            region="us-east-1",
+            at=datetime.date(2024, 6, 1),
+        )
+    )
+    [stress] = [lines for lines in comparison.benchmarks if lines.benchmark == "stress-ng:cpu"]
+    by_busy = {
+        line.params.get("busy"): [cell and cell.median for cell in line.cells]
+        for line in stress.lines
+        if "busy" in line.params
+    }
+    assert by_busy == {0.5: [1800.0, 6000.0], 1.0: [2000.0, 12000.0]}
