@@ -408,10 +408,12 @@ class PeerGroup(models.Model):
 
 
 class FargateBasis(models.Model):
-    """What Fargate's estimated rows stand on, kept by services/statistics/fargate.py after
-    the statistics (one row): the processors x86_64 tasks were observed on, newest first, and
-    the method's error on study S1, where Fargate tasks and EC2 instances ran on the same
-    processors (selectors/fargate_estimates.py, docs/fargate.md)."""
+    """What Fargate's estimated rows stand on, kept after the statistics (one row).
+
+    Kept by services/statistics/fargate.py: the processors x86_64 tasks were observed on,
+    newest first, the method's error on study S1, where Fargate tasks and EC2 instances ran on
+    the same processors, and the task sizes as answers price them
+    (selectors/fargate_estimates.py, docs/fargate.md)."""
 
     # [{"cpu_model", "observations", "observed": "YYYY-MM-DD" or None}, ...], newest first.
     observed = models.JSONField(default=list)
