@@ -64,6 +64,12 @@ class Estimate:
     scaled: bool = False
 
 
+def processes_of(params: dict | None) -> int | None:
+    """A figure's process count (its `processes` parameter), None where it has none."""
+    value = (params or {}).get("processes")
+    return int(value) if isinstance(value, int | float) and value >= 1 else None
+
+
 def same_processor(name: str, other: str) -> bool:
     """Whether two names of a processor name the same one: lscpu's `Neoverse-N1` and the
     specifications' `AWS ARMv8 Neoverse-N1`, `Intel Xeon E5-2686 v4` either way."""

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from benchmarks.currency import menu as currency_menu
 from benchmarks.questions.llm_serving import MODES, PERCENTILES, WORKLOADS, LlmServingForm
 from benchmarks.selectors import llm_serving, prices
-from dashboard.views import _study_page
+from dashboard.views import study_page
 
 # The page's question when it names no region: one large region of each cloud Spare Cores
 # served models on, those with prices here.
@@ -60,7 +60,7 @@ def llm_serving_page(request):
         data["regions"] = ",".join(code for code in DEFAULT_REGIONS if code in priced)
     if "max_ttft_ms" not in request.GET:
         data["max_ttft_ms"] = DEFAULT_TARGET_MS
-    return _study_page(
+    return study_page(
         request,
         "dashboard/llm_serving.html",
         LlmServingForm(data),

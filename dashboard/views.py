@@ -301,7 +301,7 @@ def benchmark_detail(request, key: str):
     return render(request, "dashboard/benchmark.html", {"page": page})
 
 
-def _study_page(
+def study_page(
     request, template: str, form: QuestionForm, ask, chart, *, answer_name: str, **context
 ):
     """A study page: the form's question answered by `ask(**arguments)`, shown as
@@ -325,7 +325,7 @@ def volumes(request):
     """`/volumes/`: EBS volumes priced side by side, and the IOPS they deliver under a load."""
     regions = storage_selector.volume_priced_regions()
     form = VolumesForm(request.GET, default_region=regions[0] if regions else "us-east-1")
-    return _study_page(
+    return study_page(
         request,
         "dashboard/volumes.html",
         form,
@@ -352,7 +352,7 @@ def agent(request):
 def network_page(request):
     """`/network/`: Gbit/s against processes and streams per instance type, with AWS's
     advertised bandwidth and Gbit/s per dollar-hour; before any is measured, how to upload."""
-    return _study_page(
+    return study_page(
         request,
         "dashboard/network.html",
         NetworkScalingForm(request.GET),
@@ -370,7 +370,7 @@ def databases_page(request):
     data = request.GET.copy()
     data.setdefault("benchmark", choices[0] if choices else "sysbench:oltp_read_write:queries")
     data.setdefault("region", "us-east-1")
-    return _study_page(
+    return study_page(
         request,
         "dashboard/databases.html",
         DatabaseForm(data),

@@ -172,7 +172,7 @@ def estimated_scores(
                         instance_type=row.machine.name,
                         vcpus=float(row.machine.vcpus or 0),
                         median=row.median,
-                        processes=_processes(row.params),
+                        processes=fargate_estimate.processes_of(row.params),
                         burstable=row.machine.burstable,
                     )
                     for row in rows
@@ -309,7 +309,7 @@ def _sources(
                 instance_type=machine.name,
                 vcpus=float(machine.vcpus or 0),
                 median=median,
-                processes=_processes(params_of_row),
+                processes=fargate_estimate.processes_of(params_of_row),
                 burstable=machine.burstable,
             )
         )
@@ -342,11 +342,6 @@ def _types_with(processors: set[str]) -> dict[int, str]:
             ).values_list("pk", "cpu_model")
         ),
     )
-
-
-def _processes(params: dict) -> int | None:
-    value = params.get("processes")
-    return int(value) if isinstance(value, int | float) and value >= 1 else None
 
 
 def _as_series(size: Machine, figure: float, params: dict[str, Any]) -> KeptSeries:

@@ -33,7 +33,6 @@ from benchmarks.selectors.answer_sentence import option_words
 from benchmarks.selectors.cross_cloud import regions_in_question
 from benchmarks.selectors.kept_series import params_of
 from benchmarks.selectors.lookups import benchmark_in_region
-from benchmarks.selectors.price_performance import _in_currency
 from benchmarks.services.statistics import params_key
 
 THROUGHPUT = "vllm:output-throughput"
@@ -342,7 +341,7 @@ def _row(
         usd = float(quote.usd_per_hour)
         row.usd_per_hour = usd
         row.usd_per_million_output_tokens = usd_per_million_tokens(usd, best.throughput)
-        row.price_per_hour, _used = _in_currency(quote, usd, rate)
+        row.price_per_hour, _used = prices.in_currency(quote, usd, rate)
         if row.usd_per_million_output_tokens is not None:
             row.price_per_million_output_tokens = usd_per_million_tokens(
                 row.price_per_hour, best.throughput

@@ -17,7 +17,6 @@ from typing import Any
 
 from django.utils import timezone
 
-from benchmarks import per_dollar as arithmetic
 from benchmarks import units
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import AmbiguousParameter, DomainError
@@ -388,7 +387,7 @@ def price_performance_table(
             higher_is_better=benchmark.higher_is_better,
             params=row.params,
         )
-        price, used = _in_currency(quote, usd, rate)
+        price, used = prices.in_currency(quote, usd, rate)
         # Every field named, none merged in from a dict: a thousand rows' merges cost more
         # than the rest of the loop.
         priced = PricePerformanceRow(
@@ -446,18 +445,6 @@ def price_performance_table(
             table.baseline = None
             notes.append(f"{error.message}: shown without a baseline")
     return table
-
-
-def _in_currency(
-    quote: prices.PriceQuote, usd: float, rate: ExchangeRate
-) -> tuple[float, ExchangeRate]:
-    """A row's hourly price in the currency asked (`rate`'s), and the rate it stands at: as
-    its vendor quoted it when quoted in that currency (with the rate that made its US-dollar
-    figure), else converted at `rate`."""
-    if quote.quoted_per_hour is not None and quote.currency == rate.currency:
-        quoted = arithmetic.significant(float(quote.quoted_per_hour), arithmetic.PRICE_DIGITS)
-        return quoted, exchange_rate(rate.currency, quote.effective_from)
-    return rate.convert(usd), rate
 
 
 def _set(row: PricePerformanceRow, values: dict[str, Any]) -> None:

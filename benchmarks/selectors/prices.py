@@ -34,6 +34,7 @@ from django.db.models import (
 from django.db.models.functions import RowNumber
 
 from benchmarks import freshness, per_dollar
+from benchmarks.currency import ExchangeRate, exchange_rate
 from benchmarks.models import (
     FargateRate,
     InstanceType,
@@ -486,3 +487,13 @@ def purchase_options_in(region: Region) -> list[str]:
     )
     found = flags.first() or {}
     return [option for option in PurchaseOption.values if found.get(option)]
+
+
+def in_currency(quote: PriceQuote, usd: float, rate: ExchangeRate) -> tuple[float, ExchangeRate]:
+    """A row's hourly price in the currency asked (`rate`'s), and the rate it stands at: as
+    its vendor quoted it when quoted in that currency (with the rate that made its US-dollar
+    figure), else converted at `rate`."""
+    if quote.quoted_per_hour is not None and quote.currency == rate.currency:
+        quoted = per_dollar.significant(float(quote.quoted_per_hour), per_dollar.PRICE_DIGITS)
+        return quoted, exchange_rate(rate.currency, quote.effective_from)
+    return rate.convert(usd), rate

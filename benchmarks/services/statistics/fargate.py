@@ -133,7 +133,7 @@ def _validation(fargate: list[tuple]) -> list[dict]:
                     instance_type=name,
                     vcpus=float(vcpus or 0),
                     median=stats.median(values),
-                    processes=_processes(params),
+                    processes=fargate_estimate.processes_of(params),
                     burstable=burstable,
                 )
             )
@@ -146,7 +146,7 @@ def _validation(fargate: list[tuple]) -> list[dict]:
             predicted = fargate_estimate.estimate(
                 found,
                 float(vcpus),
-                processes=_processes(params),
+                processes=fargate_estimate.processes_of(params),
                 higher_is_better=higher,
             )
             if predicted is None:
@@ -178,8 +178,3 @@ def _by_processor(samples: list) -> dict[str, list[float]]:
         if name != cpu_models.UNKNOWN:
             found[name].append(value)
     return found
-
-
-def _processes(params: dict | None) -> int | None:
-    value = (params or {}).get("processes")
-    return int(value) if isinstance(value, int | float) and value >= 1 else None
