@@ -297,5 +297,16 @@ class RunUploadSerializer(serializers.Serializer):
         max_length=20_000,
         help_text="The cloud's signed identity proof as its metadata service gives it (AWS's "
         "PKCS7 instance identity signature, Google's instance identity token made out to "
-        "this server); checked before anything is stored",
+        "this server, Azure's attested document asked with a nonce from POST runs/nonce/); "
+        "checked before anything is stored",
     )
+
+
+class IdentityNonceSerializer(serializers.Serializer):
+    """A nonce for one identity proof (`POST runs/nonce/`)."""
+
+    nonce = serializers.CharField(
+        source="value",
+        help_text="32 hex digits: ask Azure's IMDS for the attested document with it",
+    )
+    expires_at = serializers.DateTimeField(help_text="Upload the proof before this")

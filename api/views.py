@@ -27,6 +27,7 @@ from benchmarks.questions import PricePerformanceForm
 from benchmarks.selectors import cross_cloud, lookups, price_performance
 from benchmarks.services import runs as run_services
 from benchmarks.services.identified_runs import upload_identified_run
+from benchmarks.services.identity_nonces import issue_nonce
 from benchmarks.services.withdraw import withdraw_run
 
 
@@ -97,7 +98,8 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
     """Runs; `POST` uploads a raw output or a table of results (token auth); `DELETE` by
     the uploader or staff removes a run, its results and their share of the statistics;
     `GET mine/` lists the runs the request's token uploaded, `POST ID/withdraw/` withdraws
-    one of them (docs/api.md, "Your runs")."""
+    one of them (docs/api.md, "Your runs"); `POST nonce/` issues a nonce for an Azure
+    identity proof (docs/api.md, "Verified runs")."""
 
     queryset = Run.objects.select_related("instance_type", "region")
     filterset_class = filters.RunFilter
@@ -174,6 +176,21 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
     def mine(self, request, *args, **kwargs):
         """The runs the request's upload token uploaded, withdrawn ones too; filters as `runs/`."""
         return self.list(request, *args, **kwargs)
+
+    @extend_schema(
+        request=None,
+        responses={201: serializers.IdentityNonceSerializer,
+                   401: OpenApiResponse(description="no, a bad, an expired or a revoked token"),
+                   403: OpenApiResponse(description="not authenticated by an upload token")}
+    )  # fmt: skip
+    @action(detail=False, methods=["post"], permission_classes=[HasUploadToken])
+    def nonce(self, request, *args, **kwargs):
+        """A fresh nonce for an identity proof asked with one (Azure's attested document):
+        one upload by this token may carry it, within 10 minutes."""
+        nonce = issue_nonce(upload_token=request.auth)
+        return Response(
+            serializers.IdentityNonceSerializer(nonce).data, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(
         request=None,

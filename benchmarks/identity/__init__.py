@@ -1,10 +1,12 @@
 """The clouds' signed identity proofs: which machine an upload ran on, checked offline.
 
 An upload may carry the proof its machine's metadata service gives: AWS's PKCS7 signature of
-the instance identity document (aws.py, against the certificates bundled in certificates/)
+the instance identity document (aws.py, against the certificates bundled in certificates/),
+Azure's attested document (azure.py, its chain against Microsoft's roots bundled there too)
 or Google Cloud's instance identity token (gcp.py, against Google's published keys). A proof
-that verifies says the uploader had that instance, of that type, in that region; it says
-nothing of the figures. No ORM here: services/runs.py checks a proof before it stores a run.
+that verifies says the uploader had that instance (of that type, in that region, where the
+proof names them); it says nothing of the figures. No ORM here: services/runs.py checks a
+proof before it stores a run.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from benchmarks.errors import DomainError
 
 FIELD = "identity"
 # The clouds as the answers name them.
-CLOUD_NAMES = {"aws": "AWS", "gcp": "Google Cloud"}
+CLOUD_NAMES = {"aws": "AWS", "azure": "Azure", "gcp": "Google Cloud"}
 
 
 class IdentityError(DomainError):
@@ -30,12 +32,14 @@ class IdentityError(DomainError):
 class Identity:
     """What a verified proof says of its machine; None where the proof does not say."""
 
-    cloud: str  # "aws", "gcp"
+    cloud: str  # "aws", "azure", "gcp"
     instance_type: str | None
     region: str | None
     instance_id: str
     account: str
     started_at: datetime.datetime | None
+    # The nonce the proof was asked with (Azure's): one the server issued, used once.
+    nonce: str | None = None
 
 
 def verify_identity(proof: str, *, audience: str) -> Identity:
@@ -49,7 +53,9 @@ def verify_identity(proof: str, *, audience: str) -> Identity:
 
         return gcp.verify_token(text, audience=audience)
     if text.startswith("{"):
-        raise IdentityError("Azure's attested document is not checked yet: upload without identity")
+        from benchmarks.identity import azure
+
+        return azure.verify_attested(text)
     from benchmarks.identity import aws
 
     return aws.verify_pkcs7(text)
@@ -65,7 +71,8 @@ def check_identity(
     """IdentityError unless the proof names the upload's machine and was made before it ran.
 
     A proof names what it can: AWS's the type and region, Google's the region (its token does
-    not name the machine type). A run measured before the instance started is refused too.
+    not name the machine type), Azure's neither (only the VM and its subscription). A run
+    measured before the instance started is refused too.
     """
     if instance_type is None:
         raise IdentityError("an identity proof names one machine: give instance_type and region")

@@ -2,11 +2,13 @@
 
 One module a subject: `places` (regions, instance types and their families), `prices` (dated
 price and rate periods, price refreshes), `results` (benchmarks, runs, results, series and
-their statistics), `holds` (results held for review). Import from here:
+their statistics), `holds` (results held for review), `nonces` (nonces issued for identity
+proofs). Import from here:
 `from benchmarks.models import Price`.
 """
 
 from benchmarks.models.holds import HeldResult, counted_results
+from benchmarks.models.nonces import IdentityNonce
 from benchmarks.models.places import (
     Architecture,
     CpuAllocation,
@@ -72,6 +74,7 @@ __all__ = [
     "FargateRate",
     "HeldResult",
     "HourlyPrice",
+    "IdentityNonce",
     "InstanceType",
     "PeerGroup",
     "PeriodQuerySet",

@@ -1,5 +1,6 @@
 """An upload that brings its machine's signed identity proof: the proof is checked before
-anything is stored, and the run keeps what it names (benchmarks/identity/)."""
+anything is stored, and the run keeps what it names (benchmarks/identity/). An Azure proof's
+nonce must be one this server issued to the uploading token (services/identity_nonces.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.db import transaction
 from benchmarks.identity import check_identity, verify_identity
 from benchmarks.models import Run
 from benchmarks.services import runs
+from benchmarks.services.identity_nonces import use_nonce
 
 
 @transaction.atomic
@@ -28,7 +30,8 @@ def upload_identified_run(
 
     A proof that does not verify, names another type or region than `fields`, or started
     after the run was measured raises IdentityError (400) and nothing is stored. `audience`
-    is the address a Google token must be made out to.
+    is the address a Google token must be made out to. An Azure proof uses up its nonce in
+    this transaction: a refused upload writes nothing, so its nonce stays usable.
     """
     proof = None
     if identity.strip():
@@ -39,6 +42,8 @@ def upload_identified_run(
             region=fields.get("region") or None,
             measured_at=fields.get("measured_at"),
         )
+        if proof.nonce is not None:
+            use_nonce(value=proof.nonce, upload_token=upload_token)
     run, created = runs.upload_run(
         file=file,
         fields=fields,
