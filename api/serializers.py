@@ -43,6 +43,7 @@ class InstanceTypeSerializer(serializers.ModelSerializer):
             "cpu_family",
             "cpu_model",
             "gpu_count",
+            "gpu_fraction",
             "gpu_model",
             "gpu_memory_gib",
             "network_gbps",

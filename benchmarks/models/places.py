@@ -127,6 +127,12 @@ class InstanceType(models.Model):
         max_length=200, blank=True, help_text="e.g. 'Intel Xeon Platinum 8488C', 'AWS Graviton3'"
     )
     gpu_count = models.PositiveSmallIntegerField(null=True, blank=True)
+    gpu_fraction = models.CharField(
+        max_length=8,
+        blank=True,
+        help_text="The part of one GPU a size gets, as its vendor publishes it ('1/6', with "
+        "gpu_count 1); blank for whole GPUs.",
+    )
     gpu_model = models.CharField(max_length=120, blank=True, help_text="e.g. 'A100', 'L4'")
     gpu_memory_gib = models.DecimalField(
         max_digits=9,

@@ -54,6 +54,7 @@ class FinderType(NamedTuple):
     gpu_count: int | None
     gpu_model: str
     gpu_memory_gib: Decimal | None
+    gpu_fraction: str
 
 
 @dataclass(slots=True)
@@ -75,7 +76,8 @@ class FinderRow:
     # With a benchmark: the row of its answer this type's figures come from (the plain row,
     # else its best variant), None when the type has no result.
     result: PricePerformanceRow | None = None
-    # Its GPUs in words (`1 x A10G, 22.352 GiB`), blank for a type without any.
+    # Its GPUs in words (`1 x A10G, 22.352 GiB`; a part of one: `1/6 x A10, 4 GiB`), blank
+    # for a type without any.
     gpus: str = ""
 
     @property
@@ -359,15 +361,23 @@ def _row(machine: FinderType, quote: prices.PriceQuote, result) -> FinderRow:
         usd_per_hour=number(quote.usd_per_hour),
         price_note=quote.note,
         result=result,
-        gpus=gpus_in_words(machine.gpu_count, machine.gpu_model, machine.gpu_memory_gib),
+        gpus=gpus_in_words(
+            machine.gpu_count, machine.gpu_model, machine.gpu_memory_gib, machine.gpu_fraction
+        ),
     )
 
 
-def gpus_in_words(count: int | None, model: str, memory_gib: Decimal | None) -> str:
-    """A type's GPUs as the finder shows them: `1 x A10G, 22.352 GiB`; blank without any."""
+def gpus_in_words(
+    count: int | None, model: str, memory_gib: Decimal | None, fraction: str = ""
+) -> str:
+    """A type's GPUs as the finder shows them: `1 x A10G, 22.352 GiB`; a part of one GPU as
+    its part (`1/6 x A10, 4 GiB`, never one A10); blank without any."""
     if not count:
         return ""
-    words = f"{count} x {model}" if model else f"{count} GPU{'s' if count > 1 else ''}"
+    if fraction:
+        words = f"{fraction} x {model or 'GPU'}"
+    else:
+        words = f"{count} x {model}" if model else f"{count} GPU{'s' if count > 1 else ''}"
     if memory_gib is not None:
         words += f", {format(memory_gib.normalize(), 'f')} GiB"
     return words

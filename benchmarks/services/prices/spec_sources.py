@@ -3,7 +3,8 @@ better source replaces a weaker one's value, never the reverse.
 
 Sources, best first (`SpecSource`): AWS's describe_instance_types, AWS's documentation
 (benchmarks/burstable.py: the burstable types' baselines and credits), another vendor's
-documentation (the same module: Azure's B series, Google's shared-core types), Spare Cores' server
+documentation (the same module: Azure's B series, Google's shared-core types; benchmarks/gpus.py:
+the GPUs of Azure's GPU sizes, their model, count or part of one, and memory), Spare Cores' server
 table, lscpu on the machine (Spare Cores' inspector), the price list's attributes. A source
 replaces its own earlier values (a newer import of the same source). Every writer calls
 `apply_specs` (one type) or `record_specs` (many, in bulk): the describe_instance_types and
@@ -11,7 +12,8 @@ snapshot import, the price list's attributes, the Spare Cores import and the dem
 
 After each write the type is made consistent: `burstable` is `cpu_allocation == burstable`;
 a burstable type in its vendor's table gets its vCPUs, baseline and credits from it; any
-other type has no baseline share and no credits.
+other type has no baseline share and no credits. A GPU size in benchmarks/gpus.py gets its
+GPUs from it, and its `source` adds that page's provenance.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from benchmarks import freshness
 from benchmarks.burstable import SOURCES as BURSTABLE_SOURCES
 from benchmarks.burstable import burstable_spec
 from benchmarks.errors import DomainError
+from benchmarks.gpus import gpu_spec
 from benchmarks.models import (
     Architecture,
     CpuAllocation,
@@ -47,6 +50,7 @@ SPEC_FIELDS = (
     "cpu_family",
     "cpu_model",
     "gpu_count",
+    "gpu_fraction",
     "gpu_model",
     "gpu_memory_gib",
     "network_gbps",
@@ -150,6 +154,15 @@ def apply_specs(
             ("cpu_credits_per_hour", documented.cpu_credits_per_hour),
         ):
             offer(field, value, key)
+    gpus = gpu_spec(instance_type.name, instance_type.vendor)
+    if gpus is not None:
+        for field, value in (
+            ("gpu_count", gpus.count),
+            ("gpu_fraction", gpus.fraction),
+            ("gpu_model", gpus.model),
+            ("gpu_memory_gib", gpus.memory_gib),
+        ):
+            offer(field, value, SpecSource.VENDOR_DOCUMENTATION)
     changed |= _make_consistent(instance_type, sources)
     if sources != (instance_type.spec_sources or {}):
         instance_type.spec_sources = sources
@@ -166,6 +179,10 @@ def apply_specs(
         and instance_type.source != text
     ):
         instance_type.source = text
+        changed.add("source")
+    if gpus is not None and gpus.source not in instance_type.source:
+        # Beside the best source's text: the page the GPUs come from.
+        instance_type.source = "; ".join(filter(None, (instance_type.source, gpus.source)))
         changed.add("source")
     return changed
 
