@@ -15,8 +15,9 @@ One file, Python 3.8 or newer, standard library only. The agent
 3. uploads each tool's output, lscpu first, to POST /api/v1/runs/ with the API token and the
    machine's signed identity proof where the cloud gives one (AWS's PKCS7 instance identity
    through IMDSv2; Google's identity token, made out to the server, with --identity gcp;
-   Azure's attested document with --identity azure); a Fargate task or another container
-   has none and says so. It retries transient errors and prints each run's page.
+   Azure's attested document with --identity azure, asked with a nonce the server issues
+   for each upload); a Fargate task or another container has none and says so. It retries
+   transient errors and prints each run's page.
 
 Progress goes to stderr; the run pages' URLs go to stdout. --dry-run prints what would be
 uploaded and sends nothing. The token may also come from PRICEBENCH_TOKEN and the server from
@@ -265,9 +266,17 @@ class Proof:
     note: str
 
 
-def identity_proof(machine: Machine, *, choice: str, environ: dict, server: str | None) -> Proof:
+def identity_proof(
+    machine: Machine,
+    *,
+    choice: str,
+    environ: dict,
+    server: str | None,
+    nonce: str | None = None,
+) -> Proof:
     """The proof --identity asks for; `auto`: AWS's where IMDSv2 named the machine.
 
+    Azure's is asked with `nonce`, which the server issued for one upload (Server.nonce).
     Never fails: without a proof the runs are uploaded unverified, and the note says why.
     """
     if choice == "none":
@@ -296,8 +305,14 @@ def identity_proof(machine: Machine, *, choice: str, environ: dict, server: str 
                 return Proof(None, "Google's identity token is made out to a server: none given")
             text = _google_identity(environ, audience=server.rstrip("/"))
             return Proof(text, "Google's instance identity token, made out to " + server)
-        text = _azure_identity(environ)
-        return Proof(text, "Azure's attested document, with a nonce of this run's")
+        if not nonce:
+            return Proof(
+                None,
+                "no azure identity proof (the server issued no nonce to ask Azure's IMDS "
+                "with): the run is uploaded unverified",
+            )
+        text = _azure_identity(environ, nonce=nonce)
+        return Proof(text, "Azure's attested document, with the server's nonce " + nonce)
     except MetadataError as error:
         return Proof(
             None, f"no {choice} identity proof ({error}): the runs are uploaded unverified"
@@ -331,10 +346,9 @@ def _google_identity(environ: dict, *, audience: str) -> str:
     return token
 
 
-def _azure_identity(environ: dict) -> str:
+def _azure_identity(environ: dict, *, nonce: str) -> str:
     endpoint = environ.get("PRICEBENCH_AZURE_METADATA_ENDPOINT", "").strip().rstrip("/")
-    # Up to 32 letters and digits; it makes each proof this run's own.
-    nonce = uuid.uuid4().hex
+    # The server's nonce (up to 32 letters and digits): it makes the proof this upload's own.
     query = urllib.parse.urlencode({"api-version": "2020-09-01", "nonce": nonce})
     url = f"{endpoint or AZURE_METADATA_ENDPOINT}/metadata/attested/document?{query}"
     document = _metadata_request("GET", url, {"Metadata": "true"}).strip()
@@ -736,6 +750,19 @@ class Server:
                     f"GET {self.url}{path} answered HTTP {status}: {_message(payload)}"
                 )
 
+    def nonce(self) -> str | None:
+        """A nonce from POST /api/v1/runs/nonce/ for one upload's Azure proof; None (and
+        why, on stderr) when the server gives none."""
+        try:
+            status, payload = self.request("POST", "/api/v1/runs/nonce/")
+        except AgentError as error:
+            progress(f"identity: no nonce from the server ({error})")
+            return None
+        if status == 201 and isinstance(payload, dict) and payload.get("nonce"):
+            return str(payload["nonce"])
+        progress(f"identity: no nonce from the server (HTTP {status}: {_message(payload)})")
+        return None
+
     def send(self, upload: Upload) -> dict:
         """POST the upload; the run as the server describes it (id, status, ...)."""
         body, content_type = multipart_body(upload)
@@ -971,14 +998,36 @@ def main(argv: list | None = None, environ: dict | None = None, sleep=time.sleep
         )
         if server is not None:
             server.check(machine)
-        proof = identity_proof(machine, choice=args.identity, environ=environ, server=args.server)
-        progress(f"identity: {proof.note}")
-        uploads = measure(args, machine, openssl_path, proof.text)
+        # Azure's proof carries a nonce the server issues for one upload: asked per upload.
+        per_upload = args.identity == "azure"
+        proof = None
+        if per_upload:
+            progress(
+                "identity: Azure's attested document, asked before each upload with a nonce "
+                "from the server" + (" (none in a dry run)" if server is None else "")
+            )
+        else:
+            proof = identity_proof(
+                machine, choice=args.identity, environ=environ, server=args.server
+            )
+            progress(f"identity: {proof.note}")
+        uploads = measure(args, machine, openssl_path, proof.text if proof else None)
         if server is None:
             sys.stdout.write(describe_dry_run(uploads, args.server))
             return 0
         failed = False
         for upload in uploads:
+            if per_upload:
+                proof = identity_proof(
+                    machine,
+                    choice="azure",
+                    environ=environ,
+                    server=args.server,
+                    nonce=server.nonce(),
+                )
+                progress(f"{upload.tool}: identity: {proof.note}")
+                if proof.text:
+                    upload.fields.append(("identity", proof.text))
             run = server.send(upload)
             verb = "uploaded" if run.get("created", True) else "already uploaded"
             progress(f"{upload.tool}: {verb} as run {run['id']}")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.parse
 import uuid
+from collections.abc import Callable
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -235,13 +237,19 @@ class _AzureHandler(_Handler):
         elif path != "/metadata/attested/document" or "api-version=" not in query:
             self._answer(404, "Not Found")
         else:
-            body = {"encoding": "pkcs7", "signature": self.owner.signature}
+            nonce = urllib.parse.parse_qs(query).get("nonce", [""])[0]
+            signature = self.owner.signature
+            body = {
+                "encoding": "pkcs7",
+                "signature": signature(nonce) if callable(signature) else signature,
+            }
             self._answer(200, json.dumps(body), "application/json")
 
 
 class FakeAzureImds(LoopbackServer):
-    """Azure's IMDS, answering the attested document with `signature` (base64 PKCS7)."""
+    """Azure's IMDS, answering the attested document with `signature` (base64 PKCS7), or
+    with what `signature(nonce)` gives for the nonce asked."""
 
-    def __init__(self, signature: str) -> None:
+    def __init__(self, signature: str | Callable[[str], str]) -> None:
         self.signature = signature
         super().__init__(_AzureHandler)

@@ -1,7 +1,8 @@
 """The agent sends the machine's signed identity proof its cloud gives: AWS's PKCS7 through
-IMDSv2, Google's identity token made out to the server, Azure's attested document with a
-nonce; a Fargate task has none and says so (metadata services faked on loopback)."""
+IMDSv2, Google's identity token made out to the server, Azure's attested document with the
+server's nonce; a Fargate task has none and says so (metadata services faked on loopback)."""
 
+import json
 import subprocess
 import sys
 import urllib.parse
@@ -14,6 +15,8 @@ from tests.agent.servers import (
     FakeEcs,
     FakeGoogleMetadata,
     FakeImds,
+    LoopbackServer,
+    _Handler,
     closed_port_url,
     ec2_metadata,
     fargate_task,
@@ -91,19 +94,26 @@ def test_on_google_cloud_it_sends_a_token_made_out_to_the_server(agent):
     assert headers["Metadata-Flavor"] == "Google"
 
 
-def test_on_azure_it_sends_the_attested_document_with_a_nonce(agent):
+def test_on_azure_it_asks_imds_with_the_servers_nonce(agent):
     machine = agent.find_machine(environ=NOWHERE, instance_type="Standard_D2s_v5", region="r")
     with FakeAzureImds("MIIJ-signature") as imds:
         environ = {"PRICEBENCH_AZURE_METADATA_ENDPOINT": imds.url}
-        first = agent.identity_proof(machine, choice="azure", environ=environ, server=None)
-        agent.identity_proof(machine, choice="azure", environ=environ, server=None)
-    assert '"signature": "MIIJ-signature"' in first.text
-    nonces = [
-        urllib.parse.parse_qs(urllib.parse.urlsplit(path).query)["nonce"][0]
-        for _, path, _ in imds.requests
-    ]
-    assert len(set(nonces)) == 2 and all(nonce.isalnum() and len(nonce) <= 32 for nonce in nonces)
-    assert all(headers["Metadata"] == "true" for _, _, headers in imds.requests)
+        proof = agent.identity_proof(
+            machine, choice="azure", environ=environ, server=None, nonce="0123abcd" * 4
+        )
+    assert '"signature": "MIIJ-signature"' in proof.text
+    ((_, path, headers),) = imds.requests
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(path).query)["nonce"] == ["0123abcd" * 4]
+    assert headers["Metadata"] == "true"
+
+
+def test_on_azure_without_the_servers_nonce_it_asks_imds_nothing(agent):
+    machine = agent.find_machine(environ=NOWHERE, instance_type="Standard_D2s_v5", region="r")
+    with FakeAzureImds("MIIJ-signature") as imds:
+        environ = {"PRICEBENCH_AZURE_METADATA_ENDPOINT": imds.url}
+        proof = agent.identity_proof(machine, choice="azure", environ=environ, server=None)
+    assert proof.text is None and imds.requests == []
+    assert "the server issued no nonce" in proof.note and "unverified" in proof.note
 
 
 @pytest.mark.parametrize("choice", ["gcp", "azure", "aws"])
@@ -115,9 +125,11 @@ def test_an_unreachable_metadata_service_leaves_the_runs_unverified(agent, choic
         "GCE_METADATA_HOST": closed.removeprefix("http://"),
         "PRICEBENCH_AZURE_METADATA_ENDPOINT": closed,
     }
-    proof = agent.identity_proof(machine, choice=choice, environ=environ, server="https://pb")
+    proof = agent.identity_proof(
+        machine, choice=choice, environ=environ, server="https://pb", nonce="f" * 32
+    )
     assert proof.text is None
-    assert f"no {choice} identity proof" in proof.note
+    assert f"no {choice} identity proof" in proof.note and "HTTP" not in proof.note
 
 
 def test_the_dry_run_shows_the_proof_shortened(agent, capsys):
@@ -153,3 +165,54 @@ def test_the_run_it_uploads_from_ec2_is_verified(live_server, token):
     run = Run.objects.get()
     assert (run.verified, run.verified_by, run.verified_instance_id) == (True, "aws", "i-f79fe56c")
     assert "verified by aws" in finished.stderr
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("reference_data")
+def test_on_azure_each_upload_carries_a_document_asked_with_a_nonce_of_the_servers(
+    live_server, token, settings, tmp_path
+):
+    from benchmarks.models import IdentityNonce, InstanceType, Region, Run
+    from tests.api.azure_pki import AzurePki
+
+    InstanceType.objects.get_or_create(name="Standard_D2s_v5")
+    Region.objects.get_or_create(code="eastus", defaults={"name": "East US"})
+    pki = AzurePki.make()
+    settings.PRICEBENCH_AZURE_CERTIFICATES_DIR = str(pki.bundle(tmp_path / "azure"))
+    with FakeAzureImds(lambda nonce: json.loads(pki.attested(nonce=nonce))["signature"]) as imds:
+        finished = subprocess.run(
+            [sys.executable, str(AGENT_PATH), "--server", live_server.url, "--token", token]
+            + ["--identity", "azure", "--instance-type", "Standard_D2s_v5", "--region", "eastus"]
+            + ["--no-openssl", "--sysbench", "--seconds", "1"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={"PATH": "/usr/bin:/bin", "PRICEBENCH_AZURE_METADATA_ENDPOINT": imds.url},
+        )
+    assert finished.returncode == 0, finished.stderr
+    run = Run.objects.get()
+    assert (run.verified_by, run.verified_instance_id) == ("azure", pki_vm_id())
+    ((_, path, _),) = imds.requests
+    (asked,) = urllib.parse.parse_qs(urllib.parse.urlsplit(path).query)["nonce"]
+    assert IdentityNonce.objects.get(value=asked).used_at is not None
+    assert f"Azure's attested document, with the server's nonce {asked}" in finished.stderr
+
+
+def pki_vm_id() -> str:
+    from tests.api.azure_pki import document
+
+    return json.loads(document(nonce=""))["vmId"]
+
+
+class _NoNonceHandler(_Handler):
+    def do_POST(self):
+        self._record()
+        self._answer(404, '{"detail": "Not found."}', "application/json")
+
+
+def test_a_server_that_issues_no_nonce_leaves_the_azure_runs_unverified(agent, capsys):
+    with LoopbackServer(_NoNonceHandler) as older:
+        nonce = agent.Server(older.url, "key", retries=0).nonce()
+    assert nonce is None
+    assert [request[:2] for request in older.requests] == [("POST", "/api/v1/runs/nonce/")]
+    assert "no nonce from the server (HTTP 404: Not found.)" in capsys.readouterr().err
