@@ -4,9 +4,11 @@ GPU sizes take theirs from Microsoft's size pages where a stored page lists them
 (benchmarks/gpus.py), a part of one GPU as its part."""
 
 import csv
+import io
 from decimal import Decimal
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -14,6 +16,7 @@ from benchmarks.gpus import AZURE_GPU_TYPES
 from benchmarks.models import InstanceType, Region, SpecSource, Vendor
 from benchmarks.services import prices as price_services
 from benchmarks.services.prices.spec_sources import SpecUpdate, record_specs
+from tests.commands.test_azure_prices import ITEMS
 from tests.conftest import SHARED_DATA
 
 pytestmark = pytest.mark.django_db
@@ -142,3 +145,24 @@ def test_microsofts_page_wins_over_spare_cores_table_and_its_source_is_recorded(
     row = APIClient().get("/api/v1/instance-types/Standard_NV24ads_V710_v5/").json()
     assert "nvadsv710-v5-series" in row["source"]
     assert price_services.import_bundled_specs(vendor=Vendor.AZURE).specs_updated == 0
+
+
+def test_azures_prices_bring_a_new_gpu_sizes_documented_gpus():
+    # Real Retail Prices API items: Standard_NV4as_v4 and Standard_ND96isr_H200_v5 among them,
+    # on a database that has no Azure type yet.
+    call_command("import_prices", "--azure-retail", str(ITEMS), stdout=io.StringIO())
+
+    nv4 = InstanceType.objects.get(vendor=Vendor.AZURE, name="Standard_NV4as_v4")
+    assert (nv4.kind, nv4.gpu_count, nv4.gpu_fraction, nv4.gpu_model, nv4.gpu_memory_gib) == (
+        "vm",
+        1,
+        "1/8",
+        "MI25",
+        Decimal(2),
+    )
+    assert "sizes/gpu-accelerated/nvv4-series" in nv4.source
+    h200 = InstanceType.objects.get(vendor=Vendor.AZURE, name="Standard_ND96isr_H200_v5")
+    assert (h200.gpu_count, h200.gpu_model, h200.gpu_memory_gib) == (8, "H200", Decimal(1128))
+    # A size no page of Microsoft's says anything of arrives bare, as before.
+    d16 = InstanceType.objects.get(vendor=Vendor.AZURE, name="Standard_D16as_v4")
+    assert (d16.vcpus, d16.gpu_count, d16.source, d16.spec_sources) == (None, None, "", {})

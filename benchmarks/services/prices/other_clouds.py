@@ -18,11 +18,20 @@ from django.db import transaction
 from django.utils import timezone
 
 from benchmarks.errors import DomainError
-from benchmarks.models import COMMITMENTS, InstanceType, Price, PurchaseOption, Region, vm_family
+from benchmarks.models import (
+    COMMITMENTS,
+    InstanceType,
+    Price,
+    PurchaseOption,
+    Region,
+    SpecSource,
+    vm_family,
+)
 from benchmarks.pricing import azure, gcp, hetzner
 from benchmarks.pricing.records import QuotedPriceRecord, load_json_file
 from benchmarks.services.prices import periods
 from benchmarks.services.prices.ec2 import PRICE_KEY
+from benchmarks.services.prices.spec_sources import SpecUpdate, record_specs
 
 # How a Google SKU's rate is counted, by its part.
 _RATE_UNITS = {"CPU": "vCPU", "RAM": "GiB", "GPU": "GPU"}
@@ -43,8 +52,9 @@ def _check(record: QuotedPriceRecord) -> None:
 def _instance_types(
     records: list[QuotedPriceRecord], regions: dict[str, Region], summary: periods.ImportSummary
 ) -> dict[str, InstanceType]:
-    """The vendor's types by name; the unknown ones arrive with their prices (kind vm, their
-    specifications from the vendor's bundled table when its benchmark data is imported)."""
+    """The vendor's types by name; the unknown ones arrive with their prices (kind vm, with
+    what the vendor's documentation says of them; their other specifications from the vendor's
+    bundled table when its benchmark data is imported)."""
     names_by_vendor: dict[str, set[str]] = defaultdict(set)
     for record in records:
         if record.region in regions:
@@ -57,10 +67,14 @@ def _instance_types(
         }
         missing = sorted(names - known.keys())
         if missing:
-            InstanceType.objects.bulk_create(
-                [InstanceType(vendor=vendor, name=name, kind=InstanceType.Kind.VM)
-                 for name in missing]
-            )  # fmt: skip
+            # Through the one writer of specifications: what the vendor's documentation says
+            # of a size (Azure's B series' baselines, its GPU sizes' GPUs) comes with it.
+            record_specs(
+                specs=[SpecUpdate(name, {}) for name in missing],
+                source=SpecSource.VENDOR_DOCUMENTATION,
+                kind=InstanceType.Kind.VM,
+                vendor=vendor,
+            )
             known.update(
                 (instance_type.name, instance_type)
                 for instance_type in InstanceType.objects.filter(vendor=vendor, name__in=missing)
