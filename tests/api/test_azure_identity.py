@@ -15,6 +15,7 @@ from pathlib import Path
 import certifi
 import pytest
 from cryptography import x509
+from django.test import Client
 from rest_framework.test import APIClient
 
 from api.tokens import create_upload_token
@@ -96,6 +97,9 @@ def test_a_valid_attested_document_gives_an_azure_proof(client, trusted):
     assert (run.verified_instance_id, run.verified_account) == (VM_ID, SUBSCRIPTION)
     assert SUBSCRIPTION not in json.dumps(detail)
     assert IdentityNonce.objects.get(value=nonce).used_at is not None
+    page = Client().get(f"/runs/{run.pk}/").content.decode()
+    assert f"the Azure signed proof names instance {VM_ID} (not the type" in page
+    assert SUBSCRIPTION not in page
 
 
 def test_one_changed_character_of_the_document_is_refused(client, trusted):
@@ -115,10 +119,10 @@ def test_a_signer_under_an_untrusted_root_is_refused(client, trusted):
 
 
 def test_a_signer_whose_issuer_is_not_bundled_is_refused_naming_it(client, trusted):
-    other = AzurePki.make(issuing_ca="Microsoft TLS G2 RSA CA OCSP 06")
+    other = AzurePki.make(issuing_ca="Microsoft TLS G2 RSA CA OCSP 18")
     refused(
         post(client, other.attested(nonce=new_nonce(client))),
-        "Microsoft TLS G2 RSA CA OCSP 06",
+        "Microsoft TLS G2 RSA CA OCSP 18",
         "not bundled",
     )
 
@@ -203,7 +207,7 @@ def test_every_bundled_intermediate_is_issued_by_a_bundled_root_or_intermediate(
         "Microsoft RSA Root Certificate Authority 2017",
         "Microsoft TLS RSA Root G2",
     }
-    assert len(intermediates) == 10
+    assert len(intermediates) == 16
     for certificate in intermediates:
         (issuer,) = [c for c in roots + intermediates if c.subject == certificate.issuer]
         certificate.verify_directly_issued_by(issuer)
