@@ -4,8 +4,9 @@ Reads that a page or the API serves often look up their benchmark and region (wi
 stamps of their last change) once per PRICEBENCH_FRESHNESS_SECONDS per process, so that a
 cached answer costs no query; a region's whole price list, which a question of many types
 reads, and the instance types' columns read with kept statistics are kept as long
-(`kept_read`, `keep`). Writes forget all of these on commit in their own
-process; other processes see a change within the window.
+(`kept_read`, `keep`), or, read with their data's stamp, as long as the stamp stays the same.
+Writes forget all of these on commit in their own process; other processes see a change
+within the window.
 """
 
 from __future__ import annotations
@@ -36,43 +37,57 @@ def cached_read(key: str, read: Callable[[], T]) -> T:
     return found
 
 
-# What `kept_read` holds: key -> (monotonic time it expires, value).
-_KEPT: dict[str, tuple[float, Any]] = {}
+# What `kept_read` holds: key -> (monotonic time it was read, its stamp or None, value).
+_KEPT: dict[str, tuple[float, Any, Any]] = {}
 # Past this many keys all go (the keys are a region's prices by way to buy, and the machines
 # read with kept statistics: a few dozen in use).
 KEPT_KEYS = 256
+# How long a read kept with its stamp lasts at most. Every write of what such a read holds
+# moves its stamp (a region's `prices_updated_at`: its prices, and every type's
+# specifications): this only bounds what a write that forgot to would leave stale.
+STAMPED_SECONDS = 300
 
 
-def kept_read(key: str, read: Callable[[], T]) -> T:
+def kept_read(key: str, read: Callable[[], T], *, stamp: Any = None) -> T:
     """`cached_read` for what is read whole and then only looked into: the object itself is
     kept, not a pickled copy (the cache's `get` would unpickle a thousand rows each time, as
-    long as reading them again). The value is shared: never change it."""
-    found = kept(key)
+    long as reading them again). The value is shared: never change it.
+
+    `stamp`: when the data read last changed, as the question looked it up (itself at most
+    PRICEBENCH_FRESHNESS_SECONDS old): what was read is then kept while the stamp stays the
+    same, instead of being read again every window, which cost the answer that did it a
+    fifth of its time (docs/performance.md)."""
+    found = kept(key, stamp=stamp)
     if found is None:
         found = read()
-        keep(key, found)
+        keep(key, found, stamp=stamp)
     return found
 
 
-def kept(key: str) -> Any | None:
-    """What was kept under `key` less than PRICEBENCH_FRESHNESS_SECONDS ago, or None."""
-    if settings.PRICEBENCH_FRESHNESS_SECONDS <= 0:
-        return None
-    found = _KEPT.get(key)
-    if found is None or found[0] <= time.monotonic():
-        return None
-    return found[1]
-
-
-def keep(key: str, value: Any) -> None:
-    """Keep `value` (as it is) for PRICEBENCH_FRESHNESS_SECONDS in this process. Whoever
-    reads it shares it: its owner may add to it, nobody changes what it holds."""
+def kept(key: str, *, stamp: Any = None) -> Any | None:
+    """What was kept under `key` less than PRICEBENCH_FRESHNESS_SECONDS ago, or None; with
+    `stamp`, what was kept with that same stamp less than STAMPED_SECONDS ago."""
     seconds = settings.PRICEBENCH_FRESHNESS_SECONDS
     if seconds <= 0:
+        return None
+    found = _KEPT.get(key)
+    if found is None:
+        return None
+    read_at, kept_stamp, value = found
+    if stamp is not None and kept_stamp == stamp:
+        seconds = STAMPED_SECONDS
+    return value if time.monotonic() < read_at + seconds else None
+
+
+def keep(key: str, value: Any, *, stamp: Any = None) -> None:
+    """Keep `value` (as it is) for PRICEBENCH_FRESHNESS_SECONDS in this process, or with
+    `stamp` while it stays the same (`kept`). Whoever reads it shares it: its owner may add to
+    it, nobody changes what it holds."""
+    if settings.PRICEBENCH_FRESHNESS_SECONDS <= 0:
         return
     if len(_KEPT) >= KEPT_KEYS:
         _KEPT.clear()
-    _KEPT[key] = (time.monotonic() + seconds, value)
+    _KEPT[key] = (time.monotonic(), stamp, value)
 
 
 def forget() -> None:

@@ -36,7 +36,7 @@ from benchmarks.models import (
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.selectors.kept_series import KeptSeries, Machine, params_of, statistics_in_scope
-from benchmarks.selectors.lookups import type_and_variant
+from benchmarks.selectors.lookups import prices_stamp, type_and_variant
 
 FAMILY = "fargate"
 # How an arm64 estimate names its processor.
@@ -76,7 +76,7 @@ def estimated_series(
         return []
     processors = _processors(basis)
     wanted = {spec for choices in processors.values() for spec, *_rest in choices}
-    sources = _sources(benchmark, query, params, wanted, measured)
+    sources = _sources(benchmark, query, params, wanted, measured, region)
     processes = params.get("processes")
     found = []
     for size in sizes:
@@ -146,7 +146,8 @@ def estimated_scores(
     """A profile's estimated Fargate sizes: each member (label, higher is better, its rows
     read) estimated from the EC2 rows of the processor the size runs on, the first processor
     that gives every member a figure. `measured`: type ids with rows of their own. One query
-    (the processors' EC2 types, kept for the freshness window), besides the basis."""
+    (the processors' EC2 types, kept while the specifications stay as they are), besides the
+    basis."""
     if not _asks_for_estimates(query, region):
         return []
     basis = _basis()
@@ -161,7 +162,7 @@ def estimated_scores(
         return []
     processors = _processors(basis)
     wanted = {spec for choices in processors.values() for spec, *_rest in choices}
-    spec_of = _types_with(wanted)
+    spec_of = _types_with(wanted, region)
     found = []
     for size in sizes:
         for spec, name, observed, seen in processors.get(size.architecture, []):
@@ -261,12 +262,13 @@ def _sources(
     params: dict[str, Any],
     processors: set[str],
     measured: list[KeptSeries],
+    region: Region,
 ) -> dict[str, list[Source]]:
     """The EC2 figures of the question's benchmark and parameters on each processor (by its
     specifications' name); series whose runs say another processor are left out. From the
     question's own rows when it reads every type's, else in one query of the processors'
     types' statistics."""
-    spec_of = _types_with(processors)
+    spec_of = _types_with(processors, region)
     if not spec_of:
         return {}
     if not (query.instance_types or query.families or query.vcpus or query.memory_gib):
@@ -329,18 +331,19 @@ class _Source(NamedTuple):
     pk: int
 
 
-def _types_with(processors: set[str]) -> dict[int, str]:
+def _types_with(processors: set[str], region: Region) -> dict[int, str]:
     """The EC2 types of these processors (specifications' names) by id: one small query,
-    kept for the freshness window."""
+    kept while the specifications stay as they are (the region's stamp moves with them)."""
     if not processors:
         return {}
     return freshness.kept_read(
-        "fargate-estimate-types:" + "|".join(sorted(processors)),
+        f"fargate-estimate-types:{region.pk}:" + "|".join(sorted(processors)),
         lambda: dict(
             InstanceType.objects.filter(
                 kind=InstanceType.Kind.EC2, cpu_model__in=processors
             ).values_list("pk", "cpu_model")
         ),
+        stamp=prices_stamp(region),
     )
 
 

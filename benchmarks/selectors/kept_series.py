@@ -18,8 +18,15 @@ from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from benchmarks import freshness
-from benchmarks.models import Benchmark, InstanceType, SeriesStatistics, family_of, in_family
-from benchmarks.selectors.lookups import types_named
+from benchmarks.models import (
+    Benchmark,
+    InstanceType,
+    Region,
+    SeriesStatistics,
+    family_of,
+    in_family,
+)
+from benchmarks.selectors.lookups import prices_stamp, types_named
 from benchmarks.services.statistics import params_key
 
 if TYPE_CHECKING:
@@ -193,15 +200,18 @@ def exact_params_key(benchmark: Benchmark, params: dict[str, Any]) -> str | None
     return params_key(stored)
 
 
-def read_kept_series(rows: QuerySet, extras: tuple[str, ...]) -> list[KeptSeries]:
+def read_kept_series(
+    rows: QuerySet, extras: tuple[str, ...], *, region: Region | None = None
+) -> list[KeptSeries]:
     """The statistics as plain tuples (one query); `extras`: a start of EXTRAS to read.
 
     Each row is read in the tuple's own order (the machine's columns in a row of their own),
     so that it is built with slices, not a value at a time: a thousand rows a question.
     The machines a question reads are kept in the process for the freshness window
-    (`freshness.keep`): within it, a question reads its rows' type ids instead of the
-    machines' eleven columns (a third of the time a thousand rows take), and one query more
-    for the machines of types the window has not seen.
+    (`freshness.keep`), or, for a question priced in `region`, while the region's stamp
+    stays the same (every write of specifications moves it): meanwhile a question reads its
+    rows' type ids instead of the machines' eleven columns (a third of the time a thousand
+    rows take), and one query more for the machines of types not seen yet.
     """
     texts = _JSON + extras
     ordered = rows.order_by("instance_type__name", "variant", "series_id").annotate(
@@ -209,14 +219,17 @@ def read_kept_series(rows: QuerySet, extras: tuple[str, ...]) -> list[KeptSeries
     )
     text_columns = [f"{name}_text" for name in texts]
     missing = ([],) * (len(EXTRAS) - len(extras))
-    known: dict[int, Machine] | None = freshness.kept(_MACHINES)
+    key, stamp = _MACHINES, None
+    if region is not None:
+        key, stamp = f"{_MACHINES}:{region.pk}", prices_stamp(region)
+    known: dict[int, Machine] | None = freshness.kept(key, stamp=stamp)
     if known is None:
         found = ordered.values_list("pk", *_MACHINE, *_PLAIN, *text_columns)
         machine_end = 1 + len(_MACHINE)
         series = [
             _kept(row, Machine._make(row[1:machine_end]), machine_end, missing) for row in found
         ]
-        freshness.keep(_MACHINES, {kept.machine.pk: kept.machine for kept in series})
+        freshness.keep(key, {kept.machine.pk: kept.machine for kept in series}, stamp=stamp)
         return series
     found = list(ordered.values_list("pk", "instance_type_id", *_PLAIN, *text_columns))
     unknown = {row[1] for row in found} - known.keys()

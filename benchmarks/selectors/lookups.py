@@ -151,6 +151,14 @@ class BenchmarkInRegion:
         return max((stamp for stamp in stamps if stamp), default=None)
 
 
+def prices_stamp(region: Region) -> datetime.datetime | None:
+    """When the region's prices or any type's specifications last changed, as the question
+    read its region (None: not read with it, and no query for it here)."""
+    if "prices_updated_at" in region.get_deferred_fields():
+        return None
+    return region.prices_updated_at
+
+
 def benchmark_in_region(
     query: PricePerformanceQuery,
     *,

@@ -319,7 +319,7 @@ def price_performance_table(
         extras = EXTRAS[:2]  # sources, flags
     else:
         extras = ()
-    rows = read_kept_series(statistics, extras)
+    rows = read_kept_series(statistics, extras, region=region)
     if query.busy is not None:
         # Each type at its share of vCPUs busy (selectors/busy.py).
         rows = busy.at_busy(rows, busy.worker_parameter(benchmark, params), query.busy)

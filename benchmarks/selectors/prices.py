@@ -45,7 +45,7 @@ from benchmarks.models import (
     is_in_force,
 )
 from benchmarks.questions.purchase import Purchase
-from benchmarks.selectors.lookups import REGION_FIELDS
+from benchmarks.selectors.lookups import REGION_FIELDS, prices_stamp
 
 
 # Named tuples, not dataclasses: a 1,000-row answer builds a thousand of each, and a frozen
@@ -301,12 +301,13 @@ def _periods(
     prices: QuerySet, region: Region, purchase: Purchase, ids: list[int]
 ) -> dict[int, list[_Period]]:
     """The periods of `prices` (the region's for the purchase), by type id: of the types
-    `ids`, or, for a question of many types (`MANY_TYPES`), the region's whole list, kept
-    for a few seconds in this process (`freshness.kept_read`, forgotten on a price's write)."""
+    `ids`, or, for a question of many types (`MANY_TYPES`), the region's whole list, kept in
+    this process while the region's prices stay as they are (`freshness.kept_read` with the
+    region's stamp; forgotten on a price's write)."""
     if len(ids) <= MANY_TYPES:
         return _read_periods(_of_types(prices, ids))
     key = f"price-periods:{region.pk}|{sorted(purchase.price_fields().items())}"
-    return freshness.kept_read(key, lambda: _read_periods(prices))
+    return freshness.kept_read(key, lambda: _read_periods(prices), stamp=prices_stamp(region))
 
 
 def _read_periods(prices: QuerySet) -> dict[int, list[_Period]]:

@@ -127,7 +127,7 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
             continue
         rows = [
             row
-            for row in read_kept_series(_member_statistics(benchmark, member), ())
+            for row in read_kept_series(_member_statistics(benchmark, member), (), region=region)
             if not member.per_vcpu or member.measures(row.params, row.machine.vcpus)
         ]
         members_read.append((member.label, benchmark.higher_is_better, rows))

@@ -391,3 +391,50 @@ def test_the_machines_a_question_read_are_kept_for_the_window_and_a_new_type_rea
     # A write in this process forgets what was kept.
     freshness.data_changed()
     assert rows() == ({"c7g.large": 2.0, "c7a.large": 4.0, "t2.nano": 1.0}, 1)
+
+
+def test_what_a_question_read_is_kept_past_the_window_while_its_regions_stamp_stays(
+    settings, monkeypatch
+):
+    """The machines and the region's price list a question read are not read again each
+    window while the region's stamp (its prices', and every type's specifications') stays
+    the same; once another process moves it, the next window reads them again."""
+    import time
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from benchmarks.selectors import prices
+
+    settings.PRICEBENCH_FRESHNESS_SECONDS = 1
+    # Every question reads the region's whole price list, as one of a thousand types does.
+    monkeypatch.setattr(prices, "MANY_TYPES", 1)
+    for name, value in (("c7g.large", 300.0), ("c7a.large", 200.0)):
+        make_type(name, vcpus=2)
+        price(name, "0.07", DAY)
+        run_with(name, [value])
+    Region.objects.update(prices_updated_at=timezone.now())
+
+    def rows():
+        with CaptureQueriesContext(connection) as captured:
+            table = answer("openssl:sha256", "us-east-1")
+        reads = [query["sql"] for query in captured]
+        machines = sum('"benchmarks_instancetype"."vcpus"' in sql for sql in reads)
+        price_lists = sum('FROM "benchmarks_price"' in sql for sql in reads)
+        figures = {row.instance_type: (row.vcpus, row.usd_per_hour) for row in table.results}
+        return figures, machines, price_lists
+
+    first = {"c7g.large": (2.0, 0.07), "c7a.large": (2.0, 0.07)}
+    assert rows() == (first, 1, 1)
+    time.sleep(1.1)
+    # Past the window, the stamp read again and unchanged: neither is read again.
+    assert rows() == (first, 0, 0)
+    # Another process writes a spec and a price, moving the stamp (specifications_changed,
+    # the price import); this process is not told, and sees both after the window.
+    InstanceType.objects.filter(name="c7a.large").update(vcpus=4)
+    Price.objects.filter(instance_type__name="c7g.large").update(usd_per_hour=Decimal("0.14"))
+    Region.objects.update(prices_updated_at=timezone.now())
+    assert rows() == (first, 0, 0)
+    time.sleep(1.1)
+    assert rows() == ({"c7g.large": (2.0, 0.14), "c7a.large": (4.0, 0.07)}, 1, 1)

@@ -111,6 +111,8 @@ def _note_network_performance(
             fields |= changes
     if changed:
         InstanceType.objects.bulk_update(list(changed.values()), sorted(fields), batch_size=500)
+        # Advertised bandwidth is in every region's answers, not only in this import's.
+        spec_sources.specifications_changed()
 
 
 # Whose price a period is, within a region: every kind of instance price, any vendor's.
