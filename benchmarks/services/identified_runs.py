@@ -12,7 +12,7 @@ from django.db import transaction
 from benchmarks.identity import check_identity, verify_identity
 from benchmarks.models import Run
 from benchmarks.services import runs
-from benchmarks.services.identity_nonces import use_nonce
+from benchmarks.services.identity_nonces import nonce_refused, use_nonce
 
 
 @transaction.atomic
@@ -31,9 +31,10 @@ def upload_identified_run(
     A proof that does not verify, names another type or region than `fields`, or started
     after the run was measured raises IdentityError (400) and nothing is stored. `audience`
     is the address a Google token must be made out to. An Azure proof uses up its nonce in
-    this transaction: a refused upload writes nothing, so its nonce stays usable.
+    this transaction: a refused upload writes nothing, so its nonce stays usable; the upload
+    that used it, sent again, is answered with its run.
     """
-    proof = None
+    proof, fresh = None, True
     if identity.strip():
         proof = verify_identity(identity, audience=audience)
         check_identity(
@@ -43,7 +44,7 @@ def upload_identified_run(
             measured_at=fields.get("measured_at"),
         )
         if proof.nonce is not None:
-            use_nonce(value=proof.nonce, upload_token=upload_token)
+            fresh = use_nonce(value=proof.nonce, upload_token=upload_token)
     run, created = runs.upload_run(
         file=file,
         fields=fields,
@@ -51,6 +52,13 @@ def upload_identified_run(
         uploaded_by=uploaded_by,
         upload_token=upload_token,
     )
+    if not fresh:
+        # A nonce used already: only the re-sending of the upload that used it (its answer
+        # lost on the way back) is answered, with the run it stored; anything new is refused
+        # and, raised in this transaction, leaves nothing stored.
+        if created or run.verified_instance_id != proof.instance_id[:100]:
+            raise nonce_refused(proof.nonce, "it was used by an earlier upload")
+        return run, created
     if proof is not None:
         run.verified_by = proof.cloud
         run.verified_instance_type = proof.instance_type or ""

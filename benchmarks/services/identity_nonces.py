@@ -40,23 +40,30 @@ def issue_nonce(*, upload_token, now: datetime.datetime | None = None) -> Identi
     )
 
 
-def use_nonce(*, value: str, upload_token, now: datetime.datetime | None = None) -> None:
-    """Mark the nonce used, in the caller's transaction; IdentityError naming it unless this
-    server issued it to `upload_token` and it is unused and unexpired."""
+def use_nonce(*, value: str, upload_token, now: datetime.datetime | None = None) -> bool:
+    """Mark the nonce used, in the caller's transaction: True. False when `upload_token` used
+    it already: a re-sent upload, which the caller accepts only as the run that upload
+    stored. IdentityError naming it unless this server issued it to `upload_token` and it is
+    unexpired."""
     now = now or timezone.now()
     if upload_token is not None:
         claimed = IdentityNonce.objects.filter(
             value=value, upload_token=upload_token, used_at__isnull=True, expires_at__gt=now
         ).update(used_at=now)
         if claimed == 1:
-            return
+            return True
     nonce = IdentityNonce.objects.filter(value=value).first() if value else None
     if nonce is None:
         why = "this server did not issue it (ask POST runs/nonce/ for one)"
     elif upload_token is None or nonce.upload_token_id != upload_token.pk:
         why = "it was issued to another upload token"
     elif nonce.used_at is not None:
-        why = "it was used by an earlier upload"
+        return False
     else:
         why = f"it expired {nonce.expires_at.isoformat()}"
-    raise IdentityError(f"the Azure attested document's nonce {value!r} is refused: {why}")
+    raise nonce_refused(value, why)
+
+
+def nonce_refused(value: str, why: str) -> IdentityError:
+    """The 400 of a nonce refused, naming it and why."""
+    return IdentityError(f"the Azure attested document's nonce {value!r} is refused: {why}")

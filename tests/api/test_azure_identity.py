@@ -59,8 +59,8 @@ def client(django_user_model):
     return token_client(django_user_model.objects.create(username="uploader"))
 
 
-def post(client, identity: str):
-    upload = io.BytesIO(OUTPUT.read_bytes())
+def post(client, identity: str, output: bytes | None = None):
+    upload = io.BytesIO(OUTPUT.read_bytes() if output is None else output)
     upload.name = "output.txt"
     fields = {"instance_type": "Standard_D2s_v5", "region": "eastus", "identity": identity}
     return client.post("/api/v1/runs/", {"file": upload, **fields}, format="multipart")
@@ -150,10 +150,24 @@ def test_a_nonce_the_server_did_not_issue_is_refused_naming_it(client, trusted):
 def test_a_nonce_is_used_once(client, trusted):
     nonce = new_nonce(client)
     assert post(client, trusted.attested(nonce=nonce)).status_code == 202
-    again = post(client, trusted.attested(nonce=nonce, sku="another document"))
+    # Another upload (another output) with the nonce: refused, nothing more stored.
+    other = (OUTPUT.parent / "c5.large__platinum-8124m-3-00ghz.txt").read_bytes()
+    again = post(client, trusted.attested(nonce=nonce), output=other)
     assert again.status_code == 400
     assert nonce in again.json()["identity"][0] and "used" in again.json()["identity"][0]
     assert Run.objects.count() == 1
+
+
+def test_the_upload_that_used_a_nonce_sent_again_is_answered_with_its_run(client, trusted):
+    """Its answer lost on the way back, the agent sends the same upload again: the same run,
+    not a 400, and nothing stored twice."""
+    document = trusted.attested(nonce=new_nonce(client))
+    first = post(client, document)
+    assert first.status_code == 202, first.content
+    again = post(client, document)
+    assert again.status_code == 200, again.content
+    assert (again.json()["id"], again.json()["created"]) == (first.json()["id"], False)
+    assert Run.objects.get().verified_by == "azure"
 
 
 def test_another_tokens_nonce_is_refused(client, trusted, django_user_model):
