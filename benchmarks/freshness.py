@@ -11,6 +11,7 @@ within the window.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import time
 from collections.abc import Callable
@@ -42,13 +43,18 @@ _KEPT: dict[str, tuple[float, Any, Any]] = {}
 # Past this many keys all go (the keys are a region's prices by way to buy, and the machines
 # read with kept statistics: a few dozen in use).
 KEPT_KEYS = 256
+# What `kept_read(large=True)` holds, least recently used first: a question's statistics rows
+# (a thousand rows, about a megabyte each), so only a few.
+_LARGE: collections.OrderedDict[str, tuple[float, Any, Any]] = collections.OrderedDict()
+LARGE_KEYS = 8
 # How long a read kept with its stamp lasts at most. Every write of what such a read holds
 # moves its stamp (a region's `prices_updated_at`: its prices, and every type's
-# specifications): this only bounds what a write that forgot to would leave stale.
+# specifications; a benchmark's `stats_updated_at`: its statistics): this only bounds what a
+# write that forgot to would leave stale.
 STAMPED_SECONDS = 300
 
 
-def kept_read(key: str, read: Callable[[], T], *, stamp: Any = None) -> T:
+def kept_read(key: str, read: Callable[[], T], *, stamp: Any = None, large: bool = False) -> T:
     """`cached_read` for what is read whole and then only looked into: the object itself is
     kept, not a pickled copy (the cache's `get` would unpickle a thousand rows each time, as
     long as reading them again). The value is shared: never change it.
@@ -56,44 +62,58 @@ def kept_read(key: str, read: Callable[[], T], *, stamp: Any = None) -> T:
     `stamp`: when the data read last changed, as the question looked it up (itself at most
     PRICEBENCH_FRESHNESS_SECONDS old): what was read is then kept while the stamp stays the
     same, instead of being read again every window, which cost the answer that did it a
-    fifth of its time (docs/performance.md)."""
-    found = kept(key, stamp=stamp)
+    fifth of its time (docs/performance.md). `large`: one of the few large values kept
+    (LARGE_KEYS, the least recently used going first)."""
+    found = kept(key, stamp=stamp, large=large)
     if found is None:
         found = read()
-        keep(key, found, stamp=stamp)
+        keep(key, found, stamp=stamp, large=large)
     return found
 
 
-def kept(key: str, *, stamp: Any = None) -> Any | None:
+def kept(key: str, *, stamp: Any = None, large: bool = False) -> Any | None:
     """What was kept under `key` less than PRICEBENCH_FRESHNESS_SECONDS ago, or None; with
     `stamp`, what was kept with that same stamp less than STAMPED_SECONDS ago."""
     seconds = settings.PRICEBENCH_FRESHNESS_SECONDS
     if seconds <= 0:
         return None
-    found = _KEPT.get(key)
+    store = _LARGE if large else _KEPT
+    found = store.get(key)
     if found is None:
         return None
     read_at, kept_stamp, value = found
     if stamp is not None and kept_stamp == stamp:
         seconds = STAMPED_SECONDS
-    return value if time.monotonic() < read_at + seconds else None
+    if time.monotonic() >= read_at + seconds:
+        return None
+    if large:
+        _LARGE.move_to_end(key)
+    return value
 
 
-def keep(key: str, value: Any, *, stamp: Any = None) -> None:
+def keep(key: str, value: Any, *, stamp: Any = None, large: bool = False) -> None:
     """Keep `value` (as it is) for PRICEBENCH_FRESHNESS_SECONDS in this process, or with
     `stamp` while it stays the same (`kept`). Whoever reads it shares it: its owner may add to
     it, nobody changes what it holds."""
     if settings.PRICEBENCH_FRESHNESS_SECONDS <= 0:
         return
+    entry = (time.monotonic(), stamp, value)
+    if large:
+        _LARGE[key] = entry
+        _LARGE.move_to_end(key)
+        while len(_LARGE) > LARGE_KEYS:
+            _LARGE.popitem(last=False)
+        return
     if len(_KEPT) >= KEPT_KEYS:
         _KEPT.clear()
-    _KEPT[key] = (time.monotonic(), stamp, value)
+    _KEPT[key] = entry
 
 
 def forget() -> None:
     """This process forgets every lookup and every read kept."""
     caches["lookups"].clear()
     _KEPT.clear()
+    _LARGE.clear()
 
 
 def cached(key: str) -> Any | None:

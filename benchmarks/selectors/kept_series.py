@@ -156,6 +156,47 @@ def statistics_in_scope(
     return rows
 
 
+def question_rows(
+    benchmark: Benchmark,
+    query: PricePerformanceQuery,
+    params: dict[str, Any],
+    *,
+    region: Region,
+    extras: tuple[str, ...] = (),
+) -> list[KeptSeries]:
+    """The kept statistics of a question priced in `region` (its vendor's types), read by
+    `read_kept_series`: a new list each time (the caller's to extend).
+
+    A question of every type, without every value, shares what an earlier one read of the
+    same benchmark, parameters and scope (another day, currency, way to buy, order or basis;
+    another region of the vendor reads its own copy): kept in the process while the
+    benchmark's statistics and the region's stamp stay the same (`freshness.kept_read`,
+    LARGE_KEYS of them). The read is a third of a thousand-row answer (docs/performance.md).
+    """
+    statistics = statistics_in_scope(benchmark, query, params, vendor=region.vendor)
+    narrowed = query.instance_types or query.families or query.vcpus or query.memory_gib
+    stamp = (benchmark.stats_updated_at, prices_stamp(region))
+    if narrowed or "samples" in extras or None in stamp:
+        return read_kept_series(statistics, extras, region=region)
+    key = "|".join(
+        (
+            "question-rows",
+            str(benchmark.pk),
+            str(region.pk),
+            query.measured_in or "",
+            params_key(params),
+            ",".join(extras),
+        )
+    )
+    rows = freshness.kept_read(
+        key,
+        lambda: read_kept_series(statistics, extras, region=region),
+        stamp=stamp,
+        large=True,
+    )
+    return list(rows)
+
+
 # SQLite refuses an expression more than 1,000 deep, and each family's condition adds a level
 # or two to `a OR b OR ...`: beyond this many, families are asked in subqueries of this many.
 FAMILIES_PER_QUERY = 100

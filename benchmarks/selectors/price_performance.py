@@ -32,8 +32,7 @@ from benchmarks.selectors.fargate_estimates import estimated_series
 from benchmarks.selectors.kept_series import (
     EXTRAS,
     KeptSeries,
-    read_kept_series,
-    statistics_in_scope,
+    question_rows,
 )
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.standing import Standing, stand
@@ -311,15 +310,14 @@ def price_performance_table(
     notes: list[str] = []
     params = benchmark_params(benchmark, query.params, lenient=lenient, notes=notes)
     rate = exchange_rate(query.currency, at)
-    # A benchmark measures the machine; a region prices only its own vendor's machines.
-    statistics = statistics_in_scope(benchmark, query, params, vendor=region.vendor)
     if query.include_values:
         extras = EXTRAS
     elif sources:
         extras = EXTRAS[:2]  # sources, flags
     else:
         extras = ()
-    rows = read_kept_series(statistics, extras, region=region)
+    # A benchmark measures the machine; a region prices only its own vendor's machines.
+    rows = question_rows(benchmark, query, params, region=region, extras=extras)
     if query.busy is not None:
         # Each type at its share of vCPUs busy (selectors/busy.py).
         rows = busy.at_busy(rows, busy.worker_parameter(benchmark, params), query.busy)

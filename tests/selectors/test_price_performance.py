@@ -438,3 +438,45 @@ def test_what_a_question_read_is_kept_past_the_window_while_its_regions_stamp_st
     assert rows() == (first, 0, 0)
     time.sleep(1.1)
     assert rows() == ({"c7g.large": (2.0, 0.14), "c7a.large": (4.0, 0.07)}, 1, 1)
+
+
+def test_a_question_of_every_type_shares_the_statistics_an_earlier_day_read(settings):
+    """Another day (or currency, way to buy) of a benchmark asked before reads no statistics
+    while the benchmark's stamp stays; a statistics write by another process is seen after
+    the window, and a question narrowed to families always reads its own."""
+    import time
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from benchmarks.models import SeriesStatistics
+
+    settings.PRICEBENCH_FRESHNESS_SECONDS = 1
+    for name, value in (("c7g.large", 300.0), ("c7a.large", 200.0)):
+        make_type(name, vcpus=2)
+        price(name, "0.07", DAY)
+        run_with(name, [value])
+    Region.objects.update(prices_updated_at=timezone.now())
+
+    def medians(day, **options):
+        with CaptureQueriesContext(connection) as captured:
+            table = answer("openssl:sha256", "us-east-1", at=day, **options)
+        read = sum('FROM "benchmarks_seriesstatistics"' in q["sql"] for q in captured)
+        return {row.instance_type: row.median for row in table.results}, read
+
+    first = {"c7g.large": 300.0, "c7a.large": 200.0}
+    assert medians(DAY) == (first, 1)
+    assert medians(DAY + datetime.timedelta(days=1)) == (first, 0)
+    assert medians(DAY, families=("c7g", "c7a")) == (first, 1)
+    time.sleep(1.1)
+    assert medians(DAY + datetime.timedelta(days=2)) == (first, 0)
+    # Another process's ingest: the statistics change and the benchmark's stamp moves.
+    SeriesStatistics.objects.filter(instance_type__name="c7a.large").update(median=250.0)
+    Benchmark.objects.filter(key="openssl:sha256").update(stats_updated_at=timezone.now())
+    assert medians(DAY + datetime.timedelta(days=3)) == (first, 0)
+    time.sleep(1.1)
+    assert medians(DAY + datetime.timedelta(days=4)) == (
+        {"c7g.large": 300.0, "c7a.large": 250.0},
+        1,
+    )
