@@ -26,8 +26,12 @@ At `--first` results, then at `--results`, it prints:
   two thirds and all the way in, and a run's page, and of every list endpoint's first page;
 - served by gunicorn (2 workers), timed from this process: the price-performance API cold
   (`--questions` questions nobody asked yet: distinct `at` days, after restarting gunicorn
-  and PostgreSQL; 200, so that the 99th percentile is one and not the slowest of a few),
-  and every list endpoint over `--loads` pages spread over the whole list;
+  and PostgreSQL; 200, so that the 99th percentile is one and not the slowest of a few);
+  then as many of every benchmark and parameter set in turn (each also on a day of its own),
+  whose statistics no earlier question read, in the process or in PostgreSQL's buffers
+  (the first series shares, from its second question on, the statistics rows its first
+  read: `kept_series.question_rows`); and every list endpoint over `--loads` pages spread
+  over the whole list;
 - in Debian's headless Chromium: the comparison page charting every type, first chart on
   screen (`--loads` // 3 loads, each a question nobody asked yet).
 
@@ -117,9 +121,10 @@ def load_fleet() -> list[int]:
     )
 
 
-def create_series(type_ids: list[int]) -> tuple[int, str]:
+def create_series(type_ids: list[int]) -> tuple[int, list[str]]:
     """Every type's series of every benchmark and parameter set: how many per type, and the
-    query string of the first benchmark's first parameter set (what the charts ask)."""
+    query string of each benchmark and parameter set, the first benchmark's first parameter
+    set first (what the charts ask)."""
     from django.db import connection
 
     from benchmarks.models import Benchmark
@@ -138,8 +143,14 @@ def create_series(type_ids: list[int]) -> tuple[int, str]:
         for type_id in type_ids:
             for benchmark_id, params, key in per_type:
                 copy.write_row((benchmark_id, type_id, "", json.dumps(params), key))
-    asked = {"benchmark": BENCHMARKS[0], "region": PRICED_IN, **measured[BENCHMARKS[0]][2][0]}
-    return len(per_type), urllib.parse.urlencode(asked)
+    asked = [
+        urllib.parse.urlencode({"benchmark": key, "region": PRICED_IN, **params})
+        for index in range(PARAM_SETS)
+        for key, (_unit, _higher, param_sets) in measured.items()
+        if index < len(param_sets)
+        for params in [param_sets[index]]
+    ]
+    return len(per_type), asked
 
 
 def add_runs(type_ids: list[int], first: int, count: int) -> None:
@@ -307,29 +318,37 @@ def in_process(
 
 
 def served(
-    cluster, server, question: str, questions: int, loads: int, offset: int
+    cluster, server, asked: list[str], questions: int, loads: int, offset: int
 ) -> dict[str, list[float]]:
-    """{what: latencies} from gunicorn: price-performance cold, and list pages."""
+    """{what: latencies} from gunicorn: price-performance cold (the first of `asked` on
+    days nobody asked, then each of `asked` in turn), and list pages."""
     from django.db import connection
 
     connection.close()
     cluster.restart()
     server.restart()
     latencies: dict[str, list[float]] = {}
-    cold = []
-    for index in range(questions):
-        day = ASKED_FROM + datetime.timedelta(days=offset + index)
-        path = f"/api/v1/price-performance/?{question}&at={day}"
-        ms, status, _ = common.timed_get(server.url + path)
-        assert status == 200, (path, status, _body(server.url + path))
-        cold.append(ms)
-    slowest = max(range(len(cold)), key=cold.__getitem__)
-    print(
-        f"  price-performance: the first answer after the restart {cold[0]:.1f} ms; the "
-        f"slowest, {cold[slowest]:.1f} ms, was answer {slowest + 1} of {len(cold)}; "
-        f"{sum(ms >= COLD_TARGET_MS for ms in cold)} took {COLD_TARGET_MS} ms or more"
-    )
-    latencies["price-performance (cold)"] = cold
+    series = {
+        "price-performance (cold)": [asked[0]] * questions,
+        "price-performance (cold statistics)": [
+            asked[index % len(asked)] for index in range(questions)
+        ],
+    }
+    for number, (label, question_strings) in enumerate(series.items()):
+        cold = []
+        for index, question in enumerate(question_strings):
+            day = ASKED_FROM + datetime.timedelta(days=offset + number * questions + index)
+            path = f"/api/v1/price-performance/?{question}&at={day}"
+            ms, status, _ = common.timed_get(server.url + path)
+            assert status == 200, (path, status, _body(server.url + path))
+            cold.append(ms)
+        slowest = max(range(len(cold)), key=cold.__getitem__)
+        print(
+            f"  {label}: the first answer {cold[0]:.1f} ms; the slowest, "
+            f"{cold[slowest]:.1f} ms, was answer {slowest + 1} of {len(cold)}; "
+            f"{sum(ms >= COLD_TARGET_MS for ms in cold)} took {COLD_TARGET_MS} ms or more"
+        )
+        latencies[label] = cold
     for name in LISTS:
         count = json.loads(_body(f"{server.url}/api/v1/{name}/?limit=1"))["count"]
         pages = []
@@ -418,7 +437,8 @@ def main() -> None:
         from benchmarks.models import InstanceType, Run
 
         type_ids = load_fleet()
-        per_run, question = create_series(type_ids)
+        per_run, asked = create_series(type_ids)
+        question = asked[0]
         print(f"{len(type_ids):,} EC2 types, {per_run} series each ({len(BENCHMARKS)} benchmarks)")
         names = dict(InstanceType.objects.values_list("pk", "name"))
         done_runs = 0
@@ -434,10 +454,10 @@ def main() -> None:
                 answers = served(
                     cluster,
                     server,
-                    question,
+                    asked,
                     args.questions,
                     args.loads,
-                    offset=API_DAYS + size * args.questions,
+                    offset=API_DAYS + size * 2 * args.questions,
                 )
                 for label, latencies in answers.items():
                     here[label] = statistics.median(latencies)

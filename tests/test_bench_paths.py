@@ -103,8 +103,9 @@ def test_the_ten_million_bench_loads_what_the_ingest_keeps_and_asks_real_pages(t
     from benchmarks.services import statistics
 
     type_ids = ten_million.load_fleet()[:6]
-    per_type, question = ten_million.create_series(type_ids)
-    assert per_type == 198
+    per_type, asked = ten_million.create_series(type_ids)
+    assert per_type == 198 and len(asked) == per_type and len(set(asked)) == per_type
+    question = asked[0]
     runs = ten_million.load(type_ids, per_type, 12 * per_type, 0)
     assert runs == 12 and Result.objects.count() == 12 * per_type
     assert statistics.check_statistics().clean
@@ -115,6 +116,7 @@ def test_the_ten_million_bench_loads_what_the_ingest_keeps_and_asks_real_pages(t
     for path, most in (
         (f"/instance-types/{name}/", 10),
         (f"/api/v1/price-performance/?{question}", 6),
+        (f"/api/v1/price-performance/?{asked[-1]}", 6),
         ("/benchmarks/", 2),
         ("/api/v1/runs/", 6),
     ):
