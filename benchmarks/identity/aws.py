@@ -12,11 +12,9 @@ carries, never today (a proof signed in 2016 by a certificate valid then stays v
 from __future__ import annotations
 
 import datetime
-import functools
 import json
 from pathlib import Path
 
-from asn1crypto import cms
 from cryptography import x509
 
 from benchmarks.identity import Identity, IdentityError, pkcs7
@@ -24,27 +22,20 @@ from benchmarks.identity import Identity, IdentityError, pkcs7
 CERTIFICATES_DIR = Path(__file__).resolve().parent / "certificates"
 
 
-@functools.cache
 def aws_certificates() -> tuple[x509.Certificate, ...]:
     """AWS's published certificates bundled in certificates/ (every `aws-*.pem`)."""
-    return tuple(
-        certificate
-        for path in sorted(CERTIFICATES_DIR.glob("aws-*.pem"))
-        for certificate in x509.load_pem_x509_certificates(path.read_bytes())
-    )
+    return pkcs7.bundled(CERTIFICATES_DIR, "aws-*.pem")
 
 
 def verify_pkcs7(proof: str) -> Identity:
     """The machine an AWS PKCS7 proof names; IdentityError when it does not verify."""
-    signed = pkcs7.signed_data(proof)
-    document = signed["encap_content_info"]["content"].native
-    if not isinstance(document, bytes) or not document:
-        raise IdentityError("the AWS identity proof carries no document")
-    signer = pkcs7.only_signer(signed, "AWS")
-    certificate = _signer_certificate(signer)
-    digest = pkcs7.digest_name(signer, "AWS")
-    signed_bytes, signed_at = pkcs7.signed_attributes(signer, document, digest, "AWS")
-    pkcs7.check_signature(certificate, signer["signature"].native, signed_bytes, digest, "AWS")
+    document, certificate, signed_at = pkcs7.verified(
+        pkcs7.signed_data(proof),
+        "AWS",
+        aws_certificates(),
+        "the AWS identity proof is signed by a certificate that is not AWS's published one "
+        "(serial {serial})",
+    )
     if signed_at is not None and not (
         certificate.not_valid_before_utc <= signed_at <= certificate.not_valid_after_utc
     ):
@@ -53,19 +44,6 @@ def verify_pkcs7(proof: str) -> Identity:
             "certificate's validity"
         )
     return _identity(document)
-
-
-def _signer_certificate(signer: cms.SignerInfo) -> x509.Certificate:
-    sid = signer["sid"]
-    issuer = sid.chosen["issuer"].dump()
-    serial = sid.chosen["serial_number"].native
-    for certificate in aws_certificates():
-        if certificate.serial_number == serial and certificate.issuer.public_bytes() == issuer:
-            return certificate
-    raise IdentityError(
-        "the AWS identity proof is signed by a certificate that is not AWS's published one "
-        f"(serial {serial})"
-    )
 
 
 def _identity(document: bytes) -> Identity:

@@ -13,7 +13,6 @@ It names neither the VM's size nor its region: a proof says the uploader had tha
 from __future__ import annotations
 
 import datetime
-import functools
 import json
 import re
 from pathlib import Path
@@ -39,23 +38,14 @@ def certificates_dir() -> Path:
     return Path(configured) if configured else BUNDLED_DIR
 
 
-@functools.cache
-def _certificates(directory: Path, pattern: str) -> tuple[x509.Certificate, ...]:
-    return tuple(
-        certificate
-        for path in sorted(directory.glob(pattern))
-        for certificate in x509.load_pem_x509_certificates(path.read_bytes())
-    )
-
-
 def azure_roots() -> tuple[x509.Certificate, ...]:
     """The roots an Azure signer must chain to (every `azure-root-*.pem`)."""
-    return _certificates(certificates_dir(), "azure-root-*.pem")
+    return pkcs7.bundled(certificates_dir(), "azure-root-*.pem")
 
 
 def azure_intermediates() -> tuple[x509.Certificate, ...]:
     """Microsoft's issuing CAs between the signer and a root (every `azure-ca-*.pem`)."""
-    return _certificates(certificates_dir(), "azure-ca-*.pem")
+    return pkcs7.bundled(certificates_dir(), "azure-ca-*.pem")
 
 
 def verify_attested(proof: str, *, now: datetime.datetime | None = None) -> Identity:
@@ -69,14 +59,12 @@ def verify_attested(proof: str, *, now: datetime.datetime | None = None) -> Iden
     if answer.get("encoding", "pkcs7") != "pkcs7":
         raise IdentityError(f"the Azure attested document's encoding {answer['encoding']!r}")
     signed = pkcs7.signed_data(answer["signature"])
-    document = signed["encap_content_info"]["content"].native
-    if not isinstance(document, bytes) or not document:
-        raise IdentityError("the Azure identity proof carries no document")
-    signer = pkcs7.only_signer(signed, "Azure")
-    leaf = _signer_certificate(signed, signer)
-    digest = pkcs7.digest_name(signer, "Azure")
-    signed_bytes, signed_at = pkcs7.signed_attributes(signer, document, digest, "Azure")
-    pkcs7.check_signature(leaf, signer["signature"].native, signed_bytes, digest, "Azure")
+    document, leaf, signed_at = pkcs7.verified(
+        signed,
+        "Azure",
+        pkcs7.carried(signed),
+        "the Azure identity proof does not carry its signer's certificate",
+    )
     fields = _fields(document)
     created = _time(fields, "createdOn")
     expires = _time(fields, "expiresOn")
@@ -96,18 +84,6 @@ def verify_attested(proof: str, *, now: datetime.datetime | None = None) -> Iden
         started_at=None,
         nonce=str(fields.get("nonce") or ""),
     )
-
-
-def _signer_certificate(signed, signer) -> x509.Certificate:
-    sid = signer["sid"].chosen
-    issuer, serial = sid["issuer"].dump(), sid["serial_number"].native
-    for choice in signed["certificates"] or []:
-        if choice.name != "certificate":
-            continue
-        certificate = x509.load_der_x509_certificate(choice.chosen.dump())
-        if certificate.serial_number == serial and certificate.issuer.public_bytes() == issuer:
-            return certificate
-    raise IdentityError("the Azure identity proof does not carry its signer's certificate")
 
 
 def _fields(document: bytes) -> dict:

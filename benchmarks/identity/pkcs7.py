@@ -9,7 +9,11 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime
+import functools
 import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
 
 from asn1crypto import cms, pem
 from cryptography import x509
@@ -104,3 +108,61 @@ def check_signature(
             )
     except InvalidSignature:
         raise IdentityError(f"the {cloud} identity proof does not verify: bad signature") from None
+
+
+@functools.cache
+def bundled(directory: Path, pattern: str) -> tuple[x509.Certificate, ...]:
+    """The certificates of every PEM file in `directory` matching `pattern`, read once."""
+    return tuple(
+        certificate
+        for path in sorted(directory.glob(pattern))
+        for certificate in x509.load_pem_x509_certificates(path.read_bytes())
+    )
+
+
+def carried(signed: cms.SignedData) -> list[x509.Certificate]:
+    """The certificates the proof carries itself."""
+    return [
+        x509.load_der_x509_certificate(choice.chosen.dump())
+        for choice in signed["certificates"] or []
+        if choice.name == "certificate"
+    ]
+
+
+class Verified(NamedTuple):
+    """A signature that verified: the document it covers, its signer's certificate and the
+    signing time the proof carries (None without one)."""
+
+    document: bytes
+    certificate: x509.Certificate
+    signed_at: datetime.datetime | None
+
+
+def verified(
+    signed: cms.SignedData,
+    cloud: str,
+    certificates: Iterable[x509.Certificate],
+    unknown_signer: str,
+) -> Verified:
+    """The document, once its one signer (found among `certificates` by issuer and serial
+    number; else IdentityError `unknown_signer`) is shown to have signed it."""
+    document = signed["encap_content_info"]["content"].native
+    if not isinstance(document, bytes) or not document:
+        raise IdentityError(f"the {cloud} identity proof carries no document")
+    signer = only_signer(signed, cloud)
+    sid = signer["sid"].chosen
+    issuer, serial = sid["issuer"].dump(), sid["serial_number"].native
+    certificate = next(
+        (
+            known
+            for known in certificates
+            if known.serial_number == serial and known.issuer.public_bytes() == issuer
+        ),
+        None,
+    )
+    if certificate is None:
+        raise IdentityError(unknown_signer.format(serial=serial))
+    digest = digest_name(signer, cloud)
+    signed_bytes, signed_at = signed_attributes(signer, document, digest, cloud)
+    check_signature(certificate, signer["signature"].native, signed_bytes, digest, cloud)
+    return Verified(document, certificate, signed_at)
