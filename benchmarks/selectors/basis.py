@@ -13,6 +13,11 @@ from benchmarks import per_dollar as arithmetic
 from benchmarks.selectors.kept_series import Machine
 
 
+def earns_credits(machine: Machine) -> bool:
+    """Whether a type's figures depend on the basis: a burstable type with its baseline."""
+    return machine.burstable and machine.baseline_share is not None
+
+
 def on_basis(
     machine: Machine,
     median: float,
@@ -30,7 +35,7 @@ def on_basis(
     a process count, every vCPU is taken as busy."""
     higher = higher_is_better
     burst = arithmetic.per_dollar(median, usd, higher_is_better=higher)
-    if not machine.burstable or machine.baseline_share is None:
+    if not earns_credits(machine):
         return {"per_dollar": burst, "basis_figure": median}
     share = float(machine.baseline_share)
     vcpus = float(machine.vcpus) if machine.vcpus is not None else None

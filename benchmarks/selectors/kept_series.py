@@ -173,11 +173,15 @@ def question_rows(
     benchmark's statistics and the region's stamp stay the same (`freshness.kept_read`,
     LARGE_KEYS of them). The read is a third of a thousand-row answer (docs/performance.md).
     """
-    statistics = statistics_in_scope(benchmark, query, params, vendor=region.vendor)
+
+    def read() -> list[KeptSeries]:
+        statistics = statistics_in_scope(benchmark, query, params, vendor=region.vendor)
+        return read_kept_series(statistics, extras, region=region)
+
     narrowed = query.instance_types or query.families or query.vcpus or query.memory_gib
     stamp = (benchmark.stats_updated_at, prices_stamp(region))
     if narrowed or "samples" in extras or None in stamp:
-        return read_kept_series(statistics, extras, region=region)
+        return read()
     key = "|".join(
         (
             "question-rows",
@@ -188,13 +192,8 @@ def question_rows(
             ",".join(extras),
         )
     )
-    rows = freshness.kept_read(
-        key,
-        lambda: read_kept_series(statistics, extras, region=region),
-        stamp=stamp,
-        large=True,
-    )
-    return list(rows)
+    # The query is built only to be read: its conditions cost half a millisecond.
+    return list(freshness.kept_read(key, read, stamp=stamp, large=True))
 
 
 # SQLite refuses an expression more than 1,000 deep, and each family's condition adds a level
