@@ -38,7 +38,7 @@ def on_basis(
     if not earns_credits(machine):
         return {"per_dollar": burst, "basis_figure": median}
     share = float(machine.baseline_share)
-    vcpus = float(machine.vcpus) if machine.vcpus is not None else None
+    vcpus = machine.vcpu_count
     processes = (params or {}).get("processes")
     sustains = arithmetic.sustained_share(share, vcpus, processes)
     sustained = arithmetic.sustained_figure(median, sustains, higher_is_better=higher)

@@ -29,7 +29,7 @@ from benchmarks.questions.compare import CompareQuery
 from benchmarks.selectors import prices
 from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.busy import workers_at
-from benchmarks.selectors.kept_series import Machine
+from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
 from benchmarks.selectors.lookups import get_region, types_by_names
 
 # Prices shown beside the chosen one, when the region has them.
@@ -149,7 +149,7 @@ class TypeComparison:
 
 
 def _machine(instance_type: InstanceType) -> Machine:
-    return Machine(*(getattr(instance_type, name) for name in Machine._fields))
+    return machine_of([getattr(instance_type, name) for name in COLUMNS])
 
 
 def compare_types(query: CompareQuery) -> TypeComparison:

@@ -35,7 +35,14 @@ from benchmarks.models import (
 )
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.questions.profiles import ProfileQuery
-from benchmarks.selectors.kept_series import KeptSeries, Machine, params_of, statistics_in_scope
+from benchmarks.selectors.kept_series import (
+    COLUMNS,
+    KeptSeries,
+    Machine,
+    machine_of,
+    params_of,
+    statistics_in_scope,
+)
 from benchmarks.selectors.lookups import prices_stamp, type_and_variant
 
 FAMILY = "fargate"
@@ -249,11 +256,11 @@ def _basis() -> FargateBasis | None:
 
 def _machine(values: list) -> Machine:
     """A size as the basis keeps it (numbers as text) as the machine answers price."""
-    fields = dict(zip(Machine._fields, values, strict=True))
+    fields = dict(zip(COLUMNS, values, strict=True))
     for name in ("vcpus", "memory_gib", "baseline_share"):
         if fields[name] is not None:
             fields[name] = Decimal(fields[name])
-    return Machine(**fields)
+    return machine_of(list(fields.values()))
 
 
 def _sources(

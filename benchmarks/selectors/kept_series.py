@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 
 
 class Machine(NamedTuple):
-    """What pricing and the burst model need of an instance type (read with its series)."""
+    """What pricing and the burst model need of an instance type (read with its series): its
+    COLUMNS as stored, then what they give, worked out once when it is read (`machine_of`):
+    a thousand-row answer asks each of every row, and the machines are kept between answers."""
 
     pk: int
     name: str
@@ -48,15 +50,28 @@ class Machine(NamedTuple):
     network_performance: str
     cpu_allocation: str
     vendor: str
+    # Derived: `family_of`; `dedicated`, `shared` or `burstable` ("" where unknown); vCPUs
+    # as a float.
+    family: str
+    allocation: str
+    vcpu_count: float | None
 
-    @property
-    def family(self) -> str:
-        return family_of(self.kind, self.name)
 
-    @property
-    def allocation(self) -> str:
-        """`dedicated`, `shared` or `burstable`; "" where unknown."""
-        return self.cpu_allocation or ("burstable" if self.burstable else "")
+# The instance type's columns a Machine is made of, in its order.
+COLUMNS = Machine._fields[: Machine._fields.index("vendor") + 1]
+
+
+def machine_of(values) -> Machine:
+    """A Machine from the values of its COLUMNS, in their order."""
+    _pk, name, kind, vcpus, _memory, _arch, burstable, _share, _network, allocation, _vendor = (
+        values
+    )
+    return Machine(
+        *values,
+        family_of(kind, name),
+        allocation or ("burstable" if burstable else ""),
+        float(vcpus) if vcpus is not None else None,
+    )
 
 
 class KeptSeries(NamedTuple):
@@ -85,7 +100,7 @@ class KeptSeries(NamedTuple):
     samples: list
 
 
-_MACHINE = [f"instance_type__{name}" for name in Machine._fields]
+_MACHINE = [f"instance_type__{name}" for name in COLUMNS]
 # The plain columns after the machine, in the tuple's order: variant ... verified_runs.
 _PLAIN = ["variant", "params_key", *KeptSeries._fields[4:14]]
 _JSON = ("cpu_models", "regions")
@@ -266,9 +281,7 @@ def read_kept_series(
     if known is None:
         found = ordered.values_list("pk", *_MACHINE, *_PLAIN, *text_columns)
         machine_end = 1 + len(_MACHINE)
-        series = [
-            _kept(row, Machine._make(row[1:machine_end]), machine_end, missing) for row in found
-        ]
+        series = [_kept(row, machine_of(row[1:machine_end]), machine_end, missing) for row in found]
         freshness.keep(key, {kept.machine.pk: kept.machine for kept in series}, stamp=stamp)
         return series
     found = list(ordered.values_list("pk", "instance_type_id", *_PLAIN, *text_columns))
@@ -276,8 +289,8 @@ def read_kept_series(
     if unknown:
         # Types new to this window, added to what it keeps (read now: fresher than the rest,
         # and gone with them when the window ends).
-        for values in InstanceType.objects.filter(pk__in=unknown).values_list(*Machine._fields):
-            known[values[0]] = Machine._make(values)
+        for values in InstanceType.objects.filter(pk__in=unknown).values_list(*COLUMNS):
+            known[values[0]] = machine_of(values)
     return [_kept(row, known[row[1]], 2, missing) for row in found]
 
 

@@ -406,7 +406,7 @@ def price_performance_table(
             kind=instance_type.kind,
             family=instance_type.family,
             vendor=instance_type.vendor,
-            vcpus=float(instance_type.vcpus) if instance_type.vcpus is not None else None,
+            vcpus=instance_type.vcpu_count,
             runs=row.runs,
             results=row.results,
             median=row.median,

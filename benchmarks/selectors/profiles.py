@@ -189,7 +189,7 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
                 instance_type=machine.name,
                 variant=variant or None,
                 family=machine.family,
-                vcpus=float(machine.vcpus) if machine.vcpus is not None else None,
+                vcpus=machine.vcpu_count,
                 score=score,
                 components=components,
                 usd_per_hour=usd,

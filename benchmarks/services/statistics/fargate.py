@@ -34,7 +34,7 @@ from .compute import ALL_REGIONS
 def keep_fargate_basis() -> FargateBasis:
     """Measure and keep the Fargate basis (one row, replaced)."""
     # What answers price a size by (imported here: the selectors import this package).
-    from benchmarks.selectors.kept_series import Machine
+    from benchmarks.selectors.kept_series import COLUMNS
 
     fargate = list(
         SeriesStatistics.objects.filter(
@@ -65,7 +65,7 @@ def keep_fargate_basis() -> FargateBasis:
                 [str(value) if isinstance(value, Decimal) else value for value in size]
                 for size in InstanceType.objects.filter(kind=InstanceType.Kind.FARGATE)
                 .order_by("name")
-                .values_list(*Machine._fields)
+                .values_list(*COLUMNS)
             ],
             kept_at=timezone.now(),
         )
