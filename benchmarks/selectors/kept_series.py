@@ -116,6 +116,13 @@ def params_of(key: str) -> dict:
     return orjson.loads(key)
 
 
+@functools.lru_cache(maxsize=8192)
+def shared_json(text: str) -> Any:
+    """A series' processors or regions from their JSON text, read once for every row that
+    has the same (a fleet's rows share a few hundred): shared, never change it."""
+    return orjson.loads(text)
+
+
 def statistics_in_scope(
     benchmark: Benchmark,
     query: PricePerformanceQuery,
@@ -298,13 +305,15 @@ def _kept(row: tuple, machine: Machine, plain_start: int, missing: tuple) -> Kep
     """A KeptSeries from a row of `read_kept_series`: its id, the machine's columns (or
     id) up to `plain_start`, the plain columns, the JSON texts."""
     plain_end = plain_start + len(_PLAIN)
+    extras_start = plain_end + len(_JSON)
     return KeptSeries(
         row[0],
         machine,
         row[plain_start],
         params_of(row[plain_start + 1]),
         *row[plain_start + 2 : plain_end],
-        *map(orjson.loads, row[plain_end:]),
+        *map(shared_json, row[plain_end:extras_start]),
+        *map(orjson.loads, row[extras_start:]),
         *missing,
     )
 
