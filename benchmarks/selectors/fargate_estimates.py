@@ -76,7 +76,7 @@ def estimated_series(
     measured_names = {row.machine.name for row in measured}
     sizes = [
         size
-        for size in _sizes_in_scope(query, [_machine(values) for values in basis.sizes])
+        for size in _sizes_in_scope(query, _sizes(basis))
         if size.name not in measured_names and size.vcpus is not None
     ]
     if not sizes:
@@ -162,7 +162,7 @@ def estimated_scores(
         return []
     sizes = [
         size
-        for size in _sizes_in_scope(query, [_machine(values) for values in basis.sizes])
+        for size in _sizes_in_scope(query, _sizes(basis))
         if size.pk not in measured and size.vcpus is not None
     ]
     if not sizes:
@@ -251,6 +251,16 @@ def _sizes_in_scope(
 def _basis() -> FargateBasis | None:
     return freshness.kept_read(
         "fargate-estimate-basis", lambda: FargateBasis.objects.order_by("-kept_at").first()
+    )
+
+
+def _sizes(basis: FargateBasis) -> list[Machine]:
+    """The basis's task sizes as machines, made once for each basis kept (not for every
+    answer: a fleet's sizes are a tenth of a millisecond each)."""
+    return freshness.kept_read(
+        "fargate-estimate-sizes",
+        lambda: [_machine(values) for values in basis.sizes],
+        stamp=(basis.pk, basis.kept_at),
     )
 
 

@@ -11,7 +11,7 @@ its zones' periods (spot: the median zone or the cheapest) is answered in one pl
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -238,7 +238,11 @@ def _ec2_quotes(
     ids = [instance_type.pk for instance_type in instance_types]
     if not ids:
         return {}
-    prices = Price.objects.filter(region=region, **purchase.price_fields())
+
+    def prices() -> QuerySet:
+        # Built only when read: its conditions cost more than the kept periods' look-up.
+        return Price.objects.filter(region=region, **purchase.price_fields())
+
     options = {
         "day": day,
         "partition": ["instance_type_id", "availability_zone"],
@@ -249,7 +253,7 @@ def _ec2_quotes(
     in_force: dict[int, PriceQuote] = {}
     if purchase.option == PurchaseOption.SPOT:
         picks = pick_periods(
-            _of_types(prices.filter(in_force_on(day)), ids), all_in_force=True, **options
+            _of_types(prices().filter(in_force_on(day)), ids), all_in_force=True, **options
         )
         # The zone is a partition, not `zone` (the SQL would read the same column twice).
         for (pk, zone), pick in picks.items():
@@ -264,7 +268,7 @@ def _ec2_quotes(
         # Many missing types read the region's whole list again (`_of_types`): only their
         # zones are added, a type priced above keeping its own, each zone counted once.
         wanted = set(missing)
-        for (pk, zone), pick in pick_periods(_of_types(prices, missing), **options).items():
+        for (pk, zone), pick in pick_periods(_of_types(prices(), missing), **options).items():
             if pk in wanted:
                 by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
     quotes = {}
@@ -298,16 +302,16 @@ def _cheapest(period: _Period) -> tuple[Decimal, int]:
 
 
 def _periods(
-    prices: QuerySet, region: Region, purchase: Purchase, ids: list[int]
+    prices: Callable[[], QuerySet], region: Region, purchase: Purchase, ids: list[int]
 ) -> dict[int, list[_Period]]:
-    """The periods of `prices` (the region's for the purchase), by type id: of the types
+    """The periods of `prices()` (the region's for the purchase), by type id: of the types
     `ids`, or, for a question of many types (`MANY_TYPES`), the region's whole list, kept in
     this process while the region's prices stay as they are (`freshness.kept_read` with the
     region's stamp; forgotten on a price's write)."""
     if len(ids) <= MANY_TYPES:
-        return _read_periods(_of_types(prices, ids))
+        return _read_periods(_of_types(prices(), ids))
     key = f"price-periods:{region.pk}|{sorted(purchase.price_fields().items())}"
-    return freshness.kept_read(key, lambda: _read_periods(prices), stamp=prices_stamp(region))
+    return freshness.kept_read(key, lambda: _read_periods(prices()), stamp=prices_stamp(region))
 
 
 def _read_periods(prices: QuerySet) -> dict[int, list[_Period]]:
