@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
+import json
 import os
 import shutil
 import signal
@@ -350,6 +351,24 @@ def timed_get(url: str, headers: dict | None = None) -> tuple[float, int, int]:
         if collecting:
             gc.enable()
     return elapsed, status, len(body)
+
+
+def host_speed(rounds: int = 31) -> float:
+    """Milliseconds (median of `rounds`) of a fixed piece of pure-Python work shaped like an
+    answer's (a thousand rows built as dicts, sorted, written as JSON): the host's speed at the
+    time, printed beside the figures so that runs on a host whose speed moves can be compared
+    (the figures divided by it move less than the figures)."""
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        rows = [
+            {"name": f"t{index}.large", "median": index * 1.5, "usd": 0.1 + index / 1e4}
+            for index in range(1200)
+        ]
+        rows.sort(key=lambda row: (-row["median"] / row["usd"], row["name"]))
+        json.dumps(rows)
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
 
 
 def percentile(values: list[float], share: float) -> float:

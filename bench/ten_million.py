@@ -88,6 +88,8 @@ ASKED_FROM = datetime.date(2026, 7, 21)
 # (past the pages' days, so that none of them was asked before).
 API_DAYS = 200
 COLD_TARGET_MS = 50
+# The host's speed at the time: a fixed piece of Python work (common.host_speed).
+HOST_SPEED = "host speed (fixed Python work)"
 LISTS = ("regions", "instance-types", "prices", "fargate-rates", "benchmarks", "runs")
 
 
@@ -450,6 +452,7 @@ def main() -> None:
                 # Types nobody opened yet: a different slice of the fleet at each size.
                 opened = [names[pk] for pk in type_ids[size * 97 :: 53][:10]]
                 runs = list(Run.objects.order_by("?").values_list("pk", flat=True)[:3])
+                speed = common.host_speed()
                 here = show(in_process(cluster, opened, runs, question))
                 answers = served(
                     cluster,
@@ -462,6 +465,12 @@ def main() -> None:
                 for label, latencies in answers.items():
                     here[label] = statistics.median(latencies)
                     print(f"  {label:40} {common.summary(latencies)}")
+                after = common.host_speed()
+                here[HOST_SPEED] = (speed + after) / 2
+                print(
+                    f"  {HOST_SPEED}: {speed:.2f} ms before the pages, {after:.2f} after the"
+                    " API (common.host_speed: lower is a quicker host)"
+                )
                 loads = max(3, args.loads // 3)
                 first, every = first_charts(server, question, loads, offset=60 + size * 10)
                 here["first chart"] = statistics.median(first)

@@ -124,3 +124,5 @@ def test_the_ten_million_bench_loads_what_the_ingest_keeps_and_asks_real_pages(t
             response = client.get(path)
         assert response.status_code == 200, (path, response.content[:300])
         assert len(captured) <= most, (path, len(captured))
+    # The host's speed printed beside the figures: a fixed piece of work, timed.
+    assert 0 < ten_million.common.host_speed(rounds=3) < 1_000
