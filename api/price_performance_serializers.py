@@ -28,14 +28,7 @@ class Column:
     @property
     def expression(self) -> str:
         value = self.read or f"row.{self.name}"
-        if not self.number:
-            return value
-        # `_number` inline (`_n` a local of the writer): a thousand rows' eight figures' calls
-        # are a tenth of writing the answer.
-        return (
-            f"(int(_n) if type(_n := {value}) is float and _n.is_integer() "
-            f"and -1e16 < _n < 1e16 else _n)"
-        )
+        return f"_number({value})" if self.number else value
 
 
 @dataclass(frozen=True)
@@ -484,7 +477,7 @@ def _standing(table: PricePerformanceTable) -> dict:
 
 def _number(value: float | int | None) -> float | int | None:
     """A whole float as an integer: 12076, not 12076.0. Every figure of a price-performance
-    answer goes through here (a row's written inline: `Column.expression`).
+    answer goes through here.
 
     JSON has one kind of number and JavaScript reads both alike, and the answer is shorter
     without a thousand rows' ".0". From 1e16 on, floats are written with an exponent

@@ -3,7 +3,6 @@ one rents there."""
 
 from __future__ import annotations
 
-import functools
 import re
 from decimal import Decimal
 
@@ -205,9 +204,6 @@ def machine_kind(vendor: str) -> str:
     return InstanceType.Kind.EC2 if vendor == Vendor.AWS else InstanceType.Kind.VM
 
 
-# Kept by (kind, name): a thousand-row answer asks it of every row (a name's family never
-# changes, and a fleet is a few thousand names).
-@functools.lru_cache(maxsize=16384)
 def family_of(kind: str, name: str) -> str:
     """The family an instance type is compared by: `c7g` for c7g.xlarge, `fargate` for tasks,
     `db.r3` for the DB instance class db.r3.large; another cloud's as `vm_family` says."""

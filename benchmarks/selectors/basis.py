@@ -13,11 +13,6 @@ from benchmarks import per_dollar as arithmetic
 from benchmarks.selectors.kept_series import Machine
 
 
-def earns_credits(machine: Machine) -> bool:
-    """Whether a type's figures depend on the basis: a burstable type with its baseline."""
-    return machine.burstable and machine.baseline_share is not None
-
-
 def on_basis(
     machine: Machine,
     median: float,
@@ -35,7 +30,7 @@ def on_basis(
     a process count, every vCPU is taken as busy."""
     higher = higher_is_better
     burst = arithmetic.per_dollar(median, usd, higher_is_better=higher)
-    if not earns_credits(machine):
+    if not machine.burstable or machine.baseline_share is None:
         return {"per_dollar": burst, "basis_figure": median}
     share = float(machine.baseline_share)
     vcpus = machine.vcpu_count

@@ -264,13 +264,18 @@ def _sizes(basis: FargateBasis) -> list[Machine]:
     )
 
 
+# The columns the basis keeps as text, numbers to the machine.
+_DECIMALS = ("vcpus", "memory_gib", "baseline_share")
+
+
 def _machine(values: list) -> Machine:
     """A size as the basis keeps it (numbers as text) as the machine answers price."""
-    fields = dict(zip(COLUMNS, values, strict=True))
-    for name in ("vcpus", "memory_gib", "baseline_share"):
-        if fields[name] is not None:
-            fields[name] = Decimal(fields[name])
-    return machine_of(list(fields.values()))
+    return machine_of(
+        [
+            Decimal(value) if name in _DECIMALS and value is not None else value
+            for name, value in zip(COLUMNS, values, strict=True)
+        ]
+    )
 
 
 def _sources(

@@ -108,18 +108,12 @@ _JSON = ("cpu_models", "regions")
 EXTRAS = ("sources", "flags", "samples")
 
 
-@functools.lru_cache(maxsize=4096)
-def params_of(key: str) -> dict:
-    """A series' parameters from their canonical text; rows share few, so each is read once.
-
-    The dict is shared: never change it."""
-    return orjson.loads(key)
-
-
 @functools.lru_cache(maxsize=8192)
-def shared_json(text: str) -> Any:
-    """A series' processors or regions from their JSON text, read once for every row that
-    has the same (a fleet's rows share a few hundred): shared, never change it."""
+def params_of(text: str) -> Any:
+    """A series' parameters, processors or regions from their JSON text, read once for every
+    row with the same text (a fleet's rows share a few hundred of each).
+
+    The value is shared: never change it."""
     return orjson.loads(text)
 
 
@@ -312,7 +306,7 @@ def _kept(row: tuple, machine: Machine, plain_start: int, missing: tuple) -> Kep
         row[plain_start],
         params_of(row[plain_start + 1]),
         *row[plain_start + 2 : plain_end],
-        *map(shared_json, row[plain_end:extras_start]),
+        *map(params_of, row[plain_end:extras_start]),
         *map(orjson.loads, row[extras_start:]),
         *missing,
     )

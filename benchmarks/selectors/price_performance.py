@@ -17,7 +17,6 @@ from typing import Any
 
 from django.utils import timezone
 
-from benchmarks import per_dollar as arithmetic
 from benchmarks import units
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import AmbiguousParameter, DomainError
@@ -28,7 +27,7 @@ from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import busy, prices, verified
 from benchmarks.selectors.baseline import apply_baseline
-from benchmarks.selectors.basis import bandwidth_figures, earns_credits, on_basis
+from benchmarks.selectors.basis import bandwidth_figures, on_basis
 from benchmarks.selectors.fargate_estimates import estimated_series
 from benchmarks.selectors.kept_series import (
     EXTRAS,
@@ -380,23 +379,14 @@ def price_performance_table(
             )
             continue
         usd = float(quote.usd_per_hour)
-        basis = None
-        if earns_credits(instance_type):
-            basis = on_basis(
-                instance_type,
-                row.median,
-                usd,
-                query.basis,
-                higher_is_better=benchmark.higher_is_better,
-                params=row.params,
-            )
-            per_dollar, basis_figure = basis["per_dollar"], basis["basis_figure"]
-        else:
-            # What `on_basis` answers for it, without a dict a row.
-            per_dollar = arithmetic.per_dollar(
-                row.median, usd, higher_is_better=benchmark.higher_is_better
-            )
-            basis_figure = row.median
+        basis = on_basis(
+            instance_type,
+            row.median,
+            usd,
+            query.basis,
+            higher_is_better=benchmark.higher_is_better,
+            params=row.params,
+        )
         price, used = prices.in_currency(quote, usd, rate)
         # Every field named, none merged in from a dict: a thousand rows' merges cost more
         # than the rest of the loop.
@@ -420,8 +410,8 @@ def price_performance_table(
             samples=row.samples,
             usd_per_hour=usd,
             price_note=quote.note,
-            per_dollar=per_dollar,
-            basis_figure=basis_figure,
+            per_dollar=basis["per_dollar"],
+            basis_figure=basis["basis_figure"],
             price_effective_from=quote.effective_from,
             price_in_force=quote.in_force,
             cpu_allocation=instance_type.allocation,
@@ -438,7 +428,7 @@ def price_performance_table(
             exchange_rate_date=used.day,
             estimate=estimate and estimate.estimate,
         )
-        if basis is not None:  # a burstable type's figures on every basis
+        if len(basis) > 2:  # a burstable type's figures on every basis
             _set(priced, basis)
         if benchmark.unit == BANDWIDTH_UNIT:
             _set(priced, bandwidth_figures(instance_type, row.median, usd))

@@ -344,12 +344,6 @@ def _quotes_in_force(
         known = periods.get(type_id)
         if not known:
             continue
-        if len(known) == 1:  # most types: one period, no list to build
-            if is_in_force(known[0], day):
-                quotes[type_id] = known[0].quote
-            else:
-                others.add(type_id)
-            continue
         in_force = [period for period in known if is_in_force(period, day)]
         if in_force:
             quotes[type_id] = min(in_force, key=_cheapest).quote
