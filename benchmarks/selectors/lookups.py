@@ -93,7 +93,9 @@ def types_by_names(names, *, field: str = "instance_type") -> dict[str, Instance
         vendor, name = vendor_and_name(text)
         matches = [row for row in rows if row.name == name and vendor in (None, row.vendor)]
         if not matches:
-            get_instance_type(text, field=field)  # raises, naming the closest names
+            # Raises, naming the closest names; finds the type if an import made it since.
+            found[text] = get_instance_type(text, field=field)
+            continue
         found[text] = min(matches, key=lambda row: (row.vendor != Vendor.AWS, row.vendor))
     return found
 
@@ -130,10 +132,10 @@ def get_benchmark(key: str, *, field: str = "benchmark") -> Benchmark:
 
 def by_name(model, field: str, names: set[str], lookup) -> dict:
     """Rows by name in one query; an unknown name raises the lookup's DomainError, which
-    suggests the closest names."""
+    suggests the closest names (or finds the row, if an import made it since)."""
     found = {getattr(row, field): row for row in model.objects.filter(**{f"{field}__in": names})}
     for name in sorted(names - found.keys()):
-        lookup(name)
+        found[name] = lookup(name)
     return found
 
 
@@ -204,9 +206,11 @@ def _read_benchmark_in_region(benchmark_key: str, region_code: str) -> Benchmark
         .order_by()
         .first()
     )
-    if benchmark is None:
-        get_benchmark(benchmark_key)  # raises, naming the closest keys
-    if benchmark.region_pk is None:
-        get_region(region_code)  # raises, naming the closest codes
+    if benchmark is None or benchmark.region_pk is None:
+        # One is unknown: its own lookup raises, naming the closest names. Should both be
+        # found now (an import made the missing one after the read above), they answer.
+        return BenchmarkInRegion(
+            benchmark=get_benchmark(benchmark_key), region=get_region(region_code)
+        )
     region = Region(**{name: getattr(benchmark, f"region_{name}") for name in REGION_FIELDS})
     return BenchmarkInRegion(benchmark=benchmark, region=region)
