@@ -92,11 +92,11 @@ def types_by_names(names, *, field: str = "instance_type") -> dict[str, Instance
     for text in names:
         vendor, name = vendor_and_name(text)
         matches = [row for row in rows if row.name == name and vendor in (None, row.vendor)]
-        if not matches:
+        if matches:
+            found[text] = min(matches, key=lambda row: (row.vendor != Vendor.AWS, row.vendor))
+        else:
             # Raises, naming the closest names; finds the type if an import made it since.
             found[text] = get_instance_type(text, field=field)
-            continue
-        found[text] = min(matches, key=lambda row: (row.vendor != Vendor.AWS, row.vendor))
     return found
 
 

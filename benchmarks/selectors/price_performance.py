@@ -237,8 +237,6 @@ def best_first(rows: list[PricePerformanceRow], reading: units.Reading) -> list:
 
 def _open_parameters(rows: list[KeptSeries]) -> list[tuple[str, tuple, set]]:
     """(parameter, machine, values) for each parameter with several values in one row."""
-    if len({(row.machine.name, row.variant) for row in rows}) == len(rows):
-        return []  # a series a row (every parameter named, or each measured one way)
     groups: dict[tuple, list[KeptSeries]] = defaultdict(list)
     for row in rows:
         groups[(row.machine.name, row.variant)].append(row)
