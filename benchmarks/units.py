@@ -141,6 +141,23 @@ _COUNTED = {
     "string/s": "strings",
     "frame/s": "frames",
     "matrix/s": "matrices",
+    # ffmpeg's audio encoders: seconds of audio encoded per second of wall time.
+    "s/s": "seconds of audio",
+}
+# The same units written in the plural (vLLM's `tokens/s`, `requests/s`) or spelled out.
+_PLURAL_UNITS = {
+    "tokens/s": "token/s",
+    "requests/s": "req/s",
+    "request/s": "req/s",
+    "ops/s": "op/s",
+    "operations/s": "op/s",
+    "events/s": "event/s",
+    "queries/s": "query/s",
+    "frames/s": "frame/s",
+    "transactions/s": "tx/s",
+    "primes/s": "prime/s",
+    "strings/s": "string/s",
+    "matrices/s": "matrix/s",
 }
 # Things people buy by the million: their cost is shown per 1 M as well.
 _PRICED_BY_THE_MILLION = {"req/s", "token/s", "op/s", "tx/s", "query/s"}
@@ -241,8 +258,9 @@ def reading(key: str, unit: str, higher_is_better: bool) -> Reading:
             "Per dollar-hour: the bit rate each dollar of hourly price buys "
             "(median bit/s ÷ USD per hour).",
         )
-    counted = _COUNTED.get(unit) or (f"{unit[:-2]}s" if unit.endswith("/s") else None)
+    counted = _counted(unit)
     if counted:
+        by_the_million = _PLURAL_UNITS.get(unit, unit) in _PRICED_BY_THE_MILLION
         return Reading(
             unit,
             True,
@@ -252,7 +270,7 @@ def reading(key: str, unit: str, higher_is_better: bool) -> Reading:
             Scale(counted, symbol=False, suffix=_PER_DOLLAR),
             f"Per dollar: the {counted} an hour of the instance gets through for each dollar "
             f"it costs (median {unit} × 3600 ÷ USD per hour).",
-            (1e6, f"1 M {counted}") if unit in _PRICED_BY_THE_MILLION else None,
+            (1e6, f"1 M {counted}") if by_the_million else None,
         )
     # A figure that is not a rate (a score, a size, a relative throughput): what each dollar
     # of hourly price buys of it.
@@ -268,6 +286,21 @@ def reading(key: str, unit: str, higher_is_better: bool) -> Reading:
         Scale(shown, factor=1 / SECONDS_PER_HOUR, symbol=symbol, suffix=_PER_DOLLAR_HOUR),
         f"Per dollar-hour: the {name} each dollar of hourly price buys (median ÷ USD per hour).",
     )
+
+
+def _counted(unit: str) -> str | None:
+    """What one of a rate's things is called, in the plural: `token/s` and `tokens/s` ->
+    'tokens', `widget/s` -> 'widgets'; None when `unit` is not a rate of countable things."""
+    unit = _PLURAL_UNITS.get(unit, unit)
+    if unit in _COUNTED:
+        return _COUNTED[unit]
+    if not unit.endswith("/s") or unit in ("B/s", "bit/s"):
+        return None
+    thing = unit[:-2]
+    if not thing:
+        return None
+    # A name written in the plural already stays as it is ("widgets/s" -> "widgets").
+    return thing if thing.endswith("s") else f"{thing}s"
 
 
 def _lower_is_better(key: str, unit: str) -> Reading:

@@ -1,5 +1,7 @@
 """Units people read: every benchmark unit of docs/benchmarks.md, formatted in one place."""
 
+import re
+
 import pytest
 
 from benchmarks import units
@@ -103,3 +105,36 @@ def test_every_unit_of_docs_benchmarks_md_has_a_reading():
             reading = units.reading("tool:test", unit, higher)
             assert reading.value.format(1234.5), unit
             assert "×" not in reading.value_name and "hours per USD" not in reading.explanation
+
+
+# Every unit the full demo stores (the four Spare Cores files, the studies, the parsers).
+DEMO_UNITS = [
+    ("%", False), ("B", True), ("B/s", True), ("bogo-op/s", True), ("frame/s", True),
+    ("matrix/s", True), ("ms", False), ("op/s", True), ("prime/s", True), ("req/s", True),
+    ("requests/s", True), ("s", False), ("s/s", True), ("score", True), ("string/s", True),
+    ("token/s", True), ("tokens/s", True), ("bit/s", True), ("relative throughput", True),
+    ("tx/s", True), ("query/s", True), ("event/s", True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("unit", "higher_is_better"), DEMO_UNITS)
+def test_every_demo_unit_reads_as_words_with_one_plural(unit, higher_is_better):
+    reading = read("tool:test", unit, higher_is_better)
+    shown = [reading.value_name, reading.value.format(2.23e6)]
+    if reading.per_dollar is not None:
+        shown += [reading.per_dollar_name, reading.per_dollar.format(2.23e6), reading.explanation]
+    for text in shown:
+        # "tokenss", "ss per dollar": a plural made of a unit written in the plural already.
+        assert not re.search(r"[a-z]ss\b|\bss\b", text), (unit, text)
+
+
+def test_plural_units_read_as_their_singular_spelling():
+    assert read("vllm:output-throughput", "tokens/s").per_dollar.format(2.23e6) == (
+        "2.23 M tokens per dollar"
+    )
+    assert read("vllm:output-throughput", "tokens/s").cost_per == (1e6, "1 M tokens")
+    assert read("vllm:request-throughput", "requests/s").per_dollar_name == "Requests per dollar"
+    assert read("ffmpeg:aac_128k", "s/s").per_dollar.format(401e3) == (
+        "401 k seconds of audio per dollar"
+    )
+    assert read("user:thing", "widgets/s").per_dollar.format(5) == "5 widgets per dollar"
