@@ -20,7 +20,10 @@ quote, not the files, with the sample's repository, commit and licence in every 
 Each row keeps what the record has: vendor, region (and its name, for creating it), instance
 type, purchase option, OS, the commitment's term, payment and class, the currency, the hourly
 price as quoted and in US dollars (at the ECB's rate of its first day, as the parsers convert),
-a reservation's upfront and hourly parts, the dates in force, and the source.
+a reservation's upfront and hourly parts, the dates in force, and the source. A dollar figure
+at the ECB's rates (Hetzner's) is not written: the reader computes it from the quote and the
+rates of its day, so that no rounded cross rate is ever stored (Google's IDR quotes keep the
+dollar figure of the catalog's own rate).
 """
 
 from __future__ import annotations
@@ -103,9 +106,14 @@ def gcp_rows(folder: Path) -> list[tuple[QuotedPriceRecord, str]]:
 
 
 def as_row(record: QuotedPriceRecord, region_name: str) -> dict[str, str]:
-    """A record as one row of the file: empty cells for what it does not have."""
+    """A record as one row of the file: empty cells for what it does not have, and for a
+    dollar figure the ECB's rates give (snapshot.read_cloud_prices works it out again)."""
     values = dataclasses.asdict(record)
     row = {name: "" if values[name] is None else str(values[name]) for name in values}
+    if record.currency != "USD" and record.usd_per_hour == snapshot.ecb_usd(
+        record.quoted_per_hour, record.currency, record.effective_from
+    ):
+        row["usd_per_hour"] = ""
     return {**row, "region_name": region_name}
 
 

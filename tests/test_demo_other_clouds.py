@@ -195,3 +195,31 @@ def test_loaddemo_loads_the_clouds_smallest_first_and_keeps_googles_prices_in_id
     assert sample == {"Standard_B2s_v2", "Standard_B32s_v2"}
     azure = Price.objects.filter(instance_type__vendor=Vendor.AZURE)
     assert set(azure.values_list("instance_type__name", flat=True)) == sample
+
+
+def test_hetzners_dollar_prices_come_from_the_euro_quote_and_the_ecbs_rates_of_their_day():
+    # cpx41: 0.0409 EUR x 1.1086 USD per EUR (the ECB, 2024-10-01) is 0.04534174, not
+    # 0.0409 / 0.902039 (a rounded cross rate) = 0.04534172.
+    rows = {
+        (record.instance_type, record.region): record
+        for record, _ in snapshot.read_cloud_prices()
+        if record.vendor == Vendor.HCLOUD
+    }
+    assert len(rows) == 105
+    assert rows["cpx41", "fsn1"].usd_per_hour == Decimal("0.04534174")
+    for record in rows.values():
+        assert (record.currency, record.effective_from) == ("EUR", datetime.date(2024, 10, 1))
+        exact = (record.quoted_per_hour * Decimal("1.1086")).quantize(Decimal("1e-8"))
+        assert record.usd_per_hour == exact, record
+        assert "(1.1086 USD per EUR)" in record.source
+    # The file keeps the quote alone: no dollar figure rounded through a cross rate is stored.
+    with open(snapshot.CLOUD_PRICES_FILE, encoding="utf-8", newline="") as file:
+        stored = [row["usd_per_hour"] for row in csv.DictReader(file) if row["vendor"] == "hcloud"]
+    assert stored == [""] * 105
+
+
+def test_a_stored_dollar_figure_is_the_vendors_own():
+    # Google's IDR quote keeps the catalog's own conversion, which the ECB's rates do not give.
+    with open(snapshot.CLOUD_PRICES_FILE, encoding="utf-8", newline="") as file:
+        rows = [row for row in csv.DictReader(file) if row["vendor"] == "gcp"]
+    assert rows and all(row["usd_per_hour"] for row in rows)

@@ -25,8 +25,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from benchmarks.currency import exchange_rate
 from benchmarks.errors import DomainError
 from benchmarks.pricing.records import (
+    PLACES,
     FargateRateRecord,
     InstanceSpecRecord,
     PriceRecord,
@@ -98,13 +100,26 @@ CLOUD_PRICE_COLUMNS = (
 
 
 def read_cloud_prices(path: Path = CLOUD_PRICES_FILE) -> Iterator[tuple[QuotedPriceRecord, str]]:
-    """cloud_prices.csv -> each price's record and its region's name."""
-    fields = [name for name in CLOUD_PRICE_COLUMNS if name != "region_name"]
+    """cloud_prices.csv -> each price's record and its region's name.
+
+    An empty `usd_per_hour` is the quote at the ECB's reference rates of the day the price is
+    in force from (Hetzner's euros), worked out here as the vendor's parser does: the file
+    never holds a dollar figure rounded through a cross rate. A stored one is the vendor's own
+    (Azure's dollars, Google's catalog rate)."""
+    fields = [name for name in CLOUD_PRICE_COLUMNS if name not in ("region_name", "usd_per_hour")]
     for where, row in _rows(path, CLOUD_PRICE_COLUMNS):
-        record = QuotedPriceRecord(
-            **{name: _CELLS.get(name, _text)(row[name], where) for name in fields}
-        )
-        yield record, row["region_name"]
+        values = {name: _CELLS.get(name, _text)(row[name], where) for name in fields}
+        if row["usd_per_hour"]:
+            usd = _usd(row["usd_per_hour"], where)
+        else:
+            usd = ecb_usd(values["quoted_per_hour"], values["currency"], values["effective_from"])
+        yield QuotedPriceRecord(**values, usd_per_hour=usd), row["region_name"]
+
+
+def ecb_usd(quoted: Decimal, currency: str, day: datetime.date) -> Decimal:
+    """A price quoted in `currency` in US dollars at the ECB's reference rates of `day`, to
+    the 8th decimal, as Price keeps it (1.1086 USD per EUR: 0.0409 EUR is 0.04534174)."""
+    return exchange_rate(currency, day).usd_of(quoted).quantize(PLACES)
 
 
 def read_prices(path: Path) -> Iterator[PriceRecord]:
