@@ -4,7 +4,7 @@ Cloud and OVHcloud (Spare Cores publish none of Vultr: its types are specified o
 what each machine says of itself).
 
     .venv/bin/python scripts/build_demo_specs.py [--shared ../shared/data/sparecores-servers]
-        [--vendor aws|azure|gcp|hcloud|upcloud|alicloud|ovh|all]
+        [--vendor aws|azure|gcp|hcloud|upcloud|alicloud|ovh|all] [--aws-network PATH]
 
 The shared file (Spare Cores' public data dumps, SpareCores/sc-data-dumps @ e8749bef, January
 2026, CC BY-SA 4.0) may not be copied into the project; its figures are written into our own
@@ -19,7 +19,12 @@ CSV, with a source column carrying the credit. What this script decides:
   where Spare Cores names no model;
 - cpu_allocation: Spare Cores' DEDICATED, SHARED and BURSTABLE, lower-cased;
 - threads per core: vCPUs over cores, where that divides evenly;
-- network_gbps: Spare Cores' `network_speed` (its baseline for "up to" types).
+- network_gbps: Spare Cores' `network_speed` (its baseline for "up to" types), in Gbit/s;
+  OVHcloud's rows give it in Mbit/s (b2-7's 250 is OVH's "250 Mbit/s"), divided here;
+- network_performance (AWS's rows): the network AWS sells, in its own words ("Up to 5
+  Gigabit": the burst, where network_gbps is the baseline), from describe_instance_types as
+  moto bundles it (`--aws-network`: getmoto/moto's moto/ec2/resources/instance_types.json,
+  Apache-2.0; required to write AWS's file).
 Three previous-generation types the demo has prices for are in neither: their vCPUs, memory
 and GPUs are written here from AWS's EC2 User Guide (DOCUMENTED).
 Types Spare Cores measured after that table was made (AWS's c8id, m8azn, m8id, m9g, m9gd,
@@ -46,6 +51,7 @@ from __future__ import annotations
 import argparse
 import csv
 import itertools
+import json
 import os
 import re
 import sys
@@ -94,6 +100,14 @@ AZURE_NAMING_SOURCE = (
     "Microsoft Learn, Azure VM sizes naming conventions ([Family] + [# of vCPUs] + "
     "[Constrained vCPUs] + [Additive Features] + [Accelerator Type] + [Version]): {}"
 )
+NETWORK_SOURCE = (
+    "; network performance: AWS's describe_instance_types, as moto bundles it (getmoto/moto @ "
+    "{}, moto/ec2/resources/instance_types.json, Apache-2.0)"
+)
+# The commit of moto's file the bundled words were read from.
+MOTO_COMMIT = "0af643a5"
+# Spare Cores' network_speed of these vendors is in Mbit/s, not Gbit/s.
+NETWORK_IN_MBITS = {"ovh"}
 DOCUMENTATION_SOURCE = (
     "AWS EC2 User Guide, hardware specifications of {} instances (awsdocs/amazon-ec2-user-guide)"
 )
@@ -179,12 +193,39 @@ def spec_rows(shared: Path, vendor: str = "aws") -> list[dict]:
                 )
                 if server["gpu_memory_total"]
                 else "",
-                "network_gbps": _plain(server["network_speed"]) if server["network_speed"] else "",
+                "network_gbps": _network_gbps(server["network_speed"], vendor),
                 "spec_source": "sparecores",
                 "source": SOURCE.format(VENDORS[vendor]),
             }
         )
     return sorted(rows, key=lambda row: row["name"])
+
+
+def _network_gbps(speed: str, vendor: str) -> str:
+    if not speed:
+        return ""
+    gbps = Decimal(speed) / 1000 if vendor in NETWORK_IN_MBITS else Decimal(speed)
+    return _plain(gbps)
+
+
+def aws_network_words(path: Path) -> dict[str, str]:
+    """Each AWS type's network performance as describe_instance_types words it, from moto's
+    bundled copy of the answers (a JSON object by type name)."""
+    with open(path, encoding="utf-8") as file:
+        types = json.load(file)
+    return {
+        name: words
+        for name, answer in types.items()
+        if (words := (answer.get("NetworkInfo") or {}).get("NetworkPerformance"))
+    }
+
+
+def add_network_words(rows: list[dict], words: dict[str, str]) -> None:
+    """AWS's words for each row's network, credited in its source."""
+    for row in rows:
+        if row["name"] in words:
+            row["network_performance"] = words[row["name"]]
+            row["source"] += NETWORK_SOURCE.format(MOTO_COMMIT)
 
 
 def documented_rows(known: set[str]) -> list[dict]:
@@ -417,7 +458,15 @@ def main() -> None:
         help="AWS's archive; another vendor's is the file named after it beside it",
     )
     parser.add_argument("--vendor", choices=[*VENDORS, "all"], default="aws")
+    parser.add_argument(
+        "--aws-network",
+        type=Path,
+        help="moto's moto/ec2/resources/instance_types.json (AWS's describe_instance_types "
+        f"answers; getmoto/moto @ {MOTO_COMMIT}): AWS's words for each type's network",
+    )
     args = parser.parse_args()
+    if args.vendor in ("aws", "all") and args.aws_network is None:
+        parser.error("AWS's file needs --aws-network (moto's instance_types.json)")
     for vendor in VENDORS if args.vendor == "all" else [args.vendor]:
         rows = spec_rows(args.shared, vendor)
         if vendor == "aws":
@@ -430,6 +479,8 @@ def main() -> None:
             rows += inspector_rows(archive, {row["name"] for row in rows}, vendor)
         if vendor == "azure":
             rows += azure_named_rows(rows, priced_types(vendor))
+        if vendor == "aws":
+            add_network_words(rows, aws_network_words(args.aws_network))
         rows.sort(key=lambda row: row["name"])
         write_rows(path, INSTANCE_SPEC_COLUMNS, rows)
         print(f"{path.relative_to(ROOT)}: {len(rows)} rows")

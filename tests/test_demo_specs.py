@@ -7,7 +7,9 @@ import pytest
 from django.core.management import call_command
 
 from benchmarks.models import InstanceType
+from benchmarks.pricing import snapshot
 from benchmarks.selectors.instance_types import types_lacking_specs
+from benchmarks.services.prices.specs import bundled_specs_file
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +49,10 @@ def test_the_api_gives_each_types_specifications_and_their_sources(demo_rolled_b
     assert nano["cpu_credits_per_hour"] == pytest.approx(6)
     assert nano["cpu_model"] == "AWS ARMv8 Neoverse-N1"
     assert (nano["gpu_count"], nano["network_gbps"]) == (0, pytest.approx(0.032))
-    assert nano["specs_source"] == "AWS documentation; Spare Cores (sparecores.com), CC BY-SA 4.0"
+    # Its network in AWS's words comes from describe_instance_types (moto's copy).
+    assert nano["specs_source"] == (
+        "AWS describe_instance_types; AWS documentation; Spare Cores (sparecores.com), CC BY-SA 4.0"
+    )
     listed = client.get("/api/v1/instance-types/", {"family": "c7g", "limit": 500}).json()
     for row in listed["results"]:
         assert row["cpu_allocation"] == "dedicated"
@@ -122,3 +127,30 @@ def test_azure_types_spare_cores_does_not_list_are_specified_with_their_source(
     assert (size.vcpus, size.memory_gib, size.architecture) == (vcpus, memory, "x86_64")
     assert (size.cpu_allocation, size.burstable) == ("dedicated", False)
     assert size.specs_source.startswith(source)
+
+
+def test_a_burstable_types_network_is_aws_up_to_figure_with_spare_cores_baseline(
+    demo_rolled_back, client
+):
+    # AWS sells t4g.medium "Up to 5 Gigabit"; Spare Cores' 0.256 Gbit/s is its baseline.
+    medium = InstanceType.objects.get(name="t4g.medium")
+    assert (medium.network_performance, medium.network_gbps) == (
+        "Up to 5 Gigabit",
+        Decimal("0.256"),
+    )
+    assert medium.spec_sources["network_performance"] == "describe_instance_types"
+    assert "moto" in medium.source and "Apache-2.0" in medium.source
+    html = client.get("/instance-types/t4g.medium/").content.decode()
+    assert "up to 5 Gbit/s, 0.256 Gbit/s baseline once the burst is spent" in html
+    # A type sold at one rate over several network cards: AWS's total, as it sells it.
+    assert InstanceType.objects.get(name="c8gb.48xlarge").network_performance == "400 Gigabit"
+
+
+def test_ovhclouds_network_is_in_gbit_per_second():
+    # Spare Cores' OVHcloud rows give Mbit/s (b2-7: OVH's 250 Mbit/s; a10-180: 25 Gbit/s).
+    rows = {
+        row.name: row.values["network_gbps"]
+        for row in snapshot.read_instance_specs(bundled_specs_file("ovh"))
+    }
+    assert (rows["b2-7"], rows["a10-180"]) == (Decimal("0.25"), Decimal("25"))
+    assert max(rows.values()) <= 25

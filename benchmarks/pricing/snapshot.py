@@ -65,11 +65,17 @@ COMMITMENT_COLUMNS = (
 ).split(",")
 
 # Spare Cores' figures (AWS's guide for three types Spare Cores lacks): `cpu_allocation`
-# is dedicated, shared or burstable; `spec_source` the source's key (models.SpecSource).
+# is dedicated, shared or burstable; `network_gbps` Spare Cores' network speed (the baseline
+# of an AWS type sold "up to" a burst); `network_performance` AWS's own words for it ("Up to 5
+# Gigabit", from describe_instance_types: NETWORK_PERFORMANCE_SOURCE); `spec_source` the
+# source's key (models.SpecSource) of the rest.
 INSTANCE_SPEC_COLUMNS = (
     "name,vcpus,physical_cores,threads_per_core,memory_gib,architecture,cpu_allocation,"
-    "cpu_model,gpu_count,gpu_model,gpu_memory_gib,network_gbps,spec_source,source"
+    "cpu_model,gpu_count,gpu_model,gpu_memory_gib,network_gbps,network_performance,spec_source,"
+    "source"
 ).split(",")
+# Whose words a bundled `network_performance` is (models.SpecSource).
+NETWORK_PERFORMANCE_SOURCE = "describe_instance_types"
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,7 +104,13 @@ def import_bundled_specs(*, path: Path | None = None, vendor: str = Vendor.AWS) 
             raise DomainError(f"{path.name}: spec_source {key!r} is not a known source")
         summary += record_specs(
             specs=[
-                SpecUpdate(row.name, row.values, source_text=row.source)
+                SpecUpdate(
+                    row.name,
+                    row.values,
+                    source_text=row.source,
+                    # AWS's own words for the network, whatever source the rest is from.
+                    field_sources={"network_performance": snapshot.NETWORK_PERFORMANCE_SOURCE},
+                )
                 for row in rows
                 if row.spec_source == key
             ],
