@@ -250,6 +250,7 @@ def instance_type_detail(request, name: str):
         {
             "page": page,
             "every_rank_url": f"?{asked.urlencode()}#ranks-table",
+            "price_now": page.price_now(request.GET.get("region")),
             "chart_data": charts.price_history_chart(page),
             "scaling": charts.cpu_scaling_chart(cpu_scaling.cpu_scaling(page)),
             "memory": charts.memory_chart(memory_curves.memory_curves(page)),
@@ -262,12 +263,15 @@ def instance_type_detail(request, name: str):
 
 def _cost_over_a_period(request, page) -> dict:
     """The page's "Cost over a period" calculator: the commitment-cost question for one of
-    the regions the type has prices in (`?region=`, default us-east-1 or the first) and some
-    hours of use a month (`?hours_per_month=`, default always on)."""
+    the regions the type has prices in (`?region=`, default the first screen's: us-east-1,
+    else the cheapest on demand) and some hours of use a month (`?hours_per_month=`, default
+    always on)."""
     regions = sorted({line.region for line in page.lines})
     if not regions or page.instance_type.kind == InstanceType.Kind.FARGATE:
         return {}
-    default = "us-east-1" if "us-east-1" in regions else regions[0]
+    # The region the page's first screen prices (us-east-1, else the cheapest on demand).
+    now = page.price_now()
+    default = now.region if now else regions[0]
     form = CommitmentCostForm(
         {
             "instance_type": page.instance_type.name,

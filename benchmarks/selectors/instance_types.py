@@ -32,6 +32,7 @@ from benchmarks.models import (
     SeriesStatistics,
 )
 from benchmarks.models.prices import purchase_label
+from benchmarks.selectors import instance_type_facts as facts
 from benchmarks.selectors.kept_series import params_of
 from benchmarks.selectors.lookups import get_instance_type
 from benchmarks.selectors.prices import FARGATE_COMPONENTS
@@ -151,6 +152,21 @@ class InstanceTypePage:
     every_rank: bool = False
 
     @property
+    def network(self) -> facts.Network | None:
+        """The type's network as its vendor sells it (burst, baseline, the vendor's words)."""
+        return facts.network_of(self.instance_type)
+
+    @property
+    def month_convention(self) -> str:
+        """Whose convention the cost table's 730-hour month is."""
+        return facts.month_convention(self.instance_type.vendor)
+
+    def price_now(self, region: str | None = None) -> facts.PriceNow | None:
+        """The price in force now in `region` (else the page's default region), for the
+        first screen: from the lines, no query."""
+        return facts.price_now(self.regions_by_price, region)
+
+    @property
     def has_spot(self) -> bool:
         return any(line.availability_zone for line in self.lines)
 
@@ -192,7 +208,7 @@ def instance_type_page(name: str, *, every_rank: bool = False) -> InstanceTypePa
     if instance_type.kind == InstanceType.Kind.FARGATE:
         lines, basis = _fargate_lines(instance_type)
     else:
-        lines, basis = _ec2_lines(instance_type), "AWS prices, as imported with their periods"
+        lines, basis = _ec2_lines(instance_type), facts.price_basis(instance_type.vendor)
     return InstanceTypePage(
         instance_type=instance_type,
         colour=palette.family_colour(instance_type.family),
