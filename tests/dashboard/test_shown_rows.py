@@ -63,3 +63,11 @@ def test_a_refused_rows_value_answers_400_naming_it(demo_rolled_back):
     response = Client().get(QUESTION + "&rows=bogus")
     assert response.status_code == 400
     assert re.search(r'id="rows-error">rows: .*bogus', response.content.decode())
+
+
+def test_rows_all_is_the_pages_own_and_never_said_dropped(demo_rolled_back, few):
+    html = Client().get(QUESTION + "&rows=all").content.decode()
+    # Not a benchmark parameter: no "rows=all does not apply ...: dropped" above the rows.
+    assert "dropped" not in html
+    assert "rows=all does not apply" not in html
+    assert re.search(r'id="rows-left-out">Every row is shown\. ', html)
