@@ -183,11 +183,42 @@ window.PricebenchCharts = (function () {
     if (csv) saveCsv(csv.dataset.csv);
   });
 
-  // Bar charts get a row of height per bar; the width is the container's, at any width.
+  // Below this width (a phone) a long category label is written on two lines.
+  const NARROW = 600;
+
+  // Bar charts get a row of height per bar (room for a label's two lines when narrow); the
+  // width is the container's, at any width.
   function fitRows(canvasId, rows) {
     const box = document.getElementById(canvasId).parentElement;
-    box.style.height = Math.max(220, 26 * rows + 90) + "px";
+    const perRow = box.clientWidth && box.clientWidth < NARROW ? 32 : 26;
+    box.style.height = Math.max(220, perRow * rows + 90) + "px";
   }
+
+  // A label in two lines, broken after a hyphen or a colon or at a space, where the longer
+  // line is shortest: "fargate-0.25vcpu-" / "0.5gb-arm64 (estimated)".
+  function twoLines(label) {
+    let best = null;
+    for (let at = 1; at < label.length; at += 1) {
+      if (!/[-:]/.test(label[at - 1]) && label[at] !== " ") continue;
+      const lines = [label.slice(0, at).trimEnd(), label.slice(at).trimStart()];
+      const longest = Math.max(lines[0].length, lines[1].length);
+      if (best === null || longest < best.longest) best = { lines: lines, longest: longest };
+    }
+    return best ? best.lines : label;
+  }
+
+  // A type's name on a phone's chart would run off the canvas's left edge (the y axis of a
+  // horizontal bar chart takes what its longest label needs, up to the chart's width): every
+  // category axis writes a label longer than its share of the width on two lines. A chart
+  // with its own callback (compare.js) keeps it.
+  function categoryLabel(value) {
+    const label = this.getLabelForValue(value);
+    if (typeof label !== "string" || this.chart.width >= NARROW) return label;
+    // About 6.5 px a character at the axis' 12 px: some 45% of the width for the labels.
+    const budget = Math.max(12, Math.floor((this.chart.width * 0.45) / 6.5));
+    return label.length > budget ? twoLines(label) : label;
+  }
+  Chart.defaults.scales.category.ticks.callback = categoryLabel;
 
   // Cross-hatching for a second series in the same colour (colour-blind safe).
   function stripes(colour) {
@@ -224,6 +255,6 @@ window.PricebenchCharts = (function () {
   }
 
   return { savePng: savePng, saveCsv: saveCsv, chartCsv: chartCsv, fitRows: fitRows, stripes: stripes,
-           hatch: hatch,
+           hatch: hatch, twoLines: twoLines,
            readableLogTick: readableLogTick, BEST_MARK: BEST_MARK };
 })();
