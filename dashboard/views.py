@@ -244,18 +244,23 @@ def instance_type_detail(request, name: str):
         raise Http404(error.message) from None
     asked = request.GET.copy()
     asked["ranks"] = "all"
+    # The region the first screen prices (asked, else us-east-1, else the cheapest): the
+    # similar types are priced there too, so that another cloud's type meets its own peers.
+    now = page.price_now(request.GET.get("region"))
     return render(
         request,
         "dashboard/instance_type.html",
         {
             "page": page,
             "every_rank_url": f"?{asked.urlencode()}#ranks-table",
-            "price_now": page.price_now(request.GET.get("region")),
+            "price_now": now,
             "chart_data": charts.price_history_chart(page),
             "scaling": charts.cpu_scaling_chart(cpu_scaling.cpu_scaling(page)),
             "memory": charts.memory_chart(memory_curves.memory_curves(page)),
             "long_run": charts.long_run_chart(long_run.long_run(page)),
-            "similar": similar.similar_types(page.instance_type),
+            "similar": similar.similar_types(
+                page.instance_type, **({"region": now.region} if now else {})
+            ),
             **_cost_over_a_period(request, page),
         },
     )

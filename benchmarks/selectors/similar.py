@@ -38,6 +38,8 @@ class SimilarTypes:
 
     instance_type: InstanceType
     memory_class: str
+    # Where they are priced: the page's region (another cloud's type meets its own peers).
+    region: str
     benchmark: Benchmark | None
     reading: units.Reading | None
     rows: list[FinderRow]
@@ -114,6 +116,7 @@ def similar_types(instance_type: InstanceType, *, region: str = DEFAULT_REGION):
     return SimilarTypes(
         instance_type=instance_type,
         memory_class=label,
+        region=region,
         benchmark=table.benchmark,
         reading=table.reading,
         rows=table.rows[:SHOWN],

@@ -128,3 +128,13 @@ def test_the_page_region_is_the_one_asked_else_us_east_1_else_the_cheapest():
     assert facts.page_region(regions, "eu-west-9") == "us-east-1"
     assert facts.page_region(regions[:1], None) == "ap-south-1"
     assert facts.page_region([], None) is None
+
+
+def test_another_clouds_type_meets_its_similar_types_in_its_own_region(measured, client):  # noqa: F811
+    # cx22 (Hetzner) was shown beside AWS's types in us-east-1, where it has no price.
+    InstanceType.objects.filter(name__in=["cx22", "cax11", "ccx13"]).update(memory_gib=4)
+    html = unescape(client.get("/instance-types/hcloud:cx22/").content.decode())
+    region = re.search(r"on demand in ([a-z0-9]+) ", text(html, "price-now"))[1]
+    similar = html.split('<h2 id="similar">')[1].split("</table>")[0]
+    assert f"(on-demand, {region})" in similar and "us-east-1" not in similar
+    assert re.findall(r'<tr data-instance-type="([^"]+)"', similar)[:1] != []
