@@ -52,6 +52,7 @@ import argparse
 import csv
 import itertools
 import json
+import lzma
 import os
 import re
 import sys
@@ -75,6 +76,7 @@ from benchmarks.pricing.snapshot import (  # noqa: E402
     read_cloud_prices,
     write_rows,
 )
+from benchmarks.services import demo  # noqa: E402
 
 VENDORS = {
     "aws": "AWS",
@@ -103,6 +105,11 @@ AZURE_NAMING_SOURCE = (
 NETWORK_SOURCE = (
     "; network performance: AWS's describe_instance_types, as moto bundles it (getmoto/moto @ "
     "{}, moto/ec2/resources/instance_types.json, Apache-2.0)"
+)
+DESCRIBED_SOURCE = (
+    "AWS's describe_instance_types, as moto bundles it (getmoto/moto @ {}, "
+    "moto/ec2/resources/instance_types.json, Apache-2.0): vCPUs, cores, threads per core, "
+    "memory, architecture, GPUs, network performance; the vCPUs' allocation by AWS's naming"
 )
 # The commit of moto's file the bundled words were read from.
 MOTO_COMMIT = "0af643a5"
@@ -225,7 +232,50 @@ def add_network_words(rows: list[dict], words: dict[str, str]) -> None:
     for row in rows:
         if row["name"] in words:
             row["network_performance"] = words[row["name"]]
-            row["source"] += NETWORK_SOURCE.format(MOTO_COMMIT)
+            if row["spec_source"] != "describe_instance_types":
+                row["source"] += NETWORK_SOURCE.format(MOTO_COMMIT)
+
+
+def described_rows(path: Path, wanted: set[str], known: set[str]) -> list[dict]:
+    """Rows for the `wanted` AWS types neither Spare Cores' table nor the main inspector
+    archive specifies (the newer kinds' archive measured them), from AWS's
+    describe_instance_types as moto bundles it."""
+    with open(path, encoding="utf-8") as file:
+        types = json.load(file)
+    rows = []
+    for name in sorted(wanted - known):
+        answer = types.get(name)
+        if answer is None:
+            print(f"{name}: describe_instance_types does not list it; left out")
+            continue
+        cpu, gpus = answer["VCpuInfo"], (answer.get("GpuInfo") or {}).get("Gpus") or []
+        architectures = answer["ProcessorInfo"]["SupportedArchitectures"]
+        gpu_memory = (answer.get("GpuInfo") or {}).get("TotalGpuMemoryInMiB")
+        rows.append(
+            {
+                "name": name,
+                "vcpus": cpu["DefaultVCpus"],
+                "physical_cores": cpu.get("DefaultCores", ""),
+                "threads_per_core": cpu.get("DefaultThreadsPerCore", ""),
+                "memory_gib": _plain(Decimal(answer["MemoryInfo"]["SizeInMiB"]) / MIB_PER_GIB),
+                "architecture": "arm64" if "arm64" in architectures else "x86_64",
+                "cpu_allocation": cpu_allocation_of(name, "aws"),
+                "cpu_model": "",
+                "gpu_count": sum(gpu["Count"] for gpu in gpus),
+                "gpu_model": gpus[0]["Name"] if gpus else "",
+                "gpu_memory_gib": _plain(Decimal(gpu_memory) / MIB_PER_GIB) if gpu_memory else "",
+                "network_gbps": "",
+                "spec_source": "describe_instance_types",
+                "source": DESCRIBED_SOURCE.format(MOTO_COMMIT),
+            }
+        )
+    return rows
+
+
+def measured_types(vendor: str) -> set[str]:
+    """The vendor's types the bundled Spare Cores figures have (services/demo.py's file)."""
+    with lzma.open(demo.sparecores_file(vendor), "rt", encoding="utf-8", newline="") as file:
+        return {row["instance_type"] for row in csv.DictReader(file)}
 
 
 def documented_rows(known: set[str]) -> list[dict]:
@@ -480,6 +530,8 @@ def main() -> None:
         if vendor == "azure":
             rows += azure_named_rows(rows, priced_types(vendor))
         if vendor == "aws":
+            measured = measured_types(vendor)
+            rows += described_rows(args.aws_network, measured, {row["name"] for row in rows})
             add_network_words(rows, aws_network_words(args.aws_network))
         rows.sort(key=lambda row: row["name"])
         write_rows(path, INSTANCE_SPEC_COLUMNS, rows)

@@ -149,13 +149,19 @@ def test_the_bundled_specifications_load_in_bulk_once(django_assert_max_num_quer
     rows = list(snapshot.read_instance_specs(BUNDLED_SPECS_FILE))
     by_source = Counter(row.spec_source for row in rows)
     # Spare Cores' 1,145 types; AWS's guide for three previous-generation ones it lacks; 56
-    # newer types as the machines described themselves in Spare Cores' inspector data.
-    assert by_source == {SPARECORES: 1145, "aws_documentation": 3, "sparecores_lscpu": 56}
+    # newer types as the machines described themselves in Spare Cores' inspector data; 14
+    # measured in the newer kinds' archive alone, from AWS's describe_instance_types.
+    assert by_source == {
+        SPARECORES: 1145,
+        "aws_documentation": 3,
+        "sparecores_lscpu": 56,
+        "describe_instance_types": 14,
+    }
     with django_assert_max_num_queries(30):
         summary = price_services.import_bundled_specs()
-    assert summary.instance_types_created == len(rows) == 1204
+    assert summary.instance_types_created == len(rows) == 1218
     again = price_services.import_bundled_specs()
-    assert (again.instance_types_created, again.specs_updated, again.unchanged) == (0, 0, 1204)
+    assert (again.instance_types_created, again.specs_updated, again.unchanged) == (0, 0, 1218)
     cr1 = InstanceType.objects.get(name="cr1.8xlarge")
     assert (cr1.vcpus, cr1.memory_gib, cr1.architecture) == (32, Decimal("243.76"), "x86_64")
     assert cr1.specs_source == SpecSource.AWS_DOCUMENTATION.label
