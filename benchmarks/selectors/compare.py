@@ -1,16 +1,18 @@
 """Compare (`/compare/`): 2 to 8 chosen types side by side on every benchmark they share, each
 figure as a percentage of a baseline's and per dollar, with the types' prices.
 
-A fixed number of queries whatever the data's size: the types (one), their kept statistics
-over every benchmark (one), the region (one) and their prices for each purchase option
-shown (up to three each). The per-dollar arithmetic is `benchmarks.per_dollar`'s, on the
-basis the price-performance answer uses (burstable types at what they sustain by default).
+Each type is priced in its own cloud: the region asked for its vendor, else its cheapest
+region (`pricing_regions`), so that an Azure and a Hetzner type are not priced in an AWS
+region. A fixed number of queries whatever the data's size: the types (one), their kept
+statistics over every benchmark (one), the regions (two, and one per type priced at its
+cheapest) and their prices for each region and purchase option shown (up to three each).
+The per-dollar arithmetic is `benchmarks.per_dollar`'s, on the basis the price-performance
+answer uses (burstable types at what they sustain by default).
 """
 
 from __future__ import annotations
 
 import datetime
-import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -23,14 +25,16 @@ from django.utils import timezone
 
 from benchmarks import per_dollar as arithmetic
 from benchmarks import units
-from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics
+from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics, Vendor
 from benchmarks.noise import Noise, beyond
-from benchmarks.questions.compare import CompareQuery
-from benchmarks.selectors import prices
+from benchmarks.questions.compare import CHEAPEST, CompareQuery
+from benchmarks.questions.purchase import Purchase
+from benchmarks.selectors import compare_sentence, prices
 from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.busy import workers_at
+from benchmarks.selectors.cheapest_regions import cheapest_region
 from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
-from benchmarks.selectors.lookups import get_region, types_by_names
+from benchmarks.selectors.lookups import get_region, region_code, types_by_names
 
 # Prices shown beside the chosen one, when the region has them.
 PRICE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)
@@ -108,7 +112,7 @@ class BenchmarkLines:
 
 @dataclass(frozen=True)
 class Column:
-    """One compared type: its specifications and prices."""
+    """One compared type: its specifications, the region it is priced in, and its prices."""
 
     instance_type: InstanceType
     is_baseline: bool
@@ -116,10 +120,17 @@ class Column:
     usd_per_hour: float | None
     price_note: str | None
     prices: dict[str, float | None]
+    # Where it is priced: its vendor's region asked, else its cheapest (`cheapest`); None
+    # where no region prices it bought the way asked.
+    region: Region | None = None
+    cheapest: bool = False
 
     @property
     def name(self) -> str:
         return self.instance_type.name
+
+    def __str__(self) -> str:
+        return self.name
 
 
 @dataclass
@@ -127,6 +138,7 @@ class TypeComparison:
     """The compare page's answer."""
 
     query: CompareQuery
+    # The region asked for its vendor (`region`): the page's menus start from it.
     region: Region
     at: datetime.date
     columns: list[Column]
@@ -136,6 +148,16 @@ class TypeComparison:
     @property
     def baseline(self) -> Column:
         return next(column for column in self.columns if column.is_baseline)
+
+    @property
+    def names(self) -> list[str]:
+        return [column.name for column in self.columns]
+
+    @property
+    def one_region(self) -> Region | None:
+        """The region every type is priced in, where it is one."""
+        regions = {column.region.pk if column.region else None for column in self.columns}
+        return self.columns[0].region if len(regions) == 1 else None
 
     @property
     def price_options(self) -> list[str]:
@@ -153,39 +175,106 @@ def _machine(instance_type: InstanceType) -> Machine:
 
 
 def compare_types(query: CompareQuery) -> TypeComparison:
-    """The chosen types on every benchmark at least two of them share; a DomainError names
-    an unknown type (with the closest names) or region."""
+    """The chosen types on every benchmark at least two of them share, each priced in its own
+    cloud (`pricing_regions`); a DomainError names an unknown type (with the closest names)
+    or region."""
     at = query.at or timezone.localdate()
     found = types_by_names(query.types, field="types")
     types = [found[name] for name in query.types]
     baseline = found.get(query.baseline)
-    region = get_region(query.region)
-    options = dict.fromkeys([query.purchase_option, *PRICE_OPTIONS])
-    quotes = {
-        option: prices.hourly_prices(
-            instance_types=types, region=region, purchase_option=option, day=at
-        )
-        for option in options
-    }
+    region, where = pricing_regions(types, query, at)
+    options = list(dict.fromkeys([query.purchase_option, *PRICE_OPTIONS]))
+    quotes: dict[str, dict[int, prices.PriceQuote]] = {option: {} for option in options}
+    by_region: dict[int, list[InstanceType]] = defaultdict(list)
+    places = {}
+    for instance_type in types:
+        place = where[instance_type.pk][0]
+        if place is not None:
+            by_region[place.pk].append(instance_type)
+            places[place.pk] = place
+    for pk, group in by_region.items():
+        for option in options:
+            quotes[option].update(
+                prices.hourly_prices(
+                    instance_types=group, region=places[pk], purchase_option=option, day=at
+                )
+            )
     columns = []
     for instance_type in types:
-        chosen = quotes[query.purchase_option][instance_type.pk]
+        place, cheapest = where[instance_type.pk]
+        chosen = quotes[query.purchase_option].get(instance_type.pk)
         columns.append(
             Column(
                 instance_type=instance_type,
                 is_baseline=instance_type == baseline,
-                usd_per_hour=_float(chosen.usd_per_hour),
-                price_note=chosen.note,
+                usd_per_hour=_float(chosen.usd_per_hour) if chosen else None,
+                price_note=chosen.note
+                if chosen
+                else f"no region prices {instance_type.name} {query.purchase_option}",
                 prices={
                     option: _float(quotes[option][instance_type.pk].usd_per_hour)
+                    if instance_type.pk in quotes[option]
+                    else None
                     for option in options
                 },
+                region=place,
+                cheapest=cheapest,
             )
         )
     comparison = TypeComparison(query=query, region=region, at=at, columns=columns)
     comparison.benchmarks = _benchmarks(types, columns, query)
-    comparison.summary = summary(comparison)
+    comparison.summary = compare_sentence.summary(comparison)
     return comparison
+
+
+def pricing_regions(
+    types: list[InstanceType], query: CompareQuery, day: datetime.date
+) -> tuple[Region, dict[int, tuple[Region | None, bool]]]:
+    """The region asked (`region`), and where each type is priced by its id, with whether it
+    is its cheapest: the region `regions` names for its vendor, else `region` when it is its
+    vendor's, else the type's cheapest region bought the way asked (None where none prices
+    it). A DomainError names a region its vendor does not have. Two queries, and one per type
+    priced at its cheapest."""
+    asked = dict(query.regions)
+    codes = {query.region, *(code for code in asked.values() if code != CHEAPEST)}
+    known = {
+        (region.vendor, region.code): region for region in Region.objects.filter(code__in=codes)
+    }
+    region = next(
+        (r for (_vendor, code), r in sorted(known.items()) if code == query.region), None
+    ) or get_region(query.region)
+    chosen: dict[str, Region | None] = {region.vendor: region}
+    for vendor, code in asked.items():
+        if code == CHEAPEST:
+            chosen[vendor] = None
+        elif (vendor, code) in known:
+            chosen[vendor] = known[vendor, code]
+        else:
+            # Not the vendor's: its lookup names the closest codes (or finds it, if an import
+            # made it since the read above).
+            region_code(f"{vendor}:{code}", field="regions")
+            chosen[vendor] = Region.objects.get(vendor=vendor, code=code)
+    where: dict[int, tuple[Region | None, bool]] = {}
+    wanted: dict[int, tuple[str, str]] = {}
+    purchase = Purchase.of(query.purchase_option)
+    for instance_type in types:
+        place = chosen.get(instance_type.vendor)
+        if place is not None:
+            where[instance_type.pk] = (place, False)
+            continue
+        code = cheapest_region(instance_type, purchase, day)
+        if code is None:
+            where[instance_type.pk] = (None, True)
+        else:
+            wanted[instance_type.pk] = (instance_type.vendor, code)
+    if wanted:
+        found = {
+            (r.vendor, r.code): r
+            for r in Region.objects.filter(code__in={code for _v, code in wanted.values()})
+        }
+        for pk, pair in wanted.items():
+            where[pk] = (found.get(pair), True)
+    return region, where
 
 
 def _float(value) -> float | None:
@@ -356,45 +445,32 @@ def _best(
     return None, by_per_dollar, near
 
 
-def summary(comparison: TypeComparison) -> str:
-    """One sentence: which type buys the most per dollar on the benchmarks all share, and each
-    other type's median per dollar against the baseline's."""
-    names = [column.name for column in comparison.columns]
-    shared = [group.main for group in comparison.benchmarks if group.main.shared_by_all]
-    if not shared:
-        return (
-            f"{', '.join(names)} share no benchmark yet: each is measured on its own; "
-            "upload results for the others to compare them."
+@dataclass(frozen=True)
+class RegionChoice:
+    """The page's menu of one compared vendor's regions: `regions=` values, the chosen one."""
+
+    vendor: str
+    label: str
+    chosen: str
+    values: list[tuple[str, str]]
+
+
+def region_choices(comparison: TypeComparison, menu: dict[str, Region]) -> list[RegionChoice]:
+    """One menu per vendor among the compared types, in their order: "its cheapest region"
+    then the vendor's regions with prices (`menu`: prices.price_menu().regions), the one its
+    types are priced in chosen."""
+    choices = []
+    for vendor in dict.fromkeys(column.instance_type.vendor for column in comparison.columns):
+        columns = [c for c in comparison.columns if c.instance_type.vendor == vendor]
+        asked = next((c.region for c in columns if c.region is not None and not c.cheapest), None)
+        codes = sorted(code for code, region in menu.items() if region.vendor == vendor)
+        choices.append(
+            RegionChoice(
+                vendor=vendor,
+                label=Vendor(vendor).label if vendor in Vendor.values else vendor,
+                chosen=f"{vendor}:{asked.code if asked else CHEAPEST}",
+                values=[(f"{vendor}:{CHEAPEST}", "each type's cheapest region")]
+                + [(f"{vendor}:{code}", code) for code in codes],
+            )
         )
-    wins: dict[str, int] = defaultdict(int)
-    for line in shared:
-        if line.best_per_dollar:
-            wins[line.best_per_dollar] += 1
-    if not wins:
-        return f"No price of {comparison.query.purchase_option} in {comparison.region.code}."
-    leader = max(names, key=lambda name: (wins[name], -names.index(name)))
-    base = comparison.baseline
-    base_index = names.index(base.name)
-    against = []
-    for index, name in enumerate(names):
-        if index == base_index:
-            continue
-        ratios = [
-            line.cells[index].relative_per_dollar
-            for line in shared
-            if line.cells[index].relative_per_dollar is not None
-        ]
-        if ratios:
-            against.append(f"{name} {units.percent(statistics.median(ratios))}")
-    count = len(shared)
-    every = "both" if len(names) == 2 else f"all {len(names)}"
-    sentence = (
-        f"On the {count} benchmark{'s' if count != 1 else ''} {every} types share, {leader} "
-        f"buys the most per dollar on {wins[leader]}"
-    )
-    if against:
-        sentence += (
-            f"; per dollar against {base.name} (the median over those benchmarks): "
-            f"{', '.join(against)}"
-        )
-    return sentence + "."
+    return choices

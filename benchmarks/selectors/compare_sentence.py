@@ -1,0 +1,90 @@
+"""Compare's sentence: which type buys the most per dollar on the benchmarks the types share,
+and each other type against the baseline, counted over the types that do share them."""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from benchmarks import units
+
+if TYPE_CHECKING:
+    from benchmarks.selectors.compare import Line, TypeComparison
+
+
+def shared_lines(comparison: TypeComparison) -> tuple[tuple[int, ...], list[Line]]:
+    """The positions of the types the sentence speaks of, and the benchmarks (each one's main
+    line) they all have a figure on: every type where they share one; else the most types
+    that share one, on the most benchmarks (a type measured on none of the others' benchmarks
+    is left out, not the comparison). Empty where no two types share a benchmark."""
+    lines = [group.main for group in comparison.benchmarks]
+    present = [
+        frozenset(i for i, cell in enumerate(line.cells) if cell is not None) for line in lines
+    ]
+    best: tuple[int, ...] = ()
+    best_lines: list[Line] = []
+    for candidate in set(present):
+        if len(candidate) < 2:
+            continue
+        covered = [line for line, has in zip(lines, present, strict=True) if candidate <= has]
+        if (len(candidate), len(covered)) > (len(best), len(best_lines)):
+            best, best_lines = tuple(sorted(candidate)), covered
+    return best, best_lines
+
+
+def summary(comparison: TypeComparison) -> str:
+    """One sentence: which type buys the most per dollar on the benchmarks the types share,
+    and each other type's median per dollar against the baseline's."""
+    names = comparison.names
+    positions, shared = shared_lines(comparison)
+    if not shared:
+        return (
+            f"{', '.join(names)} share no benchmark yet: each is measured on its own; "
+            "upload results for the others to compare them."
+        )
+    left_out = [name for index, name in enumerate(names) if index not in positions]
+    among = [names[index] for index in positions]
+    wins: dict[str, int] = defaultdict(int)
+    for line in shared:
+        if line.best_per_dollar:
+            wins[line.best_per_dollar] += 1
+    count = len(shared)
+    benchmarks = f"{count} benchmark{'s' if count != 1 else ''}"
+    if left_out:
+        opening = (
+            f"{_and(left_out)} {'has' if len(left_out) == 1 else 'have'} no result on a "
+            f"benchmark the others share; on the {benchmarks} {_and(among)} share"
+        )
+    else:
+        every = "both" if len(names) == 2 else f"all {len(names)}"
+        opening = f"On the {benchmarks} {every} types share"
+    if not any(comparison.columns[index].usd_per_hour for index in positions):
+        return f"{opening}; none of them has a {comparison.query.purchase_option} price."
+    if not wins:
+        return f"{opening}, none buys more per dollar than the others beyond the noise."
+    leader = max(among, key=lambda name: (wins[name], -names.index(name)))
+    sentence = f"{opening}, {leader} buys the most per dollar on {wins[leader]}"
+    base = comparison.baseline
+    base_index = names.index(base.name)
+    against = []
+    for index in positions:
+        if index == base_index:
+            continue
+        ratios = [
+            line.cells[index].relative_per_dollar
+            for line in shared
+            if line.cells[index].relative_per_dollar is not None
+        ]
+        if ratios:
+            against.append(f"{names[index]} {units.percent(statistics.median(ratios))}")
+    if against:
+        sentence += (
+            f"; per dollar against {base.name} (the median over those benchmarks): "
+            f"{', '.join(against)}"
+        )
+    return sentence + "."
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
