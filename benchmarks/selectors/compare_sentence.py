@@ -8,6 +8,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from benchmarks import units
+from benchmarks.models import PurchaseOption
 
 if TYPE_CHECKING:
     from benchmarks.selectors.compare import Line, TypeComparison
@@ -59,10 +60,23 @@ def summary(comparison: TypeComparison) -> str:
     else:
         every = "both" if len(names) == 2 else f"all {len(names)}"
         opening = f"On the {benchmarks} {every} types share"
-    if not any(comparison.columns[index].usd_per_hour for index in positions):
-        return f"{opening}; none of them has a {comparison.query.purchase_option} price."
+    option = _option(comparison.query.purchase_option)
+    unpriced = [names[i] for i in positions if comparison.columns[i].usd_per_hour is None]
+    # Looked for in every region (no region asked for their vendor) or only in the one asked.
+    anywhere = all(comparison.columns[names.index(name)].cheapest for name in unpriced)
+    where = "in any region" if anywhere else 'in the regions asked (see "Priced in")'
+    if len(unpriced) == len(positions):
+        article = "an" if option[0] in "aeiouAEIOU" else "a"
+        return f"{opening}; none of them has {article} {option} price {where}."
+    # A type with no price is in no ranking per dollar: said, never silently dropped.
+    after = (
+        f" {_and(unpriced)} {'has' if len(unpriced) == 1 else 'have'} no {option} price "
+        f"{where}: not ranked per dollar."
+        if unpriced
+        else ""
+    )
     if not wins:
-        return f"{opening}, none buys more per dollar than the others beyond the noise."
+        return f"{opening}, none buys more per dollar than the others beyond the noise.{after}"
     leader = max(among, key=lambda name: (wins[name], -names.index(name)))
     sentence = f"{opening}, {leader} buys the most per dollar on {wins[leader]}"
     base = comparison.baseline
@@ -83,7 +97,13 @@ def summary(comparison: TypeComparison) -> str:
             f"; per dollar against {base.name} (the median over those benchmarks): "
             f"{', '.join(against)}"
         )
-    return sentence + "."
+    return sentence + "." + after
+
+
+def _option(purchase_option: str) -> str:
+    """`on_demand` -> "on-demand", `reserved` -> "Reserved Instance"."""
+    label = PurchaseOption(purchase_option).label
+    return label.lower() if " " not in label else label
 
 
 def _and(names: list[str]) -> str:

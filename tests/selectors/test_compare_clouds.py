@@ -6,11 +6,11 @@ import datetime
 import pytest
 
 from benchmarks.errors import DomainError
-from benchmarks.models import Price
+from benchmarks.models import InstanceType, Price, Vendor
 from benchmarks.questions.compare import CompareForm, CompareQuery
 from benchmarks.selectors.compare import compare_types
 from tests.commands.test_hetzner_prices import measured  # noqa: F401 (a fixture)
-from tests.selectors.test_price_performance import price
+from tests.selectors.test_price_performance import price, run_with
 
 pytestmark = pytest.mark.django_db
 
@@ -101,6 +101,24 @@ def test_a_type_no_region_prices_says_so(clouds):
     )
     assert regions_of(comparison)["cax11"] == (None, True)
     assert comparison.columns[1].usd_per_hour is None
+    assert comparison.summary.endswith(
+        'none of them has a spot price in the regions asked (see "Priced in").'
+    )
+
+
+def test_the_sentence_names_a_type_no_region_prices(clouds):
+    InstanceType.objects.create(vendor=Vendor.HCLOUD, name="cx99", kind="vm", vcpus=2)
+    run_with("cx99", [8000.0], key="passmark:cpu-mark", region=None)
+    comparison = compare_types(
+        CompareQuery(types=("c7g.large", "cx99", "cax11"), baseline="c7g.large", at=DAY)
+    )
+    assert regions_of(comparison)["cx99"] == (None, True)
+    assert comparison.summary.startswith(
+        "On the 1 benchmark all 3 types share, cax11 buys the most per dollar on 1"
+    )
+    assert comparison.summary.endswith(
+        " cx99 has no on-demand price in any region: not ranked per dollar."
+    )
 
 
 def test_the_sentence_counts_the_types_that_share_benchmarks(clouds):
