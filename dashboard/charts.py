@@ -71,7 +71,8 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
         "rows": [
             {
                 "key": row.key,
-                "label": row.label,
+                # Every chart names an estimated row so (and fills it hatched: charts.js).
+                "label": row.label + (" (estimated)" if row.estimated else ""),
                 "instance_type": row.instance_type,
                 "family": row.family,
                 "colour": colours[row.family],
