@@ -18,7 +18,7 @@ from benchmarks.questions.compare import CompareForm
 from benchmarks.questions.finder import BURSTABLE_CHOICES, COLUMNS, FinderForm, FinderQuery
 from benchmarks.questions.price_performance import BASIS_LABELS
 from benchmarks.questions.runs import RunListForm
-from benchmarks.selectors import catalogue, prices, raw_samples
+from benchmarks.selectors import catalogue, compare_regions, prices, raw_samples
 from benchmarks.selectors import compare as compare_selector
 from benchmarks.selectors import finder as finder_selector
 from dashboard import charts
@@ -122,7 +122,7 @@ def compare(request):
         "errors": form.error_dict() if form.errors else {},
         "regions": list(menu),
         # With an answer, one menu per compared vendor: each type is priced in its own cloud.
-        "region_choices": compare_selector.region_choices(comparison, menu.regions)
+        "region_choices": compare_regions.region_choices(comparison, menu.regions)
         if comparison
         else [],
         "purchase_options": PurchaseOption.choices,

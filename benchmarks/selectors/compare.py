@@ -25,16 +25,14 @@ from django.utils import timezone
 
 from benchmarks import per_dollar as arithmetic
 from benchmarks import units
-from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics, Vendor
+from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics
 from benchmarks.noise import Noise, beyond
-from benchmarks.questions.compare import CHEAPEST, CompareQuery
-from benchmarks.questions.purchase import Purchase
-from benchmarks.selectors import compare_sentence, prices
+from benchmarks.questions.compare import CompareQuery
+from benchmarks.selectors import compare_regions, compare_sentence, prices
 from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.busy import workers_at
-from benchmarks.selectors.cheapest_regions import cheapest_region
 from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
-from benchmarks.selectors.lookups import get_region, region_code, types_by_names
+from benchmarks.selectors.lookups import types_by_names
 
 # Prices shown beside the chosen one, when the region has them.
 PRICE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)
@@ -182,7 +180,7 @@ def compare_types(query: CompareQuery) -> TypeComparison:
     found = types_by_names(query.types, field="types")
     types = [found[name] for name in query.types]
     baseline = found.get(query.baseline)
-    region, where = pricing_regions(types, query, at)
+    region, where = compare_regions.pricing_regions(types, query, at)
     options = list(dict.fromkeys([query.purchase_option, *PRICE_OPTIONS]))
     quotes: dict[str, dict[int, prices.PriceQuote]] = {option: {} for option in options}
     by_region: dict[int, list[InstanceType]] = defaultdict(list)
@@ -225,56 +223,6 @@ def compare_types(query: CompareQuery) -> TypeComparison:
     comparison.benchmarks = _benchmarks(types, columns, query)
     comparison.summary = compare_sentence.summary(comparison)
     return comparison
-
-
-def pricing_regions(
-    types: list[InstanceType], query: CompareQuery, day: datetime.date
-) -> tuple[Region, dict[int, tuple[Region | None, bool]]]:
-    """The region asked (`region`), and where each type is priced by its id, with whether it
-    is its cheapest: the region `regions` names for its vendor, else `region` when it is its
-    vendor's, else the type's cheapest region bought the way asked (None where none prices
-    it). A DomainError names a region its vendor does not have. Two queries, and one per type
-    priced at its cheapest."""
-    asked = dict(query.regions)
-    codes = {query.region, *(code for code in asked.values() if code != CHEAPEST)}
-    known = {
-        (region.vendor, region.code): region for region in Region.objects.filter(code__in=codes)
-    }
-    region = next(
-        (r for (_vendor, code), r in sorted(known.items()) if code == query.region), None
-    ) or get_region(query.region)
-    chosen: dict[str, Region | None] = {region.vendor: region}
-    for vendor, code in asked.items():
-        if code == CHEAPEST:
-            chosen[vendor] = None
-        elif (vendor, code) in known:
-            chosen[vendor] = known[vendor, code]
-        else:
-            # Not the vendor's: its lookup names the closest codes (or finds it, if an import
-            # made it since the read above).
-            region_code(f"{vendor}:{code}", field="regions")
-            chosen[vendor] = Region.objects.get(vendor=vendor, code=code)
-    where: dict[int, tuple[Region | None, bool]] = {}
-    wanted: dict[int, tuple[str, str]] = {}
-    purchase = Purchase.of(query.purchase_option)
-    for instance_type in types:
-        place = chosen.get(instance_type.vendor)
-        if place is not None:
-            where[instance_type.pk] = (place, False)
-            continue
-        code = cheapest_region(instance_type, purchase, day)
-        if code is None:
-            where[instance_type.pk] = (None, True)
-        else:
-            wanted[instance_type.pk] = (instance_type.vendor, code)
-    if wanted:
-        found = {
-            (r.vendor, r.code): r
-            for r in Region.objects.filter(code__in={code for _v, code in wanted.values()})
-        }
-        for pk, pair in wanted.items():
-            where[pk] = (found.get(pair), True)
-    return region, where
 
 
 def _float(value) -> float | None:
@@ -443,34 +391,3 @@ def _best(
     if len(near) == 1:
         return near[0], by_per_dollar, []
     return None, by_per_dollar, near
-
-
-@dataclass(frozen=True)
-class RegionChoice:
-    """The page's menu of one compared vendor's regions: `regions=` values, the chosen one."""
-
-    vendor: str
-    label: str
-    chosen: str
-    values: list[tuple[str, str]]
-
-
-def region_choices(comparison: TypeComparison, menu: dict[str, Region]) -> list[RegionChoice]:
-    """One menu per vendor among the compared types, in their order: "its cheapest region"
-    then the vendor's regions with prices (`menu`: prices.price_menu().regions), the one its
-    types are priced in chosen."""
-    choices = []
-    for vendor in dict.fromkeys(column.instance_type.vendor for column in comparison.columns):
-        columns = [c for c in comparison.columns if c.instance_type.vendor == vendor]
-        asked = next((c.region for c in columns if c.region is not None and not c.cheapest), None)
-        codes = sorted(code for code, region in menu.items() if region.vendor == vendor)
-        choices.append(
-            RegionChoice(
-                vendor=vendor,
-                label=Vendor(vendor).label if vendor in Vendor.values else vendor,
-                chosen=f"{vendor}:{asked.code if asked else CHEAPEST}",
-                values=[(f"{vendor}:{CHEAPEST}", "each type's cheapest region")]
-                + [(f"{vendor}:{code}", code) for code in codes],
-            )
-        )
-    return choices
