@@ -462,6 +462,8 @@ def compare_chart(comparison: TypeComparison) -> dict | None:
             "relative_per_dollar": [
                 cell.relative_per_dollar if cell is not None else None for cell in group.main.cells
             ],
+            # A Fargate size's estimate (no task measured it there): hatched, labelled.
+            "estimated": [cell is not None and cell.estimated for cell in group.main.cells],
         }
         for group in comparison.benchmarks
         if any(cell is not None and cell.relative_per_dollar for cell in group.main.cells)
@@ -478,6 +480,10 @@ def compare_chart(comparison: TypeComparison) -> dict | None:
                 "name": instance_type.name,
                 "colour": colours[instance_type.family],
                 "striped": instance_type.family in (t.family for t in types[:index]),
+                "estimated": any(
+                    group.main.cells[index] is not None and group.main.cells[index].estimated
+                    for group in comparison.benchmarks
+                ),
             }
             for index, instance_type in enumerate(types)
         ],

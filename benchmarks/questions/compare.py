@@ -12,7 +12,7 @@ from django import forms
 from benchmarks.errors import DomainError
 from benchmarks.models import PurchaseOption, Vendor
 from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm, comma_list, date_field
-from benchmarks.questions.price_performance import BASES, DEFAULT_REGION
+from benchmarks.questions.price_performance import BASES, DEFAULT_REGION, ESTIMATES
 from benchmarks.selectors import lookups
 
 MIN_TYPES, MAX_TYPES = 2, 8
@@ -35,6 +35,8 @@ class CompareQuery:
     purchase_option: str = PurchaseOption.ON_DEMAND
     at: datetime.date | None = None
     basis: str = BASES[0]
+    # include: a compared Fargate size no task measured is estimated (labelled so).
+    estimates: str = ESTIMATES[0]
 
 
 class CompareForm(QuestionForm):
@@ -68,6 +70,15 @@ class CompareForm(QuestionForm):
     at = date_field("Prices in force that day, YYYY-MM-DD (default today)")
     basis = forms.ChoiceField(
         choices=[(basis, basis) for basis in BASES], required=False, error_messages=CHOICE_ERRORS
+    )
+
+    estimates = forms.ChoiceField(
+        choices=[(choice, choice) for choice in ESTIMATES],
+        required=False,
+        help_text="include (default): a Fargate size no task measured on a benchmark is "
+        "estimated from EC2 types with the processor the task runs on, labelled so; exclude: "
+        "measured figures only",
+        error_messages=CHOICE_ERRORS,
     )
 
     def __init__(self, data, *args, **kwargs):
@@ -130,4 +141,5 @@ class CompareForm(QuestionForm):
             purchase_option=data.get("purchase_option") or PurchaseOption.ON_DEMAND,
             at=data.get("at"),
             basis=data.get("basis") or BASES[0],
+            estimates=data.get("estimates") or ESTIMATES[0],
         )

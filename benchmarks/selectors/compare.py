@@ -12,6 +12,7 @@ answer uses (burstable types at what they sustain by default).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -28,7 +29,13 @@ from benchmarks import units
 from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics
 from benchmarks.noise import Noise, beyond
 from benchmarks.questions.compare import CompareQuery
-from benchmarks.selectors import compare_regions, compare_sentence, prices
+from benchmarks.selectors import (
+    compare_estimates,
+    compare_regions,
+    compare_sentence,
+    fargate_estimates,
+    prices,
+)
 from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.busy import workers_at
 from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
@@ -56,6 +63,17 @@ class Cell:
     # Against the baseline's figures on the same line; None where it has none.
     relative_throughput: float | None = None
     relative_per_dollar: float | None = None
+    # A Fargate size no task measured on the line: what its estimate says of itself
+    # (selectors/fargate_estimates.py); None for a measured figure.
+    estimate: dict[str, Any] | None = None
+
+    @property
+    def estimated(self) -> bool:
+        return self.estimate is not None
+
+    @property
+    def estimate_note(self) -> str:
+        return fargate_estimates.describe(self.estimate) if self.estimate else ""
 
 
 @dataclass
@@ -82,7 +100,11 @@ class Line:
 
     @property
     def measured(self) -> int:
-        return sum(1 for cell in self.cells if cell is not None)
+        return sum(1 for cell in self.cells if cell is not None and not cell.estimated)
+
+    @property
+    def has_estimates(self) -> bool:
+        return any(cell is not None and cell.estimated for cell in self.cells)
 
     @property
     def shared_by_all(self) -> bool:
@@ -220,7 +242,7 @@ def compare_types(query: CompareQuery) -> TypeComparison:
             )
         )
     comparison = TypeComparison(query=query, region=region, at=at, columns=columns)
-    comparison.benchmarks = _benchmarks(types, columns, query)
+    comparison.benchmarks = _benchmarks(types, columns, query, region)
     comparison.summary = compare_sentence.summary(comparison)
     return comparison
 
@@ -229,8 +251,10 @@ def _float(value) -> float | None:
     return None if value is None else float(value)
 
 
-def _benchmarks(types: list[InstanceType], columns: list[Column], query: CompareQuery):
-    """Every (benchmark, variant, parameters) at least two of the types were measured with."""
+def _benchmarks(types: list[InstanceType], columns: list[Column], query: CompareQuery, region):
+    """Every (benchmark, variant, parameters) at least two of the types have a figure of: a
+    measured one, or for a Fargate size no task measured there, its estimate
+    (`_estimated`)."""
     position = {instance_type.pk: index for index, instance_type in enumerate(types)}
     rows = SeriesStatistics.objects.filter(
         measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type__in=list(position)
@@ -252,18 +276,41 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
         grouped[(key, variant, params_key)][position[type_id]] = (runs, median)
         index = position[type_id]
         _at_busy_shares(grouped, index, types[index], key, variant, params_key, (runs, median))
-    by_benchmark: dict[tuple[str, str], list[Line]] = defaultdict(list)
-    for (key, variant, params_key), figures in grouped.items():
-        if len(figures) < 2:
-            continue
-        params = orjson.loads(params_key)
-        line = _line(facts[key], variant, params, figures, types, columns, query.basis)
-        by_benchmark[(key, variant)].append(line)
+    # Each benchmark's main line first (the most types measured, then the most runs), so that
+    # only those are estimated: the others open on the chart page.
+    groups: dict[tuple[str, str], list[tuple]] = defaultdict(list)
+    for line_key in grouped:
+        groups[line_key[:2]].append(line_key)
+    for keys in groups.values():
+        keys.sort(key=lambda k: (-len(grouped[k]), -_figure_runs(grouped[k]), _params_order(k)))
+    estimates = _estimated(types, columns, query, region, grouped, facts, groups)
     result = []
-    for (key, variant), lines in sorted(by_benchmark.items()):
-        lines.sort(key=lambda line: (-line.measured, -_runs(line), orjson.dumps(line.params)))
-        result.append(BenchmarkLines(key, variant, lines, _chart_url(key, variant, query)))
+    for (key, variant), keys in sorted(groups.items()):
+        lines = []
+        for index, line_key in enumerate(keys):
+            figures = grouped[line_key]
+            estimated = estimates.get(line_key, {}) if index == 0 else {}
+            # A line needs two figures; an estimate counts on the main line only.
+            if len(figures) + len(estimated) < 2:
+                continue
+            figures = {**figures, **{i: (0, figure) for i, (figure, _e) in estimated.items()}}
+            params = orjson.loads(line_key[2])
+            notes = {i: estimate for i, (_figure, estimate) in estimated.items()}
+            lines.append(
+                _line(facts[key], variant, params, figures, types, columns, query.basis, notes)
+            )
+        if lines:
+            lines.sort(key=lambda line: (-line.measured, -_runs(line), orjson.dumps(line.params)))
+            result.append(BenchmarkLines(key, variant, lines, _chart_url(key, variant, query)))
     return result
+
+
+def _figure_runs(figures: dict[int, tuple[int, float]]) -> int:
+    return sum(runs for runs, _median in figures.values())
+
+
+def _params_order(line_key: tuple) -> bytes:
+    return orjson.dumps(orjson.loads(line_key[2]))
 
 
 # The shares of vCPUs busy a benchmark run at several worker counts is compared at
@@ -299,11 +346,38 @@ def _chart_url(key: str, variant: str, query: CompareQuery) -> str:
     return f"{reverse('comparison')}?{urlencode(question)}"
 
 
+def _estimated(types, columns, query, region, grouped, facts, groups) -> dict[tuple, dict]:
+    """Each compared Fargate size's estimate on each benchmark's main line where another type
+    has a figure and it has none (selectors/compare_estimates.py): {line: {position:
+    (figure, estimate)}}. A measurement always replaces an estimate."""
+    sizes = {
+        index: instance_type
+        for index, instance_type in enumerate(types)
+        if instance_type.kind == InstanceType.Kind.FARGATE and query.estimates == "include"
+    }
+    mains = [keys[0] for keys in groups.values()]
+    wanted = {
+        line: facts[line[0]].higher_is_better
+        for line in mains
+        if any(index not in grouped[line] for index in sizes)
+    }
+    if not wanted:
+        return {}
+    where = next((c.region for i, c in enumerate(columns) if i in sizes and c.region), region)
+    found = compare_estimates.estimated_figures(list(sizes.values()), wanted, where)
+    position = {instance_type.pk: index for index, instance_type in sizes.items()}
+    estimates: dict[tuple, dict] = defaultdict(dict)
+    for (pk, line), estimate in found.items():
+        if position[pk] not in grouped[line]:
+            estimates[line][position[pk]] = estimate
+    return estimates
+
+
 def _runs(line: Line) -> int:
     return sum(cell.runs for cell in line.cells if cell is not None)
 
 
-def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
+def _line(benchmark, variant, params, figures, types, columns, basis, estimated=None) -> Line:
     reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
     cells: list[Cell | None] = [None] * len(types)
     basis_figures: dict[int, float] = {}
@@ -324,17 +398,20 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
             if reading.per_dollar is not None:
                 per_dollar = ranked["per_dollar"]
         basis_figures[index] = figure
-        cells[index] = Cell(median=median, runs=runs, per_dollar=per_dollar)
+        cells[index] = Cell(
+            median=median,
+            runs=runs,
+            per_dollar=per_dollar,
+            estimate=(estimated or {}).get(index),
+        )
     base = next(index for index, column in enumerate(columns) if column.is_baseline)
     if cells[base] is not None:
         base_cell = cells[base]
         for index, cell in enumerate(cells):
             if cell is None:
                 continue
-            cells[index] = Cell(
-                median=cell.median,
-                runs=cell.runs,
-                per_dollar=cell.per_dollar,
+            cells[index] = dataclasses.replace(
+                cell,
                 relative_throughput=arithmetic.relative_throughput(
                     basis_figures[index],
                     basis_figures[base],

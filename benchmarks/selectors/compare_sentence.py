@@ -77,8 +77,14 @@ def summary(comparison: TypeComparison) -> str:
     )
     if not wins:
         return f"{opening}, none buys more per dollar than the others beyond the noise.{after}"
+    # A Fargate size no task measured stands on its estimates, and the sentence says so.
+    estimated = {names[i] for i in positions if any(line.cells[i].estimated for line in shared)}
+
+    def named(name: str) -> str:
+        return f"{name} (estimated)" if name in estimated else name
+
     leader = max(among, key=lambda name: (wins[name], -names.index(name)))
-    sentence = f"{opening}, {leader} buys the most per dollar on {wins[leader]}"
+    sentence = f"{opening}, {named(leader)} buys the most per dollar on {wins[leader]}"
     base = comparison.baseline
     base_index = names.index(base.name)
     against = []
@@ -91,11 +97,16 @@ def summary(comparison: TypeComparison) -> str:
             if line.cells[index].relative_per_dollar is not None
         ]
         if ratios:
-            against.append(f"{names[index]} {units.percent(statistics.median(ratios))}")
+            against.append(f"{named(names[index])} {units.percent(statistics.median(ratios))}")
     if against:
         sentence += (
             f"; per dollar against {base.name} (the median over those benchmarks): "
             f"{', '.join(against)}"
+        )
+    if estimated:
+        after += (
+            f" {_and(sorted(estimated, key=names.index))}: estimated from EC2 types with the "
+            "processor the task runs on, where no task was measured."
         )
     return sentence + "." + after
 

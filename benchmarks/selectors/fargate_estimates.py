@@ -113,6 +113,49 @@ def estimated_series(
     return found
 
 
+@dataclass(frozen=True)
+class EstimateBasis:
+    """What a reader besides price-performance (compare) estimates from: the kept basis, the
+    processors of each architecture in order (`_processors`), and their EC2 types by id."""
+
+    basis: FargateBasis
+    processors: dict[str, list[tuple]]
+    spec_of: dict[int, str]
+
+
+def estimate_basis(region: Region) -> EstimateBasis | None:
+    """The kept basis with its processors and their EC2 source types (both kept: no query
+    while they stay as they are); None before a basis is kept."""
+    basis = _basis()
+    if basis is None:
+        return None
+    processors = _processors(basis)
+    wanted = {spec for choices in processors.values() for spec, *_rest in choices}
+    return EstimateBasis(basis, processors, _types_with(wanted, region))
+
+
+def estimate_size(
+    kept: EstimateBasis,
+    architecture: str,
+    vcpus: float,
+    sources_of,
+    *,
+    processes: int | None,
+    higher_is_better: bool,
+) -> tuple[float, dict[str, Any]] | None:
+    """A task size's estimated figure and what it says of itself, from the first processor
+    of its architecture whose sources (`sources_of(spec)`) give one; None where none does."""
+    for spec, name, observed, seen in kept.processors.get(architecture, []):
+        result = fargate_estimate.estimate(
+            sources_of(spec), vcpus, processes=processes, higher_is_better=higher_is_better
+        )
+        if result is not None:
+            return result.figure, _estimate(
+                kept.basis, name, observed, seen, result.sources, result
+            )
+    return None
+
+
 def _processors(basis: FargateBasis) -> dict[str, list[tuple]]:
     """Per architecture, the processors to estimate from in order: (specifications' name,
     the name the answer gives, the day observed, the observation kept or None)."""

@@ -51,3 +51,33 @@ def test_the_medians_price_and_baseline_charts_hatch_and_name_every_estimate(sql
     row = medians_table.locator("tr", has_text="fargate-").first
     assert "(estimated)" in row.inner_text() and "none: estimated" in row.inner_text()
     assert not page.console_errors, page.console_errors
+
+
+def test_compare_hatches_and_names_a_fargate_sizes_estimates(sqlite_site, page):
+    page.goto(sqlite_site + "/compare/?types=c7g.large,fargate-2vcpu-4gb-arm64")
+    page.wait_for_selector("body[data-charts-ready=true]", timeout=30000)
+    cells = page.locator("#compare-table td.estimated")
+    assert cells.count() > 0
+    for index in range(cells.count()):
+        cell = cells.nth(index)
+        assert cell.locator("small.estimate").inner_text() == "estimated"
+        assert "estimated from AWS Graviton2" in cell.locator("small.estimate").get_attribute(
+            "title"
+        )
+    # Only the Fargate size's cells, never c7g.large's (the first column).
+    columns = cells.evaluate_all("tds => tds.map(td => td.cellIndex)")
+    assert set(columns) == {2}
+    background = cells.first.evaluate("td => getComputedStyle(td).backgroundImage")
+    assert "repeating-linear-gradient" in background
+    assert "(estimated)" in page.inner_text("#compare-answer")
+    drawn = page.evaluate(
+        """() => {
+            const chart = Chart.getChart('compare-chart');
+            return chart.data.datasets.map(
+                (d) => [d.label, d.backgroundColor.map((f) => typeof f)]);
+        }"""
+    )
+    (c7g, c7g_fills), (fargate, fargate_fills) = drawn
+    assert c7g == "c7g.large (baseline)" and set(c7g_fills) == {"string"}
+    assert fargate == "fargate-2vcpu-4gb-arm64 (estimated)" and set(fargate_fills) == {"object"}
+    assert not page.console_errors, page.console_errors
