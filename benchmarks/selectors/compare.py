@@ -301,7 +301,8 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
             )
         if lines:
             lines.sort(key=lambda line: (-line.measured, -_runs(line), orjson.dumps(line.params)))
-            result.append(BenchmarkLines(key, variant, lines, _chart_url(key, variant, query)))
+            url = _chart_url(key, variant, query, columns)
+            result.append(BenchmarkLines(key, variant, lines, url))
     return result
 
 
@@ -332,12 +333,21 @@ def _at_busy_shares(grouped, index, instance_type, key, variant, params_key, fig
             grouped[(key, variant, busy_key.decode())][index] = figure
 
 
-def _chart_url(key: str, variant: str, query: CompareQuery) -> str:
+def _chart_url(key: str, variant: str, query: CompareQuery, columns: list[Column]) -> str:
     """The chart page's question for one benchmark of the comparison, every parameter left
-    open (the page pins each to its best-covered value and offers the others)."""
-    question = {
-        "benchmark": key,
-        "region": query.region,
+    open (the page pins each to its best-covered value and offers the others), each vendor's
+    types in the region compare priced them in (the first type's, for a vendor priced at
+    several cheapest regions)."""
+    places: dict[str, str] = {}
+    for column in columns:
+        if column.region is not None:
+            places.setdefault(column.instance_type.vendor, column.region.code)
+    question = {"benchmark": key}
+    if len(places) > 1:
+        question["regions"] = ",".join(f"{vendor}:{code}" for vendor, code in places.items())
+    else:
+        question["region"] = next(iter(places.values()), query.region)
+    question |= {
         "purchase_option": query.purchase_option,
         "instance_types": ",".join(query.types),
         "families": "",

@@ -52,6 +52,9 @@ def test_another_clouds_type_is_priced_in_its_cheapest_region_not_in_the_aws_one
     assert line.best_per_dollar == "cax11"
     assert line.cells[1].relative_per_dollar > 5
     assert "cax11 buys the most per dollar on 1" in comparison.summary
+    # Its chart page asks the same: each vendor's types in the region compare priced them in.
+    [group] = comparison.benchmarks
+    assert f"regions=aws%3Aus-east-1%2Chcloud%3A{code}&" in group.chart_url
 
 
 def test_the_region_asked_for_a_vendor_prices_its_types(clouds):
