@@ -83,3 +83,10 @@ def test_a_measured_figure_is_never_replaced_by_an_estimate(graviton2):
     [group] = comparison.benchmarks
     fargate = group.main.cells[1]
     assert not fargate.estimated and fargate.median == 2.5e9
+
+
+def test_estimates_read_in_a_few_queries(graviton2, django_assert_max_num_queries):
+    compare_types(CompareQuery(types=TYPES, baseline="c6g.large", at=DAY))  # the basis kept
+    # The types, their statistics, the region, the prices, and one for the sources' figures.
+    with django_assert_max_num_queries(8):
+        compare_types(CompareQuery(types=TYPES, baseline="c6g.large", at=DAY))
