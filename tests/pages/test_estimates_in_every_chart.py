@@ -81,3 +81,21 @@ def test_compare_hatches_and_names_a_fargate_sizes_estimates(sqlite_site, page):
     assert c7g == "c7g.large (baseline)" and set(c7g_fills) == {"string"}
     assert fargate == "fargate-2vcpu-4gb-arm64 (estimated)" and set(fargate_fills) == {"object"}
     assert not page.console_errors, page.console_errors
+
+
+def test_a_workload_profile_hatches_names_and_stripes_its_estimates(sqlite_site, page):
+    page.goto(sqlite_site + "/?profile=crypto")
+    page.wait_for_selector(READY, timeout=30000)
+    [bars] = page.evaluate(FILLS, "profile-chart")[:1]
+    estimated = [(name, fill) for name, fill in bars if name.endswith("(estimated)")]
+    assert estimated, bars
+    assert {fill for _name, fill in estimated} == {"object"}
+    assert {fill for name, fill in bars if not name.endswith("(estimated)")} == {"string"}
+    legend = page.evaluate(
+        "() => Chart.getChart('profile-chart').legend.legendItems.map((item) => item.text)"
+    )
+    assert "estimated from EC2 on the same processor" in legend
+    rows = page.locator("#results-table tr.estimated")
+    assert rows.count() > 0
+    assert rows.first.get_attribute("data-instance-type").startswith("fargate-")
+    assert not page.console_errors, page.console_errors
