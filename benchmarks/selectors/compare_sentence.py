@@ -62,19 +62,17 @@ def summary(comparison: TypeComparison) -> str:
         opening = f"On the {benchmarks} {every} types share"
     option = _option(comparison.query.purchase_option)
     unpriced = [names[i] for i in positions if comparison.columns[i].usd_per_hour is None]
-    # Looked for in every region (no region asked for their vendor) or only in the one asked.
-    anywhere = all(comparison.columns[names.index(name)].cheapest for name in unpriced)
-    where = "in any region" if anywhere else 'in the regions asked (see "Priced in")'
     if len(unpriced) == len(positions):
         article = "an" if option[0] in "aeiouAEIOU" else "a"
-        return f"{opening}; none of them has {article} {option} price {where}."
-    # A type with no price is in no ranking per dollar: said, never silently dropped.
-    after = (
-        f" {_and(unpriced)} {'has' if len(unpriced) == 1 else 'have'} no {option} price "
-        f"{where}: not ranked per dollar."
-        if unpriced
-        else ""
-    )
+        return f"{opening}; none of them has {article} {option} price {_where(comparison)}."
+    # A type with no price is in no ranking per dollar: said, never silently dropped; looked
+    # for in every region (no region asked for its vendor) or in the one asked.
+    after = ""
+    for cheapest, where in ((True, "in any region"), (False, 'in the region asked ("Priced in")')):
+        these = [n for n in unpriced if comparison.columns[names.index(n)].cheapest is cheapest]
+        if these:
+            verb = "has" if len(these) == 1 else "have"
+            after += f" {_and(these)} {verb} no {option} price {where}: not ranked per dollar."
     if not wins:
         return f"{opening}, none buys more per dollar than the others beyond the noise.{after}"
     # A Fargate size no task measured stands on its estimates, and the sentence says so.
@@ -109,6 +107,16 @@ def summary(comparison: TypeComparison) -> str:
             "processor the task runs on, where no task was measured."
         )
     return sentence + "." + after
+
+
+def _where(comparison: TypeComparison) -> str:
+    """Where the prices were looked for: every region, the regions asked, or both."""
+    cheapest = {column.cheapest for column in comparison.columns}
+    if cheapest == {True}:
+        return "in any region"
+    if cheapest == {False}:
+        return 'in the regions asked (see "Priced in")'
+    return 'in the regions asked or, for a vendor not asked, in any (see "Priced in")'
 
 
 def _option(purchase_option: str) -> str:

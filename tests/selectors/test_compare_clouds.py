@@ -105,6 +105,19 @@ def test_a_type_no_region_prices_says_so(clouds):
     assert regions_of(comparison)["cax11"] == (None, True)
     assert comparison.columns[1].usd_per_hour is None
     assert comparison.summary.endswith(
+        "none of them has a spot price in the regions asked or, for a vendor not asked, in "
+        'any (see "Priced in").'
+    )
+    only_asked = compare_types(
+        CompareQuery(
+            types=("c7g.large", "cax11"),
+            baseline="c7g.large",
+            at=DAY,
+            purchase_option="spot",
+            regions=(("hcloud", "fsn1"),),
+        )  # fmt: skip
+    )
+    assert only_asked.summary.endswith(
         'none of them has a spot price in the regions asked (see "Priced in").'
     )
 
@@ -121,6 +134,16 @@ def test_the_sentence_names_a_type_no_region_prices(clouds):
     )
     assert comparison.summary.endswith(
         " cx99 has no on-demand price in any region: not ranked per dollar."
+    )
+    # A type not priced in the region asked for its vendor is said apart.
+    elsewhere = compare_types(
+        CompareQuery(
+            types=("c7g.large", "cx99", "cax11"), baseline="c7g.large", at=DAY, region="eu-west-1"
+        )  # fmt: skip
+    )
+    assert elsewhere.summary.endswith(
+        " cx99 has no on-demand price in any region: not ranked per dollar. c7g.large has no "
+        'on-demand price in the region asked ("Priced in"): not ranked per dollar.'
     )
 
 
