@@ -14,10 +14,13 @@ processor, scaled to the task's vCPUs the way the benchmark uses them:
   sources' figure per vCPU times the task's vCPUs (`scaled`).
 
 Sources are the processor's fixed-performance types; burstable ones only where there are no
-others (their figures are burst figures). A lower-is-better figure (a latency) is estimated
-only for a whole number of vCPUs with a source of that size: a quota stretches a latency by an
-amount no source measured. Pure arithmetic: selectors/fargate_estimates.py reads the sources,
-services/statistics/fargate.py validates the method on S1. docs/fargate.md has the table.
+others (their figures are burst figures). Only what a task can be is a source, and only what a
+task can run is estimated: no type beyond Fargate's largest task (16 vCPUs, 120 GiB) nor with
+a GPU, and no benchmark that runs on a GPU (`runs_on_gpu`). A lower-is-better figure (a
+latency) is estimated only for a whole number of vCPUs with a source of that size: a quota
+stretches a latency by an amount no source measured. Pure arithmetic: selectors/
+fargate_estimates.py reads the sources, services/statistics/fargate.py validates the method on
+S1. docs/fargate.md has the table.
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from benchmarks.reference import FARGATE_MEMORY_BY_VCPU
 
 # AWS: "Fargate tasks that use the ARM64 architecture run on AWS Graviton2 processors", the
 # processor of c6g, m6g and r6g: InstanceType.cpu_model as the specifications name it.
@@ -34,6 +41,30 @@ GRAVITON2_SOURCE = (
     "AWS Fargate documentation: arm64 tasks run on AWS Graviton2 processors "
     "(https://docs.aws.amazon.com/AmazonECS/latest/developerguide/ecs-arm64.html)"
 )
+
+# Fargate's largest task (AWS's task size limits, reference.FARGATE_MEMORY_BY_VCPU): an EC2
+# type beyond it is no picture of a task, its figures no source.
+MAX_VCPUS: Decimal = max(FARGATE_MEMORY_BY_VCPU)
+MAX_MEMORY_GIB: Decimal = max(max(sizes) for sizes in FARGATE_MEMORY_BY_VCPU.values())
+
+# Benchmarks that measure a GPU, which no Fargate task has: NVIDIA's nvbandwidth, ffmpeg's
+# CUDA scenarios (`ffmpeg:gpu_h264_encode`). vLLM in `mode=gpu` and llama.cpp with layers on
+# the GPU (`gpu_layers` above 0) are told by their parameters (`runs_on_gpu`).
+GPU_BENCHMARKS = ("nvbandwidth:", "ffmpeg:gpu_")
+
+
+def runs_on_gpu(key: str, params: dict[str, Any] | None) -> bool:
+    """Whether a benchmark with these parameters measures a GPU: nothing a Fargate task can
+    run, so never estimated for one."""
+    params = params or {}
+    if key.startswith(GPU_BENCHMARKS) or str(params.get("mode", "")).lower() == "gpu":
+        return True
+    layers = params.get("gpu_layers")
+    try:
+        return layers is not None and float(layers) > 0
+    except (TypeError, ValueError):
+        return False
+
 
 # One Graviton2 family at every size, medium to metal (1 to 64 vCPUs): the demo's first part
 # loads it with the default families, so that the first page's Fargate rows are estimated.

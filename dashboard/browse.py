@@ -18,7 +18,7 @@ from benchmarks.questions.compare import CompareForm
 from benchmarks.questions.finder import BURSTABLE_CHOICES, COLUMNS, FinderForm, FinderQuery
 from benchmarks.questions.price_performance import BASIS_LABELS
 from benchmarks.questions.runs import RunListForm
-from benchmarks.selectors import catalogue, prices, raw_samples
+from benchmarks.selectors import catalogue, compare_regions, prices, raw_samples
 from benchmarks.selectors import compare as compare_selector
 from benchmarks.selectors import finder as finder_selector
 from dashboard import charts
@@ -115,11 +115,16 @@ def compare(request):
         except DomainError as refusal:
             form.add_error(refusal.field if refusal.field in form.fields else None, refusal.message)
             status = refusal.status_code
+    menu = prices.price_menu()
     context = {
         "form": form,
         "comparison": comparison,
         "errors": form.error_dict() if form.errors else {},
-        "regions": list(prices.price_menu()),
+        "regions": list(menu),
+        # With an answer, one menu per compared vendor: each type is priced in its own cloud.
+        "region_choices": compare_regions.region_choices(comparison, menu.regions)
+        if comparison
+        else [],
         "purchase_options": PurchaseOption.choices,
         "basis_choices": list(BASIS_LABELS.items()),
         "chart_data": charts.compare_chart(comparison) if comparison else None,

@@ -71,7 +71,8 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
         "rows": [
             {
                 "key": row.key,
-                "label": row.label,
+                # Every chart names an estimated row so (and fills it hatched: charts.js).
+                "label": row.label + (" (estimated)" if row.estimated else ""),
                 "instance_type": row.instance_type,
                 "family": row.family,
                 "colour": colours[row.family],
@@ -461,6 +462,8 @@ def compare_chart(comparison: TypeComparison) -> dict | None:
             "relative_per_dollar": [
                 cell.relative_per_dollar if cell is not None else None for cell in group.main.cells
             ],
+            # A Fargate size's estimate (no task measured it there): hatched, labelled.
+            "estimated": [cell is not None and cell.estimated for cell in group.main.cells],
         }
         for group in comparison.benchmarks
         if any(cell is not None and cell.relative_per_dollar for cell in group.main.cells)
@@ -477,6 +480,10 @@ def compare_chart(comparison: TypeComparison) -> dict | None:
                 "name": instance_type.name,
                 "colour": colours[instance_type.family],
                 "striped": instance_type.family in (t.family for t in types[:index]),
+                "estimated": any(
+                    group.main.cells[index] is not None and group.main.cells[index].estimated
+                    for group in comparison.benchmarks
+                ),
             }
             for index, instance_type in enumerate(types)
         ],

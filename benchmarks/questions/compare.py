@@ -1,5 +1,6 @@
 """The compare question: 2 to 8 chosen instance types side by side on every benchmark they
-share, against a baseline among them, with what a dollar buys on each."""
+share, against a baseline among them, with what a dollar buys on each, each type priced in
+its own cloud: the region asked for its vendor, else the type's cheapest region."""
 
 from __future__ import annotations
 
@@ -8,23 +9,34 @@ from dataclasses import dataclass
 
 from django import forms
 
-from benchmarks.models import PurchaseOption
+from benchmarks.errors import DomainError
+from benchmarks.models import PurchaseOption, Vendor
 from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm, comma_list, date_field
-from benchmarks.questions.price_performance import BASES, DEFAULT_REGION
+from benchmarks.questions.price_performance import BASES, DEFAULT_REGION, ESTIMATES
+from benchmarks.selectors import lookups
 
 MIN_TYPES, MAX_TYPES = 2, 8
+# `regions=azure:cheapest`: each of that vendor's types at its own cheapest region.
+CHEAPEST = "cheapest"
 
 
 @dataclass(frozen=True)
 class CompareQuery:
-    """One comparison: the types in the order asked, the baseline (default the first)."""
+    """One comparison: the types in the order asked, the baseline (default the first).
+
+    Each type is priced in its vendor's region: `regions`' (vendor, code) for its vendor
+    (code CHEAPEST: the type's cheapest region), else `region` when it is its vendor's, else
+    the type's cheapest region."""
 
     types: tuple[str, ...]
     baseline: str
     region: str = DEFAULT_REGION
+    regions: tuple[tuple[str, str], ...] = ()
     purchase_option: str = PurchaseOption.ON_DEMAND
     at: datetime.date | None = None
     basis: str = BASES[0]
+    # include: a compared Fargate size no task measured is estimated (labelled so).
+    estimates: str = ESTIMATES[0]
 
 
 class CompareForm(QuestionForm):
@@ -41,7 +53,16 @@ class CompareForm(QuestionForm):
         required=False, max_length=64, help_text="One of the types (default: the first)"
     )
     region = forms.CharField(
-        required=False, max_length=32, help_text=f"Prices of this region (default {DEFAULT_REGION})"
+        required=False,
+        max_length=40,
+        help_text=f"Prices of this region for its vendor's types (default {DEFAULT_REGION})",
+    )
+    regions = forms.CharField(
+        required=False,
+        max_length=500,
+        help_text="A region per vendor, vendor:region,... e.g. aws:eu-central-1,hcloud:fsn1; "
+        f"vendor:{CHEAPEST} prices each of its types in its cheapest region (a vendor not "
+        "named: its types' cheapest regions, AWS's the `region`)",
     )
     purchase_option = forms.ChoiceField(
         choices=PurchaseOption.choices, required=False, error_messages=CHOICE_ERRORS
@@ -51,11 +72,46 @@ class CompareForm(QuestionForm):
         choices=[(basis, basis) for basis in BASES], required=False, error_messages=CHOICE_ERRORS
     )
 
+    estimates = forms.ChoiceField(
+        choices=[(choice, choice) for choice in ESTIMATES],
+        required=False,
+        help_text="include (default): a Fargate size no task measured on a benchmark is "
+        "estimated from EC2 types with the processor the task runs on, labelled so; exclude: "
+        "measured figures only",
+        error_messages=CHOICE_ERRORS,
+    )
+
     def __init__(self, data, *args, **kwargs):
-        if hasattr(data, "getlist") and len(data.getlist("types")) > 1:
-            data = data.copy()
-            data.setlist("types", [",".join(v for v in data.getlist("types") if v)])
+        # The finder's ticks send one `types` each, the page's vendor menus one `regions` each.
+        for name in ("types", "regions"):
+            if hasattr(data, "getlist") and len(data.getlist(name)) > 1:
+                data = data.copy()
+                data.setlist(name, [",".join(v for v in data.getlist(name) if v)])
         super().__init__(data, *args, **kwargs)
+
+    def clean_region(self) -> str:
+        # `hcloud:fsn1`, as `regions=` names it, is fsn1 once its vendor is known to have it.
+        try:
+            return lookups.region_code(self.cleaned_data["region"])
+        except DomainError as error:
+            raise forms.ValidationError(error.message) from None
+
+    def clean_regions(self) -> tuple[tuple[str, str], ...]:
+        pairs: dict[str, str] = {}
+        for item in comma_list(self.cleaned_data["regions"]):
+            vendor, colon, code = item.partition(":")
+            if not colon or vendor not in Vendor.values or not code:
+                raise forms.ValidationError(
+                    f"{item[:60]!r}: write each region as vendor:region, the vendor one of "
+                    f"{', '.join(Vendor.values)} (e.g. aws:eu-central-1,hcloud:fsn1, or "
+                    f"azure:{CHEAPEST})"
+                )
+            if pairs.get(vendor, code) != code:
+                raise forms.ValidationError(
+                    f"one region per vendor: {vendor}:{pairs[vendor]} and {item[:60]}"
+                )
+            pairs[vendor] = code
+        return tuple(pairs.items())
 
     def clean_types(self) -> tuple[str, ...]:
         types = tuple(dict.fromkeys(comma_list(self.cleaned_data["types"])))
@@ -81,7 +137,9 @@ class CompareForm(QuestionForm):
             types=data["types"],
             baseline=data.get("baseline") or data["types"][0],
             region=data.get("region") or DEFAULT_REGION,
+            regions=data.get("regions") or (),
             purchase_option=data.get("purchase_option") or PurchaseOption.ON_DEMAND,
             at=data.get("at"),
             basis=data.get("basis") or BASES[0],
+            estimates=data.get("estimates") or ESTIMATES[0],
         )

@@ -77,6 +77,24 @@ def cheapest_regions(*, query: CheapestRegionsQuery) -> CheapestRegions:
     return answer
 
 
+def cheapest_region(
+    instance_type: InstanceType, purchase: Purchase, day: datetime.date
+) -> str | None:
+    """The code of the region where the type costs least bought so on the day (a price in
+    force before one that is not, then the cheapest, then the first code); None where no
+    region prices it. One query."""
+    if instance_type.kind == InstanceType.Kind.FARGATE:
+        quotes = _fargate_quotes(instance_type, purchase, day)
+    else:
+        quotes = _ec2_quotes(instance_type, purchase, day)
+    priced = [
+        (not quote.in_force, quote.usd_per_hour, code)
+        for code, quote in quotes.items()
+        if quote.usd_per_hour is not None
+    ]
+    return min(priced)[2] if priced else None
+
+
 def _ec2_quotes(
     instance_type: InstanceType, purchase: Purchase, day: datetime.date
 ) -> dict[str, PriceQuote]:

@@ -1,16 +1,19 @@
 """Compare (`/compare/`): 2 to 8 chosen types side by side on every benchmark they share, each
 figure as a percentage of a baseline's and per dollar, with the types' prices.
 
-A fixed number of queries whatever the data's size: the types (one), their kept statistics
-over every benchmark (one), the region (one) and their prices for each purchase option
-shown (up to three each). The per-dollar arithmetic is `benchmarks.per_dollar`'s, on the
-basis the price-performance answer uses (burstable types at what they sustain by default).
+Each type is priced in its own cloud: the region asked for its vendor, else its cheapest
+region (`pricing_regions`), so that an Azure and a Hetzner type are not priced in an AWS
+region. A fixed number of queries whatever the data's size: the types (one), their kept
+statistics over every benchmark (one), the regions (two, and one per type priced at its
+cheapest) and their prices for each region and purchase option shown (up to three each).
+The per-dollar arithmetic is `benchmarks.per_dollar`'s, on the basis the price-performance
+answer uses (burstable types at what they sustain by default).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
-import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -26,11 +29,17 @@ from benchmarks import units
 from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics
 from benchmarks.noise import Noise, beyond
 from benchmarks.questions.compare import CompareQuery
-from benchmarks.selectors import prices
+from benchmarks.selectors import (
+    compare_estimates,
+    compare_regions,
+    compare_sentence,
+    fargate_estimates,
+    prices,
+)
 from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.busy import workers_at
 from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
-from benchmarks.selectors.lookups import get_region, types_by_names
+from benchmarks.selectors.lookups import types_by_names
 
 # Prices shown beside the chosen one, when the region has them.
 PRICE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)
@@ -54,6 +63,17 @@ class Cell:
     # Against the baseline's figures on the same line; None where it has none.
     relative_throughput: float | None = None
     relative_per_dollar: float | None = None
+    # A Fargate size no task measured on the line: what its estimate says of itself
+    # (selectors/fargate_estimates.py); None for a measured figure.
+    estimate: dict[str, Any] | None = None
+
+    @property
+    def estimated(self) -> bool:
+        return self.estimate is not None
+
+    @property
+    def estimate_note(self) -> str:
+        return fargate_estimates.describe(self.estimate) if self.estimate else ""
 
 
 @dataclass
@@ -80,7 +100,11 @@ class Line:
 
     @property
     def measured(self) -> int:
-        return sum(1 for cell in self.cells if cell is not None)
+        return sum(1 for cell in self.cells if cell is not None and not cell.estimated)
+
+    @property
+    def has_estimates(self) -> bool:
+        return any(cell is not None and cell.estimated for cell in self.cells)
 
     @property
     def shared_by_all(self) -> bool:
@@ -108,7 +132,7 @@ class BenchmarkLines:
 
 @dataclass(frozen=True)
 class Column:
-    """One compared type: its specifications and prices."""
+    """One compared type: its specifications, the region it is priced in, and its prices."""
 
     instance_type: InstanceType
     is_baseline: bool
@@ -116,10 +140,17 @@ class Column:
     usd_per_hour: float | None
     price_note: str | None
     prices: dict[str, float | None]
+    # Where it is priced: its vendor's region asked, else its cheapest (`cheapest`); None
+    # where no region prices it bought the way asked.
+    region: Region | None = None
+    cheapest: bool = False
 
     @property
     def name(self) -> str:
         return self.instance_type.name
+
+    def __str__(self) -> str:
+        return self.name
 
 
 @dataclass
@@ -127,6 +158,7 @@ class TypeComparison:
     """The compare page's answer."""
 
     query: CompareQuery
+    # The region asked for its vendor (`region`): the page's menus start from it.
     region: Region
     at: datetime.date
     columns: list[Column]
@@ -136,6 +168,16 @@ class TypeComparison:
     @property
     def baseline(self) -> Column:
         return next(column for column in self.columns if column.is_baseline)
+
+    @property
+    def names(self) -> list[str]:
+        return [column.name for column in self.columns]
+
+    @property
+    def one_region(self) -> Region | None:
+        """The region every type is priced in, where it is one."""
+        regions = {column.region.pk if column.region else None for column in self.columns}
+        return self.columns[0].region if len(regions) == 1 else None
 
     @property
     def price_options(self) -> list[str]:
@@ -153,38 +195,55 @@ def _machine(instance_type: InstanceType) -> Machine:
 
 
 def compare_types(query: CompareQuery) -> TypeComparison:
-    """The chosen types on every benchmark at least two of them share; a DomainError names
-    an unknown type (with the closest names) or region."""
+    """The chosen types on every benchmark at least two of them share, each priced in its own
+    cloud (`pricing_regions`); a DomainError names an unknown type (with the closest names)
+    or region."""
     at = query.at or timezone.localdate()
     found = types_by_names(query.types, field="types")
     types = [found[name] for name in query.types]
     baseline = found.get(query.baseline)
-    region = get_region(query.region)
-    options = dict.fromkeys([query.purchase_option, *PRICE_OPTIONS])
-    quotes = {
-        option: prices.hourly_prices(
-            instance_types=types, region=region, purchase_option=option, day=at
-        )
-        for option in options
-    }
+    region, where = compare_regions.pricing_regions(types, query, at)
+    options = list(dict.fromkeys([query.purchase_option, *PRICE_OPTIONS]))
+    quotes: dict[str, dict[int, prices.PriceQuote]] = {option: {} for option in options}
+    by_region: dict[int, list[InstanceType]] = defaultdict(list)
+    places = {}
+    for instance_type in types:
+        place = where[instance_type.pk][0]
+        if place is not None:
+            by_region[place.pk].append(instance_type)
+            places[place.pk] = place
+    for pk, group in by_region.items():
+        for option in options:
+            quotes[option].update(
+                prices.hourly_prices(
+                    instance_types=group, region=places[pk], purchase_option=option, day=at
+                )
+            )
     columns = []
     for instance_type in types:
-        chosen = quotes[query.purchase_option][instance_type.pk]
+        place, cheapest = where[instance_type.pk]
+        chosen = quotes[query.purchase_option].get(instance_type.pk)
         columns.append(
             Column(
                 instance_type=instance_type,
                 is_baseline=instance_type == baseline,
-                usd_per_hour=_float(chosen.usd_per_hour),
-                price_note=chosen.note,
+                usd_per_hour=_float(chosen.usd_per_hour) if chosen else None,
+                price_note=chosen.note
+                if chosen
+                else f"no region prices {instance_type.name} {query.purchase_option}",
                 prices={
                     option: _float(quotes[option][instance_type.pk].usd_per_hour)
+                    if instance_type.pk in quotes[option]
+                    else None
                     for option in options
                 },
+                region=place,
+                cheapest=cheapest,
             )
         )
     comparison = TypeComparison(query=query, region=region, at=at, columns=columns)
-    comparison.benchmarks = _benchmarks(types, columns, query)
-    comparison.summary = summary(comparison)
+    comparison.benchmarks = _benchmarks(types, columns, query, region)
+    comparison.summary = compare_sentence.summary(comparison)
     return comparison
 
 
@@ -192,8 +251,10 @@ def _float(value) -> float | None:
     return None if value is None else float(value)
 
 
-def _benchmarks(types: list[InstanceType], columns: list[Column], query: CompareQuery):
-    """Every (benchmark, variant, parameters) at least two of the types were measured with."""
+def _benchmarks(types: list[InstanceType], columns: list[Column], query: CompareQuery, region):
+    """Every (benchmark, variant, parameters) at least two of the types have a figure of: a
+    measured one, or for a Fargate size no task measured there, its estimate
+    (`_estimated`)."""
     position = {instance_type.pk: index for index, instance_type in enumerate(types)}
     rows = SeriesStatistics.objects.filter(
         measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type__in=list(position)
@@ -215,18 +276,42 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
         grouped[(key, variant, params_key)][position[type_id]] = (runs, median)
         index = position[type_id]
         _at_busy_shares(grouped, index, types[index], key, variant, params_key, (runs, median))
-    by_benchmark: dict[tuple[str, str], list[Line]] = defaultdict(list)
-    for (key, variant, params_key), figures in grouped.items():
-        if len(figures) < 2:
-            continue
-        params = orjson.loads(params_key)
-        line = _line(facts[key], variant, params, figures, types, columns, query.basis)
-        by_benchmark[(key, variant)].append(line)
+    # Each benchmark's main line first (the most types measured, then the most runs), so that
+    # only those are estimated: the others open on the chart page.
+    groups: dict[tuple[str, str], list[tuple]] = defaultdict(list)
+    for line_key in grouped:
+        groups[line_key[:2]].append(line_key)
+    for keys in groups.values():
+        keys.sort(key=lambda k: (-len(grouped[k]), -_figure_runs(grouped[k]), _params_order(k)))
+    estimates = _estimated(types, columns, query, region, grouped, facts, groups)
     result = []
-    for (key, variant), lines in sorted(by_benchmark.items()):
-        lines.sort(key=lambda line: (-line.measured, -_runs(line), orjson.dumps(line.params)))
-        result.append(BenchmarkLines(key, variant, lines, _chart_url(key, variant, query)))
+    for (key, variant), keys in sorted(groups.items()):
+        lines = []
+        for index, line_key in enumerate(keys):
+            figures = grouped[line_key]
+            estimated = estimates.get(line_key, {}) if index == 0 else {}
+            # A line needs two figures; an estimate counts on the main line only.
+            if len(figures) + len(estimated) < 2:
+                continue
+            figures = {**figures, **{i: (0, figure) for i, (figure, _e) in estimated.items()}}
+            params = orjson.loads(line_key[2])
+            notes = {i: estimate for i, (_figure, estimate) in estimated.items()}
+            lines.append(
+                _line(facts[key], variant, params, figures, types, columns, query.basis, notes)
+            )
+        if lines:
+            lines.sort(key=lambda line: (-line.measured, -_runs(line), orjson.dumps(line.params)))
+            url = _chart_url(key, variant, query, columns)
+            result.append(BenchmarkLines(key, variant, lines, url))
     return result
+
+
+def _figure_runs(figures: dict[int, tuple[int, float]]) -> int:
+    return sum(runs for runs, _median in figures.values())
+
+
+def _params_order(line_key: tuple) -> bytes:
+    return orjson.dumps(orjson.loads(line_key[2]))
 
 
 # The shares of vCPUs busy a benchmark run at several worker counts is compared at
@@ -248,12 +333,21 @@ def _at_busy_shares(grouped, index, instance_type, key, variant, params_key, fig
             grouped[(key, variant, busy_key.decode())][index] = figure
 
 
-def _chart_url(key: str, variant: str, query: CompareQuery) -> str:
+def _chart_url(key: str, variant: str, query: CompareQuery, columns: list[Column]) -> str:
     """The chart page's question for one benchmark of the comparison, every parameter left
-    open (the page pins each to its best-covered value and offers the others)."""
-    question = {
-        "benchmark": key,
-        "region": query.region,
+    open (the page pins each to its best-covered value and offers the others), each vendor's
+    types in the region compare priced them in (the first type's, for a vendor priced at
+    several cheapest regions)."""
+    places: dict[str, str] = {}
+    for column in columns:
+        if column.region is not None:
+            places.setdefault(column.instance_type.vendor, column.region.code)
+    question = {"benchmark": key}
+    if len(places) > 1:
+        question["regions"] = ",".join(f"{vendor}:{code}" for vendor, code in places.items())
+    else:
+        question["region"] = next(iter(places.values()), query.region)
+    question |= {
         "purchase_option": query.purchase_option,
         "instance_types": ",".join(query.types),
         "families": "",
@@ -262,11 +356,38 @@ def _chart_url(key: str, variant: str, query: CompareQuery) -> str:
     return f"{reverse('comparison')}?{urlencode(question)}"
 
 
+def _estimated(types, columns, query, region, grouped, facts, groups) -> dict[tuple, dict]:
+    """Each compared Fargate size's estimate on each benchmark's main line where another type
+    has a figure and it has none (selectors/compare_estimates.py): {line: {position:
+    (figure, estimate)}}. A measurement always replaces an estimate."""
+    sizes = {
+        index: instance_type
+        for index, instance_type in enumerate(types)
+        if instance_type.kind == InstanceType.Kind.FARGATE and query.estimates == "include"
+    }
+    mains = [keys[0] for keys in groups.values()]
+    wanted = {
+        line: facts[line[0]].higher_is_better
+        for line in mains
+        if any(index not in grouped[line] for index in sizes)
+    }
+    if not wanted:
+        return {}
+    where = next((c.region for i, c in enumerate(columns) if i in sizes and c.region), region)
+    found = compare_estimates.estimated_figures(list(sizes.values()), wanted, where)
+    position = {instance_type.pk: index for index, instance_type in sizes.items()}
+    estimates: dict[tuple, dict] = defaultdict(dict)
+    for (pk, line), estimate in found.items():
+        if position[pk] not in grouped[line]:
+            estimates[line][position[pk]] = estimate
+    return estimates
+
+
 def _runs(line: Line) -> int:
     return sum(cell.runs for cell in line.cells if cell is not None)
 
 
-def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
+def _line(benchmark, variant, params, figures, types, columns, basis, estimated=None) -> Line:
     reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
     cells: list[Cell | None] = [None] * len(types)
     basis_figures: dict[int, float] = {}
@@ -287,17 +408,20 @@ def _line(benchmark, variant, params, figures, types, columns, basis) -> Line:
             if reading.per_dollar is not None:
                 per_dollar = ranked["per_dollar"]
         basis_figures[index] = figure
-        cells[index] = Cell(median=median, runs=runs, per_dollar=per_dollar)
+        cells[index] = Cell(
+            median=median,
+            runs=runs,
+            per_dollar=per_dollar,
+            estimate=(estimated or {}).get(index),
+        )
     base = next(index for index, column in enumerate(columns) if column.is_baseline)
     if cells[base] is not None:
         base_cell = cells[base]
         for index, cell in enumerate(cells):
             if cell is None:
                 continue
-            cells[index] = Cell(
-                median=cell.median,
-                runs=cell.runs,
-                per_dollar=cell.per_dollar,
+            cells[index] = dataclasses.replace(
+                cell,
                 relative_throughput=arithmetic.relative_throughput(
                     basis_figures[index],
                     basis_figures[base],
@@ -354,47 +478,3 @@ def _best(
     if len(near) == 1:
         return near[0], by_per_dollar, []
     return None, by_per_dollar, near
-
-
-def summary(comparison: TypeComparison) -> str:
-    """One sentence: which type buys the most per dollar on the benchmarks all share, and each
-    other type's median per dollar against the baseline's."""
-    names = [column.name for column in comparison.columns]
-    shared = [group.main for group in comparison.benchmarks if group.main.shared_by_all]
-    if not shared:
-        return (
-            f"{', '.join(names)} share no benchmark yet: each is measured on its own; "
-            "upload results for the others to compare them."
-        )
-    wins: dict[str, int] = defaultdict(int)
-    for line in shared:
-        if line.best_per_dollar:
-            wins[line.best_per_dollar] += 1
-    if not wins:
-        return f"No price of {comparison.query.purchase_option} in {comparison.region.code}."
-    leader = max(names, key=lambda name: (wins[name], -names.index(name)))
-    base = comparison.baseline
-    base_index = names.index(base.name)
-    against = []
-    for index, name in enumerate(names):
-        if index == base_index:
-            continue
-        ratios = [
-            line.cells[index].relative_per_dollar
-            for line in shared
-            if line.cells[index].relative_per_dollar is not None
-        ]
-        if ratios:
-            against.append(f"{name} {units.percent(statistics.median(ratios))}")
-    count = len(shared)
-    every = "both" if len(names) == 2 else f"all {len(names)}"
-    sentence = (
-        f"On the {count} benchmark{'s' if count != 1 else ''} {every} types share, {leader} "
-        f"buys the most per dollar on {wins[leader]}"
-    )
-    if against:
-        sentence += (
-            f"; per dollar against {base.name} (the median over those benchmarks): "
-            f"{', '.join(against)}"
-        )
-    return sentence + "."

@@ -10,6 +10,9 @@ EC2 types (both kept for the freshness window) and, for a question that reads on
 types' rows, the sources' statistics (one that reads every type's has them already); none
 for a question that covers no Fargate size.
 
+Only what a task can run and be: no benchmark that measures a GPU, no source beyond Fargate's
+largest task or with a GPU (fargate_estimate.runs_on_gpu, MAX_VCPUS, MAX_MEMORY_GIB).
+
 Which sizes: those the question names; else, for each vCPU count, the size with the least
 memory (more memory adds to the price and nothing to the work), on each architecture. A size
 with a measured row is never estimated.
@@ -22,6 +25,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, NamedTuple
+
+from django.db.models import Q
 
 from benchmarks import cpu_models, fargate_estimate, freshness
 from benchmarks.fargate_estimate import GRAVITON2, GRAVITON2_SOURCE, Source
@@ -70,6 +75,8 @@ def estimated_series(
     size without a measured row)."""
     if not _asks_for_estimates(query, region):
         return []
+    if fargate_estimate.runs_on_gpu(benchmark.key, params):
+        return []  # a GPU's figure: no task has one (fargate_estimate.GPU_BENCHMARKS)
     basis = _basis()
     if basis is None:
         return []
@@ -104,6 +111,49 @@ def estimated_series(
             )
             break
     return found
+
+
+@dataclass(frozen=True)
+class EstimateBasis:
+    """What a reader besides price-performance (compare) estimates from: the kept basis, the
+    processors of each architecture in order (`_processors`), and their EC2 types by id."""
+
+    basis: FargateBasis
+    processors: dict[str, list[tuple]]
+    spec_of: dict[int, str]
+
+
+def estimate_basis(region: Region) -> EstimateBasis | None:
+    """The kept basis with its processors and their EC2 source types (both kept: no query
+    while they stay as they are); None before a basis is kept."""
+    basis = _basis()
+    if basis is None:
+        return None
+    processors = _processors(basis)
+    wanted = {spec for choices in processors.values() for spec, *_rest in choices}
+    return EstimateBasis(basis, processors, _types_with(wanted, region))
+
+
+def estimate_size(
+    kept: EstimateBasis,
+    architecture: str,
+    vcpus: float,
+    sources_of,
+    *,
+    processes: int | None,
+    higher_is_better: bool,
+) -> tuple[float, dict[str, Any]] | None:
+    """A task size's estimated figure and what it says of itself, from the first processor
+    of its architecture whose sources (`sources_of(spec)`) give one; None where none does."""
+    for spec, name, observed, seen in kept.processors.get(architecture, []):
+        result = fargate_estimate.estimate(
+            sources_of(spec), vcpus, processes=processes, higher_is_better=higher_is_better
+        )
+        if result is not None:
+            return result.figure, _estimate(
+                kept.basis, name, observed, seen, result.sources, result
+            )
+    return None
 
 
 def _processors(basis: FargateBasis) -> dict[str, list[tuple]]:
@@ -354,15 +404,22 @@ class _Source(NamedTuple):
 
 
 def _types_with(processors: set[str], region: Region) -> dict[int, str]:
-    """The EC2 types of these processors (specifications' names) by id: one small query,
-    kept while the specifications stay as they are (the region's stamp moves with them)."""
+    """The EC2 types of these processors (specifications' names) by id, those a task could
+    be: within Fargate's largest task, without a GPU (fargate_estimate.MAX_VCPUS). One small
+    query, kept while the specifications stay as they are (the region's stamp moves with
+    them)."""
     if not processors:
         return {}
     return freshness.kept_read(
-        f"fargate-estimate-types:{region.pk}:" + "|".join(sorted(processors)),
+        f"fargate-estimate-sources:{region.pk}:" + "|".join(sorted(processors)),
         lambda: dict(
+            # A size not known is not held against a type; a GPU or a size beyond is.
             InstanceType.objects.filter(
-                kind=InstanceType.Kind.EC2, cpu_model__in=processors
+                Q(gpu_count__isnull=True) | Q(gpu_count=0),
+                Q(vcpus__isnull=True) | Q(vcpus__lte=fargate_estimate.MAX_VCPUS),
+                Q(memory_gib__isnull=True) | Q(memory_gib__lte=fargate_estimate.MAX_MEMORY_GIB),
+                kind=InstanceType.Kind.EC2,
+                cpu_model__in=processors,
             ).values_list("pk", "cpu_model")
         ),
         stamp=prices_stamp(region),

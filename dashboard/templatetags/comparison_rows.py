@@ -33,8 +33,9 @@ def _text(value) -> str:
 
 
 def _name(row) -> str:
-    """The row's label (`c7a.xlarge (base)`), escaped."""
-    return _text(row.label)
+    """The row's label (`c7a.xlarge (base)`), escaped; an estimated row's says so, as its
+    bars do (`fargate-1vcpu-2gb-arm64 (estimated)`)."""
+    return _text(row.label + (" (estimated)" if row.estimated else ""))
 
 
 def _width_percent(share) -> str:
@@ -87,12 +88,16 @@ def per_dollar_data(comparison, table) -> str:
     return _rows(lines)
 
 
+def _runs(row) -> str:
+    return "none: estimated" if row.estimated else _text(row.runs)
+
+
 @register.simple_tag
 def median_data(comparison) -> str:
     """The median chart's data: each bar's runs, median, min and max."""
     scale = comparison.reading.value
     return _rows(
-        f"<tr><td>{_name(row)}</td><td>{_text(row.runs)}</td>"
+        f"<tr><td>{_name(row)}</td><td>{_runs(row)}</td>"
         f"<td>{_text(reads(row.median, scale))}</td><td>{_text(reads(row.min, scale))}</td>"
         f"<td>{_text(reads(row.max, scale))}</td></tr>"
         for row in comparison.bars

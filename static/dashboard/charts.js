@@ -254,7 +254,20 @@ window.PricebenchCharts = (function () {
     return context.createPattern(tile, "repeat");
   }
 
+  // A row's fill in every chart: hatched where it is estimated (its `estimated`), never plain.
+  function fillOf(row, colour) {
+    return row.estimated ? hatch(colour) : colour;
+  }
+
+  // The legend's entry for the hatching, where some row is estimated (none otherwise).
+  function estimatedLegend(rows) {
+    return rows.some((row) => row && row.estimated)
+      ? [{ text: "estimated from EC2 on the same processor", fillStyle: hatch("#555"),
+           strokeStyle: "#555", lineWidth: 1 }]
+      : [];
+  }
+
   return { savePng: savePng, saveCsv: saveCsv, chartCsv: chartCsv, fitRows: fitRows, stripes: stripes,
-           hatch: hatch, twoLines: twoLines,
+           hatch: hatch, twoLines: twoLines, fillOf: fillOf, estimatedLegend: estimatedLegend,
            readableLogTick: readableLogTick, BEST_MARK: BEST_MARK };
 })();

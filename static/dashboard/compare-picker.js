@@ -1,10 +1,13 @@
 // "Compare selected": 2 to 8 instance types ticked (checkboxes `name="types"` tied to
 // #compare-form, in the finder's table or the comparison page's), sent to /compare/ as one
-// comma-separated `types`. PricebenchComparePicker.toggle(name) ticks or unticks a type from
+// comma-separated `types`, with the page's own prices (region, regions, purchase option, day,
+// basis), so that compare prices each type where the page did. PricebenchComparePicker.toggle(name) ticks or unticks a type from
 // elsewhere (a click on its bar). Listens on the document: a table redrawn in place keeps it.
 window.PricebenchComparePicker = (function () {
   "use strict";
   const most = 8;
+  // The page's parameters that say how its types are priced, which compare takes too.
+  const PRICES = ["region", "regions", "purchase_option", "at", "basis"];
   const boxes = () => Array.from(document.querySelectorAll("input[name='types'][form='compare-form']"));
   const ticked = () => boxes().filter((box) => box.checked);
 
@@ -26,7 +29,13 @@ window.PricebenchComparePicker = (function () {
     if (event.target.id !== "compare-form") return;
     event.preventDefault();
     const names = ticked().map((box) => box.value);
-    window.location.assign(`${event.target.action}?types=${encodeURIComponent(names.join(","))}`);
+    const asked = new URLSearchParams(window.location.search);
+    const question = new URLSearchParams({ types: names.join(",") });
+    PRICES.forEach((name) => {
+      const values = asked.getAll(name).filter(Boolean);
+      if (values.length) question.set(name, values.join(","));
+    });
+    window.location.assign(`${event.target.action}?${question.toString()}`);
   });
 
   function toggle(name) {

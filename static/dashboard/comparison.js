@@ -70,13 +70,12 @@ window.PricebenchComparison = (function () {
         label: reading.per_dollar_name,
         data: bars.map((row) => row.per_dollar),
         // An estimated row (a Fargate size no task measured) is hatched, never plain.
-        backgroundColor: bars.map((row) => (row.estimated ? tools.hatch(row.colour) : row.colour)),
+        backgroundColor: bars.map((row) => tools.fillOf(row, row.colour)),
         // The best bar is outlined thick; those the noise cannot tell from it, thin.
         borderColor: bars.map((row) => (row.best || row.within_noise_of_best ? "#000" : row.colour)),
         borderWidth: bars.map((row) => (row.best ? 3 : row.within_noise_of_best ? 1 : 0)),
       }];
       const indistinguishable = bars.some((row) => !row.best && row.within_noise_of_best);
-      const estimated = bars.some((row) => row.estimated);
       const burstable = bars.some((row) => row.sustained_per_dollar !== null);
       // Burstable types are ranked on the basis asked; the striped bar is the other figure.
       const other = data.basis === "sustained"
@@ -94,7 +93,8 @@ window.PricebenchComparison = (function () {
       charts.perDollar = new Chart(document.getElementById("per-dollar-chart"), {
         type: "bar",
         data: {
-          labels: bars.map((row) => (row.best ? tools.BEST_MARK : "") + row.label + (row.estimated ? " (estimated)" : "")),
+          // An estimated row's label says so (charts.py: "... (estimated)").
+          labels: bars.map((row) => (row.best ? tools.BEST_MARK : "") + row.label),
           datasets: datasets,
         },
         options: {
@@ -114,8 +114,7 @@ window.PricebenchComparison = (function () {
                                          strokeStyle: "#000", lineWidth: 1 }] : []),
               ...(burstable ? [{ text: other.label, fillStyle: tools.stripes("#555"),
                                  strokeStyle: "#555", lineWidth: 1 }] : []),
-              ...(estimated ? [{ text: "estimated from EC2 on the same processor", fillStyle: tools.hatch("#555"),
-                                 strokeStyle: "#555", lineWidth: 1 }] : []),
+              ...tools.estimatedLegend(bars),
             ]),
             tooltip: {
               callbacks: {
@@ -146,11 +145,13 @@ window.PricebenchComparison = (function () {
       charts.median = new Chart(document.getElementById("median-chart"), {
         type: "barWithErrorBars",
         data: {
-          labels: valueBars.map((row) => row.label + " · " + row.runs + (row.runs === 1 ? " run" : " runs")),
+          // An estimated row has no runs: its label says "(estimated)" instead.
+          labels: valueBars.map((row) => row.label
+            + (row.estimated ? "" : " · " + row.runs + (row.runs === 1 ? " run" : " runs"))),
           datasets: [{
             label: valueName(),
             data: medianPoints(),
-            backgroundColor: valueBars.map((row) => row.colour),
+            backgroundColor: valueBars.map((row) => tools.fillOf(row, row.colour)),
             errorBarColor: "#222",
             errorBarWhiskerColor: "#222",
             errorBarLineWidth: 1.5,
@@ -162,12 +163,13 @@ window.PricebenchComparison = (function () {
           maintainAspectRatio: false,
           plugins: {
             legend: familyLegend([{ text: "min–max of the runs", fillStyle: "#fff", strokeStyle: "#222",
-                                    lineWidth: 1.5 }]),
+                                    lineWidth: 1.5 }, ...tools.estimatedLegend(valueBars)]),
             tooltip: {
               callbacks: {
                 label: (item) => {
                   const row = valueBars[item.dataIndex];
                   const point = item.raw;
+                  if (row.estimated) return [format(point.x, reading.value) + " (estimated)", row.estimate_note];
                   return "median " + format(point.x, reading.value) + " (" + format(point.xMin, reading.value)
                     + " – " + format(point.xMax, reading.value) + "), " + row.runs + " runs";
                 },
@@ -219,10 +221,11 @@ window.PricebenchComparison = (function () {
               // A burstable type stands at the figure the basis ranks it by (what it sustains,
               // by default), as the frontier is drawn.
               data: priced.map((row) => ({ x: row.usd_per_hour, y: row.basis_figure, key: row.key })),
-              backgroundColor: priced.map((row) => row.colour),
+              backgroundColor: priced.map((row) => tools.fillOf(row, row.colour)),
+              pointStyle: priced.map((row) => (row.estimated ? "rectRot" : "circle")),
               borderColor: priced.map((row) => (row.pareto ? "#000" : row.colour)),
               borderWidth: priced.map((row) => (row.pareto ? 2.5 : 1)),
-              pointRadius: priced.map((row) => (row.pareto ? 7 : 4)),
+              pointRadius: priced.map((row) => (row.pareto || row.estimated ? 7 : 4)),
             },
           ],
         },
@@ -230,7 +233,7 @@ window.PricebenchComparison = (function () {
           maintainAspectRatio: false,
           plugins: {
             legend: familyLegend([{ text: "Pareto frontier", fillStyle: "#fff", strokeStyle: "#000",
-                                    lineWidth: 2.5, lineDash: [5, 3] }]),
+                                    lineWidth: 2.5, lineDash: [5, 3] }, ...tools.estimatedLegend(priced)]),
             tooltip: {
               callbacks: {
                 label: (item) => {
@@ -391,7 +394,7 @@ window.PricebenchComparison = (function () {
           datasets: measures.map(([field, label, colour]) => ({
             label: label,
             data: rows.map((row) => row[field]),
-            backgroundColor: colour,
+            backgroundColor: rows.map((row) => tools.fillOf(row, colour)),
             borderColor: "#1d2330",
             borderWidth: 1,
           })),
@@ -400,8 +403,28 @@ window.PricebenchComparison = (function () {
           indexAxis: "y",
           maintainAspectRatio: false,
           plugins: {
-            legend: { position: "bottom" },
-            tooltip: { callbacks: { label: (item) => item.dataset.label + ": " + units.percent(item.raw) } },
+            legend: {
+              position: "bottom",
+              // The three measures (a click hides one), and the hatching where a row is estimated.
+              onClick: (event, item, legend) => {
+                if (item.datasetIndex !== undefined) Chart.defaults.plugins.legend.onClick.call(legend, event, item, legend);
+              },
+              labels: {
+                generateLabels: (chart) => [
+                  ...measures.map(([, label, colour], index) => ({
+                    text: label, fillStyle: colour, strokeStyle: "#1d2330", lineWidth: 1,
+                    datasetIndex: index, hidden: !chart.isDatasetVisible(index),
+                  })),
+                  ...tools.estimatedLegend(rows),
+                ],
+              },
+            },
+            tooltip: {
+              callbacks: {
+                label: (item) => item.dataset.label + ": " + units.percent(item.raw)
+                  + (rows[item.dataIndex].estimated ? " (estimated)" : ""),
+              },
+            },
           },
           scales: {
             x: {

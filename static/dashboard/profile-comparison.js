@@ -19,7 +19,7 @@ window.PricebenchComparison = (function () {
       label: "hours of the median type's work per dollar",
       data: data.bars.map((bar) => bar.per_dollar),
       // An estimated Fargate size (docs/fargate.md) is hatched, never plain.
-      backgroundColor: data.bars.map((bar) => (bar.estimated ? tools.hatch(colour[bar.family]) : colour[bar.family])),
+      backgroundColor: data.bars.map((bar) => tools.fillOf(bar, colour[bar.family])),
     }];
     if (data.bars.some((bar) => bar.other !== null)) {
       datasets.push({
@@ -42,9 +42,12 @@ window.PricebenchComparison = (function () {
           legend: {
             position: "bottom",
             labels: {
-              generateLabels: () => data.families.map((family) => ({
-                text: family.name, fillStyle: family.colour, strokeStyle: family.colour, lineWidth: 0,
-              })),
+              generateLabels: () => [
+                ...data.families.map((family) => ({
+                  text: family.name, fillStyle: family.colour, strokeStyle: family.colour, lineWidth: 0,
+                })),
+                ...tools.estimatedLegend(data.bars),
+              ],
             },
           },
           tooltip: {
