@@ -4,19 +4,55 @@ values its results were measured with, kept on the benchmark."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from benchmarks.errors import DomainError
 
+# A whole number as a query writes it, in ASCII digits: Python's `int()` also reads other
+# scripts' digits (`٣`) and underscores, which no result was measured with.
+WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
+# How many of a parameter's measured values a refusal lists.
+LISTED_VALUES = 12
+
 
 def coerce_param(raw: str) -> Any:
-    """A query's text as the value results store: an int, a float, or the text itself."""
-    for kind in (int, float):
+    """A query's text as the value results store: an int, a float, or the text itself. Only
+    ASCII is read as a number (`①`, `٣` and `1_000` stay text)."""
+    if WHOLE_NUMBER.fullmatch(raw):
+        return int(raw)
+    if raw.isascii() and "_" not in raw:
         try:
-            return kind(raw)
+            return float(raw)
         except ValueError:
-            continue
+            pass
     return raw
+
+
+def measured_value(benchmark, name: str, raw: str, value: Any) -> Any:
+    """The value of `name` the benchmark's results were measured with that `raw` (read as
+    `value`) names (`8192`, `8192.0`: 8192), or a DomainError naming the parameter and the
+    values it takes (`-1`, `8192.5`, `0x2000`, `①`: none of them)."""
+    measured = benchmark.params.get(name) or []
+    for known in measured:
+        if known == value and type(known) is not bool or str(known) == raw.strip():
+            return known
+    if not measured:
+        return value
+    values = sorted(measured, key=_value_order)
+    listed = ", ".join(str(known) for known in values[:LISTED_VALUES])
+    more = f" and {len(values) - LISTED_VALUES} more" if len(values) > LISTED_VALUES else ""
+    raise DomainError(
+        f"{name}={raw[:40]}: {benchmark.key} was not measured with it; {name} takes {listed}{more}",
+        field=name,
+    )
+
+
+def _value_order(value: Any) -> tuple:
+    """Numbers first, by size; then any other value by its text."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return (0, value, "")
+    return (1, 0, str(value))
 
 
 def storable(value: Any) -> bool:
@@ -57,7 +93,13 @@ def benchmark_params(
                 "a finite number",
                 field=name,
             )
-        params[name] = value
+        try:
+            params[name] = measured_value(benchmark, name, str(raw), value)
+        except DomainError:
+            if not lenient:
+                raise
+            if notes is not None:
+                notes.append(f"{benchmark.key} was not measured with {name}={raw}: dropped")
     return params
 
 

@@ -25,7 +25,7 @@ from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
-from benchmarks.selectors import busy, prices, verified
+from benchmarks.selectors import busy, prices, question_names, verified
 from benchmarks.selectors.baseline import apply_baseline
 from benchmarks.selectors.basis import bandwidth_figures, on_basis
 from benchmarks.selectors.fargate_estimates import estimated_series
@@ -309,6 +309,7 @@ def price_performance_table(
         )
     notes: list[str] = []
     params = benchmark_params(benchmark, query.params, lenient=lenient, notes=notes)
+    query = question_names.checked_names(query, benchmark, lenient=lenient, notes=notes)
     rate = exchange_rate(query.currency, at)
     if query.include_values:
         extras = EXTRAS
