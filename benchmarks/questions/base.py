@@ -76,13 +76,13 @@ def day_error(text: str) -> str | None:
         return DATE_ERRORS["invalid"]
     year, month, day = (int(part) for part in shape.groups())
     if not datetime.MINYEAR <= year <= datetime.MAXYEAR:
-        return f"{text.strip()} does not exist: there is no year {year}."
+        return f"{DATE_ERRORS['invalid']} There is no year {year:04d}."
     if not 1 <= month <= 12:
-        return f"{text.strip()} does not exist: there is no month {month:02d} (01 to 12)."
+        return f"{DATE_ERRORS['invalid']} There is no month {month:02d} (01 to 12)."
     days = calendar.monthrange(year, month)[1]
     if not 1 <= day <= days:
         name = datetime.date(year, month, 1).strftime("%B")
-        return f"{text.strip()} does not exist: {name} {year} has {days} days."
+        return f"{text.strip()} does not exist: {name} {year} has days 01 to {days}."
     return None
 
 

@@ -29,28 +29,45 @@ def coerce_param(raw: str) -> Any:
     return raw
 
 
-def measured_value(benchmark, name: str, raw: str, value: Any) -> Any:
-    """The value of `name` the benchmark's results were measured with that `raw` (read as
-    `value`) names (`8192`, `8192.0`: 8192), or a DomainError naming the parameter and the
-    values it takes (`-1`, `8192.5`, `0x2000`, `①`: none of them)."""
-    measured = benchmark.params.get(name) or []
+def checked_value(benchmark, name: str, raw: str, value: Any) -> Any:
+    """The value `raw` (read as `value`) names of the benchmark's parameter `name`: the value
+    its results store when it is one of them (`8192.0`: 8192), else `value` if it is of the
+    kind they are; else a DomainError naming the parameter and what it takes. A parameter
+    measured only with whole numbers from 1 (processes, block_size) takes only such a
+    number, written in ASCII digits (`-1`, `8192.5`, `0x2000`, `①`: a 400)."""
+    measured = [known for known in benchmark.params.get(name) or [] if known is not None]
     for known in measured:
         if known == value and type(known) is not bool or str(known) == raw.strip():
             return known
-    if not measured:
+    numbers = [known for known in measured if _is_number(known)]
+    if not measured or len(numbers) < len(measured):
+        return value  # a text parameter (op=sign), or one not measured yet
+    if all(isinstance(known, int) for known in numbers):
+        lowest = 1 if min(numbers) >= 1 else None
+        if isinstance(value, int) and (lowest is None or value >= lowest):
+            return value
+        kind = "a whole number" + (" from 1" if lowest else "")
+    elif _is_number(value):
         return value
+    else:
+        kind = "a number"
     values = sorted(measured, key=_value_order)
     listed = ", ".join(str(known) for known in values[:LISTED_VALUES])
     more = f" and {len(values) - LISTED_VALUES} more" if len(values) > LISTED_VALUES else ""
     raise DomainError(
-        f"{name}={raw[:40]}: {benchmark.key} was not measured with it; {name} takes {listed}{more}",
+        f"{name}={raw[:40]}: {name} takes {kind}, in ASCII digits; {benchmark.key} was "
+        f"measured with {listed}{more}",
         field=name,
     )
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _value_order(value: Any) -> tuple:
     """Numbers first, by size; then any other value by its text."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if _is_number(value):
         return (0, value, "")
     return (1, 0, str(value))
 
@@ -94,12 +111,12 @@ def benchmark_params(
                 field=name,
             )
         try:
-            params[name] = measured_value(benchmark, name, str(raw), value)
+            params[name] = checked_value(benchmark, name, str(raw), value)
         except DomainError:
             if not lenient:
                 raise
             if notes is not None:
-                notes.append(f"{benchmark.key} was not measured with {name}={raw}: dropped")
+                notes.append(f"{name}={raw} is not a value of {name}: dropped")
     return params
 
 

@@ -81,7 +81,7 @@ def known_types(
             field="instance_types",
         )
     if notes is not None:
-        notes.append(f"No instance type is called {', '.join(unknown)}: left out.")
+        notes.append(f"No instance type is called {', '.join(unknown)}: left out")
     return tuple(name for name in names if name not in unknown)
 
 
