@@ -55,6 +55,10 @@ class RegionViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
 
 
 class InstanceTypeViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
+    """Instance types and Fargate task sizes with their specifications. The list filters as the
+    finder page does (`vcpus_min`, `vcpus_max`, `memory_min`, `memory_max`, `architecture`,
+    `burstable`, `family`, `cpu_model`); a minimum above its maximum is a 400 naming both."""
+
     queryset = InstanceType.objects.all()
     serializer_class = serializers.InstanceTypeSerializer
     filterset_class = filters.InstanceTypeFilter
