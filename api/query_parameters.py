@@ -38,6 +38,9 @@ class KnownParameters:
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
+        method = request.method.lower()
+        if method not in self.http_method_names or not hasattr(self, method):
+            return  # a method the operation does not have: DRF's 405, whatever the query
         unknown = self.unknown_parameters(request)
         if unknown:
             raise ValidationError({name[:100]: [self.refusal(request)] for name in unknown})

@@ -21,8 +21,6 @@ CHOICE_ERRORS = {"invalid_choice": "%(value)s is not a valid choice."}
 # A day as a question writes it, in ASCII digits (Python's own parsers also read other
 # scripts' digits, `２０１７`, and `int()` reads `٣`: a question is written in 0-9).
 DAY_TEXT = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-# A number as a question writes it: ASCII digits, a sign, a point, an exponent.
-NUMBER_TEXT = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
 NUMBER_FIELDS = (forms.IntegerField, forms.FloatField, forms.DateField)
 # `c7g`, `t2`, `u-6tb1`, `fargate`: what `family_of` gives an EC2 type or a Fargate task.
 FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")

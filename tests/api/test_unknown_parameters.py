@@ -126,6 +126,11 @@ def test_a_profiles_question_refuses_a_benchmarks_parameter(client):
     assert "not both" in str(both)
 
 
+def test_a_method_the_operation_does_not_have_is_still_a_405(client):
+    assert client.put("/api/v1/regions/?utm_source=x").status_code == 405
+    assert client.generic("TRACE", "/api/v1/benchmarks/?utm_source=x").status_code == 405
+
+
 def test_a_refusal_comes_after_authentication():
     response = APIClient().post("/api/v1/runs/?utm_source=x")
     assert response.status_code == 401
