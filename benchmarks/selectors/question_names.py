@@ -54,10 +54,12 @@ def checked_names(
     *,
     lenient: bool = False,
     notes: list[str] | None = None,
+    types_read: bool = False,
 ) -> PricePerformanceQuery:
     """The question with its instance types (`known_types`) and families (`check_families`)
-    checked against the benchmark's."""
-    if query.instance_types:
+    checked against the benchmark's; `types_read`: the types are names the caller read from
+    the database, not looked up again."""
+    if query.instance_types and not types_read:
         known = known_types(query.instance_types, lenient=lenient, notes=notes)
         query = replace(query, instance_types=known)
     if not lenient:
