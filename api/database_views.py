@@ -57,5 +57,6 @@ class DatabasePricePerformanceView(QuestionView):
     the question chooses one."""
 
     query_form = DatabaseForm
+    takes_benchmark_parameters = True
     selector = staticmethod(databases.database_price_performance)
     serializer_class = DatabaseTableSerializer

@@ -73,10 +73,8 @@ def _whole_number(request, name: str, *, minimum: int) -> int | None:
     text = request.query_params.get(name)
     if not text:
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = None
+    # ASCII digits only: `int()` also reads other scripts' digits (`٣`) and underscores.
+    value = int(text) if text.isascii() and text.strip().isdigit() else None
     if value is None or value < minimum:
         raise ValidationError({name: [f"must be a whole number from {minimum}; got {text[:40]!r}"]})
     return value

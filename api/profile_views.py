@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from api.answer_fields import purchase_fields
 from api.price_performance_serializers import BestFamilySerializer, NoiseSerializer
+from api.query_parameters import KnownParameters
 from benchmarks.profiles import PROFILES
 from benchmarks.questions.price_performance import BASES
 from benchmarks.questions.profiles import ProfileForm
@@ -115,7 +116,7 @@ class ProfileListSerializer(serializers.Serializer):
     results = ProfileSerializer(many=True)
 
 
-class ProfilesView(APIView):
+class ProfilesView(KnownParameters, APIView):
     """Workload profiles: each a weighted geometric mean of benchmarks normalised to their
     medians, ranked per dollar by `price-performance/?profile=KEY`."""
 

@@ -10,9 +10,12 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.query_parameters import KnownParameters
 
-class QuestionView(APIView):
-    """GET: `query_form` validates the query parameters (a 400 names each one at fault),
+
+class QuestionView(KnownParameters, APIView):
+    """GET: `query_form` validates the query parameters (a 400 names each one at fault, and
+    each one the operation does not take: api/query_parameters.py),
     `selector` is called with the form's `selector_arguments()`, and `serializer_class`
     writes the answer. The OpenAPI schema reads the same three: the form's fields are the
     parameters (api/schema.py), the serializer the answer."""

@@ -8,6 +8,7 @@ from rest_framework.reverse import reverse
 from benchmarks import per_dollar
 from benchmarks.currency import USD
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
+from benchmarks.questions.base import day_error
 from benchmarks.selectors.runs import held_results
 
 
@@ -280,6 +281,18 @@ class UploadedFileField(serializers.FileField):
     """A file part of a multipart body (drf-spectacular would document a file's URL)."""
 
 
+class DayField(serializers.DateField):
+    """A day, YYYY-MM-DD in ASCII digits: one that does not exist (`2017-02-30`) is refused
+    saying so, not as a wrong format."""
+
+    def to_internal_value(self, value):
+        if isinstance(value, str) and value.strip():
+            error = day_error(value)
+            if error is not None:
+                raise serializers.ValidationError(error)
+        return super().to_internal_value(value)
+
+
 class RunUploadSerializer(serializers.Serializer):
     """`POST runs/`: a raw output with its machine, or a CSV/JSON table naming its own."""
 
@@ -287,7 +300,12 @@ class RunUploadSerializer(serializers.Serializer):
     instance_type = serializers.CharField(required=False, allow_blank=True)
     region = serializers.CharField(required=False, allow_blank=True)
     variant = serializers.CharField(required=False, allow_blank=True, default="")
-    measured_at = serializers.DateField(required=False, allow_null=True)
+    measured_at = DayField(
+        required=False,
+        allow_null=True,
+        help_text="The day it was measured, YYYY-MM-DD: not after tomorrow (a day's allowance "
+        "for time zones)",
+    )
     format = serializers.CharField(required=False, default="auto")
     source = serializers.CharField(required=False, allow_blank=True, default="")
     licence = serializers.CharField(required=False, allow_blank=True, default="")

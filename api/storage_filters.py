@@ -2,16 +2,16 @@
 
 import django_filters
 
-from api.filters import IntegerFilter
+from api.filters import DayFilter, FilterSet, IntegerFilter
 from benchmarks.models import VolumePrice, in_force_on
 
 
-class VolumePriceFilter(django_filters.FilterSet):
+class VolumePriceFilter(FilterSet):
     """`volume-prices/?region=&volume_type=&component=&at=`: without `at`, every period."""
 
     region = django_filters.CharFilter(field_name="region__code")
     tier = IntegerFilter()
-    at = django_filters.DateFilter(method="filter_at", label="Prices in force that day")
+    at = DayFilter(method="filter_at", label="Prices in force that day")
 
     class Meta:
         model = VolumePrice

@@ -4,6 +4,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics
 
 from api import storage_serializers as serializers
+from api.query_parameters import KnownParameters
 from api.question_views import QuestionView
 from api.schema import ErrorSerializer
 from api.storage_filters import VolumePriceFilter
@@ -14,7 +15,7 @@ from benchmarks.storage import gp2
 from benchmarks.storage.volumes import VOLUME_RULES
 
 
-class VolumePriceList(generics.ListAPIView):
+class VolumePriceList(KnownParameters, generics.ListAPIView):
     """EBS volume rates per GB-month, provisioned IOPS-month and MiB/s-month, with history."""
 
     queryset = VolumePrice.objects.select_related("region")

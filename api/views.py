@@ -19,11 +19,13 @@ from rest_framework.views import APIView
 
 from api import conditional, filters, price_performance_serializers, profile_views, serializers
 from api.permissions import HasUploadToken, IsRunsUploadToken, IsUploaderOrStaffOrReadOnly
+from api.query_parameters import KnownParameters
 from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
 from benchmarks.profiles import BY_KEY as PROFILE_KEYS
 from benchmarks.questions import PricePerformanceForm
+from benchmarks.questions.profiles import ProfileForm
 from benchmarks.selectors import cross_cloud, lookups, price_performance
 from benchmarks.services import runs as run_services
 from benchmarks.services.identified_runs import upload_identified_run
@@ -31,7 +33,7 @@ from benchmarks.services.identity_nonces import issue_nonce
 from benchmarks.services.withdraw import withdraw_run
 
 
-class RootView(APIRootView):
+class RootView(KnownParameters, APIRootView):
     """What a dollar buys of each benchmark on each instance type, and the prices and results
     it is worked out from.
 
@@ -45,14 +47,18 @@ class RootView(APIRootView):
     name = "pricebench API"
 
 
-class RegionViewSet(viewsets.ReadOnlyModelViewSet):
+class RegionViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     queryset = Region.objects.all()
     serializer_class = serializers.RegionSerializer
     filterset_class = filters.RegionFilter
     lookup_field = "code"
 
 
-class InstanceTypeViewSet(viewsets.ReadOnlyModelViewSet):
+class InstanceTypeViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
+    """Instance types and Fargate task sizes with their specifications. The list filters as the
+    finder page does (`vcpus_min`, `vcpus_max`, `memory_min`, `memory_max`, `architecture`,
+    `burstable`, `family`, `cpu_model`); a minimum above its maximum is a 400 naming both."""
+
     queryset = InstanceType.objects.all()
     serializer_class = serializers.InstanceTypeSerializer
     filterset_class = filters.InstanceTypeFilter
@@ -68,13 +74,13 @@ class InstanceTypeViewSet(viewsets.ReadOnlyModelViewSet):
         return found
 
 
-class PriceViewSet(viewsets.ReadOnlyModelViewSet):
+class PriceViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     queryset = Price.objects.select_related("instance_type", "region")
     serializer_class = serializers.PriceSerializer
     filterset_class = filters.PriceFilter
 
 
-class FargateRateViewSet(viewsets.ReadOnlyModelViewSet):
+class FargateRateViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     """Fargate's rates per vCPU-hour and per GB-hour, by period, like `prices/`."""
 
     queryset = FargateRate.objects.select_related("region")
@@ -82,7 +88,7 @@ class FargateRateViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_class = filters.FargateRateFilter
 
 
-class BenchmarkViewSet(viewsets.ReadOnlyModelViewSet):
+class BenchmarkViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
     queryset = Benchmark.objects.all()
     filterset_class = filters.BenchmarkFilter
     lookup_field = "key"
@@ -94,7 +100,12 @@ class BenchmarkViewSet(viewsets.ReadOnlyModelViewSet):
         return serializers.BenchmarkSerializer
 
 
-class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
+class RunViewSet(
+    KnownParameters,
+    mixins.CreateModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.ReadOnlyModelViewSet,
+):
     """Runs; `POST` uploads a raw output or a table of results (token auth); `DELETE` by
     the uploader or staff removes a run, its results and their share of the statistics;
     `GET mine/` lists the runs the request's token uploaded, `POST ID/withdraw/` withdraws
@@ -209,7 +220,7 @@ class RunViewSet(mixins.CreateModelMixin, mixins.DestroyModelMixin, viewsets.Rea
         return Response(serializers.RunSerializer(run, context={"request": request}).data)
 
 
-class PricePerformanceView(APIView):
+class PricePerformanceView(KnownParameters, APIView):
     """Throughput per dollar of every instance type measured with one benchmark, or one
     workload profile's ranking.
 
@@ -223,6 +234,18 @@ class PricePerformanceView(APIView):
     """
 
     query_form = PricePerformanceForm
+    extra_parameters = frozenset({"profile"})
+    takes_benchmark_parameters = True
+
+    def known_parameters(self, request) -> set[str]:
+        if request.query_params.get("profile"):
+            # A profile's question: its own form's names (`benchmark` too, which its form
+            # refuses beside a profile, saying so).
+            return {"format", "profile", "benchmark", *ProfileForm.base_fields}
+        return super().known_parameters(request)
+
+    def benchmark_parameters_taken(self, request) -> bool:
+        return not request.query_params.get("profile")
 
     @extend_schema(
         parameters=[

@@ -49,6 +49,7 @@ class VolumePerformanceView(QuestionView):
     400 naming them (before any volume is measured, every one)."""
 
     query_form = VolumePerformanceForm
+    takes_benchmark_parameters = True
     selector = staticmethod(volume_performance.volume_performance)
     schema_names = {"benchmark": volume_performance.volume_benchmarks}
     serializer_class = VolumePerformanceSerializer

@@ -31,8 +31,10 @@ for path, query in questions:
 """
 QUESTION = {"benchmark": "passmark:cpu-mark", "region": "us-east-1"}
 # As many family names as `families=` holds (2,000 characters): 666, each an EC2 family and
-# a Hetzner-like one to SQL, as "All" across four clouds asked 321 real ones.
-EVERY_FAMILY = ",".join(map("".join, itertools.product(string.ascii_lowercase, repeat=2)))
+# a Hetzner-like one to SQL, as "All" across four clouds asked 321 real ones. t2 first: a list
+# of which no family has a single type is refused as such (issue 54), and this one asks a
+# real question of its size.
+EVERY_FAMILY = ",".join(["t2", *map("".join, itertools.product(string.ascii_lowercase, repeat=2))])
 EVERY_FAMILY = EVERY_FAMILY[:2_000].rsplit(",", 1)[0]
 
 

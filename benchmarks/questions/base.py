@@ -3,11 +3,14 @@ answers them."""
 
 from __future__ import annotations
 
+import calendar
+import datetime
 import re
 
 from django import forms
 
 from benchmarks.errors import DomainError
+from benchmarks.selectors import lookups
 
 # Query parameters that belong to the API's machinery, never to a benchmark.
 RESERVED = frozenset({"format", "limit", "offset", "page_size", "csrfmiddlewaretoken"})
@@ -15,6 +18,10 @@ MAX_PARAMS = 20
 DATE_ERRORS = {"invalid": "Date has wrong format. Use YYYY-MM-DD."}
 INTEGER_ERRORS = {"invalid": "A valid integer is required."}
 CHOICE_ERRORS = {"invalid_choice": "%(value)s is not a valid choice."}
+# A day as a question writes it, in ASCII digits (Python's own parsers also read other
+# scripts' digits, `２０１７`, and `int()` reads `٣`: a question is written in 0-9).
+DAY_TEXT = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+NUMBER_FIELDS = (forms.IntegerField, forms.FloatField, forms.DateField)
 # `c7g`, `t2`, `u-6tb1`, `fargate`: what `family_of` gives an EC2 type or a Fargate task.
 FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
@@ -59,9 +66,39 @@ def joined_lists(data):
     return data
 
 
+def day_error(text: str) -> str | None:
+    """Why `text` is not a day written YYYY-MM-DD (in ASCII digits), or None when it is one:
+    the wrong shape, or a day the calendar does not have (`2017-02-30`)."""
+    shape = DAY_TEXT.fullmatch(text.strip())
+    if shape is None:
+        return DATE_ERRORS["invalid"]
+    year, month, day = (int(part) for part in shape.groups())
+    if not datetime.MINYEAR <= year <= datetime.MAXYEAR:
+        return f"{DATE_ERRORS['invalid']} There is no year {year:04d}."
+    if not 1 <= month <= 12:
+        return f"{DATE_ERRORS['invalid']} There is no month {month:02d} (01 to 12)."
+    days = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= days:
+        name = datetime.date(year, month, 1).strftime("%B")
+        return f"{text.strip()} does not exist: {name} {year} has days 01 to {days}."
+    return None
+
+
+class DayField(forms.DateField):
+    """A day written YYYY-MM-DD in ASCII digits; one that does not exist (`2017-02-30`) is
+    refused saying so, not as a wrong format."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip():
+            error = day_error(value)
+            if error is not None:
+                raise forms.ValidationError(error, code="invalid")
+        return super().to_python(value)
+
+
 def date_field(help_text: str = "", **options) -> forms.DateField:
     """An optional day, written YYYY-MM-DD."""
-    return forms.DateField(
+    return DayField(
         required=False,
         input_formats=["%Y-%m-%d"],
         help_text=help_text,
@@ -84,8 +121,35 @@ def param_names(data, fields) -> list[str]:
     return [name for name in data if name not in fields and name not in RESERVED]
 
 
+def non_ascii_numbers(form: forms.BaseForm) -> None:
+    """Refuse, in `form`'s errors, each number or day not written in ASCII digits (`①`, `٣`,
+    `２０１７-01-01`): Python reads some of those as numbers, and a question is written in 0-9.
+    Call after the form is cleaned (`full_clean`)."""
+    for name, field in form.fields.items():
+        if not isinstance(field, NUMBER_FIELDS) or name not in form.data or name in form.errors:
+            continue
+        raw = form[name].data
+        if not isinstance(raw, str) or not raw.strip() or raw.isascii():
+            continue
+        form.add_error(name, f"{raw[:40]!r} is not written in ASCII digits (0-9)")
+
+
 class QuestionForm(forms.Form):
-    """A question's form: errors as the API answers them, and in one line for a page."""
+    """A question's form: errors as the API answers them, and in one line for a page. Every
+    number and day is written in ASCII digits (`non_ascii_numbers`); a `region` field takes
+    `vendor:region` (`hcloud:fsn1`) as well as a bare code."""
+
+    def full_clean(self):
+        super().full_clean()
+        if self.is_bound:
+            non_ascii_numbers(self)
+
+    def clean_region(self) -> str:
+        # `hcloud:fsn1`, as `regions=` names it, is fsn1 once its vendor is known to have it.
+        try:
+            return lookups.region_code(self.cleaned_data["region"])
+        except DomainError as error:
+            raise forms.ValidationError(error.message) from None
 
     def error_dict(self) -> dict[str, list[str]]:
         """The errors as the API answers them: {field: [message, ...]}."""

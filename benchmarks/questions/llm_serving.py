@@ -105,7 +105,6 @@ class LlmServingForm(QuestionForm, PurchaseFields):
     percentile = _choice_field(PERCENTILES, "The percentile the targets hold at (default p95)")
     mode = _choice_field(MODES, "Only types serving on their cpu or their gpu (default both)")
 
-    clean_region = PricePerformanceForm.clean_region
     clean_regions = PricePerformanceForm.clean_regions
     clean_currency = PricePerformanceForm.clean_currency
 

@@ -4,19 +4,72 @@ values its results were measured with, kept on the benchmark."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from benchmarks.errors import DomainError
 
+# A whole number as a query writes it, in ASCII digits: Python's `int()` also reads other
+# scripts' digits (`٣`) and underscores, which no result was measured with.
+WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
+# How many of a parameter's measured values a refusal lists.
+LISTED_VALUES = 12
+
 
 def coerce_param(raw: str) -> Any:
-    """A query's text as the value results store: an int, a float, or the text itself."""
-    for kind in (int, float):
+    """A query's text as the value results store: an int, a float, or the text itself. Only
+    ASCII is read as a number (`①`, `٣` and `1_000` stay text)."""
+    if WHOLE_NUMBER.fullmatch(raw):
+        return int(raw)
+    if raw.isascii() and "_" not in raw:
         try:
-            return kind(raw)
+            return float(raw)
         except ValueError:
-            continue
+            pass
     return raw
+
+
+def checked_value(benchmark, name: str, raw: str, value: Any) -> Any:
+    """The value `raw` (read as `value`) names of the benchmark's parameter `name`: the value
+    its results store when it is one of them (`8192.0`: 8192), else `value` if it is of the
+    kind they are; else a DomainError naming the parameter and what it takes. A parameter
+    measured only with whole numbers from 1 (processes, block_size) takes only such a
+    number, written in ASCII digits (`-1`, `8192.5`, `0x2000`, `①`: a 400)."""
+    measured = [known for known in benchmark.params.get(name) or [] if known is not None]
+    for known in measured:
+        if known == value and type(known) is not bool or str(known) == raw.strip():
+            return known
+    numbers = [known for known in measured if _is_number(known)]
+    if not measured or len(numbers) < len(measured):
+        return value  # a text parameter (op=sign), or one not measured yet
+    if all(isinstance(known, int) for known in numbers):
+        lowest = 1 if min(numbers) >= 1 else None
+        if isinstance(value, int) and (lowest is None or value >= lowest):
+            return value
+        kind = "a whole number" + (" from 1" if lowest else "")
+    elif _is_number(value):
+        return value
+    else:
+        kind = "a number"
+    values = sorted(measured, key=_value_order)
+    listed = ", ".join(str(known) for known in values[:LISTED_VALUES])
+    more = f" and {len(values) - LISTED_VALUES} more" if len(values) > LISTED_VALUES else ""
+    raise DomainError(
+        f"{name}={raw[:40]}: {name} takes {kind}, in ASCII digits; {benchmark.key} was "
+        f"measured with {listed}{more}",
+        field=name,
+    )
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _value_order(value: Any) -> tuple:
+    """Numbers first, by size; then any other value by its text."""
+    if _is_number(value):
+        return (0, value, "")
+    return (1, 0, str(value))
 
 
 def storable(value: Any) -> bool:
@@ -57,7 +110,13 @@ def benchmark_params(
                 "a finite number",
                 field=name,
             )
-        params[name] = value
+        try:
+            params[name] = checked_value(benchmark, name, str(raw), value)
+        except DomainError:
+            if not lenient:
+                raise
+            if notes is not None:
+                notes.append(f"{name}={raw} is not a value of {name}: dropped")
     return params
 
 

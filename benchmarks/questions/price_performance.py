@@ -10,7 +10,6 @@ from typing import Any
 from django import forms
 
 from benchmarks.currency import USD, currencies
-from benchmarks.errors import DomainError
 from benchmarks.models import PurchaseOption, Vendor
 from benchmarks.questions.base import (
     CHOICE_ERRORS,
@@ -23,7 +22,6 @@ from benchmarks.questions.base import (
 )
 from benchmarks.questions.parameters import measured_params
 from benchmarks.questions.purchase import Purchase, PurchaseFields
-from benchmarks.selectors import lookups
 
 INCLUDES = ("values", "quartiles")
 # What a burstable type is ranked by: what it sustains once its CPU credits are spent (the
@@ -253,13 +251,6 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
                 f"{', '.join(unknown)}: not a valid choice; choose from {', '.join(INCLUDES)}"
             )
         return extras
-
-    def clean_region(self) -> str:
-        # `hcloud:fsn1`, as `regions=` names it, is fsn1 once its vendor is known to have it.
-        try:
-            return lookups.region_code(self.cleaned_data["region"])
-        except DomainError as error:
-            raise forms.ValidationError(error.message) from None
 
     def clean_regions(self) -> tuple[tuple[str, str], ...]:
         pairs = []

@@ -264,7 +264,7 @@ def finder_table(query: FinderQuery) -> FinderTable:
             estimates="exclude",
         )
         subject = benchmark_in_region(question)
-        answer = price_performance_table(question, subject=subject, lenient=True)
+        answer = price_performance_table(question, subject=subject, lenient=True, types_read=True)
         region, benchmark, params = subject.region, answer.benchmark, answer.params
         notes.extend(f"{note}." for note in answer.notes)
         results = _results_by_type(answer.results)

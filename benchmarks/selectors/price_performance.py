@@ -25,7 +25,7 @@ from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.price_performance import ORDERS
 from benchmarks.questions.purchase import Purchase
-from benchmarks.selectors import busy, prices, verified
+from benchmarks.selectors import busy, prices, question_names, verified
 from benchmarks.selectors.baseline import apply_baseline
 from benchmarks.selectors.basis import bandwidth_figures, on_basis
 from benchmarks.selectors.fargate_estimates import estimated_series
@@ -290,6 +290,7 @@ def price_performance_table(
     subject: BenchmarkInRegion | None = None,
     lenient: bool = False,
     sources: bool = False,
+    types_read: bool = False,
 ) -> PricePerformanceTable:
     """Per instance type and variant: statistics, price in the region, and per-dollar figures.
 
@@ -297,6 +298,8 @@ def price_performance_table(
     to their best-covered value, each with a note, instead of a 400. `sources` also reads
     each row's sources and flagged runs (the page, which reads the samples of the rows it
     draws with `read_samples`); `include_values` reads them and every row's samples.
+    `types_read`: the query's instance types are names the caller read from the database
+    (the finder's), not looked up again (question_names.checked_names).
     """
     at = query.at or timezone.localdate()
     subject = subject or benchmark_in_region(query)
@@ -309,6 +312,9 @@ def price_performance_table(
         )
     notes: list[str] = []
     params = benchmark_params(benchmark, query.params, lenient=lenient, notes=notes)
+    query = question_names.checked_names(
+        query, benchmark, lenient=lenient, notes=notes, types_read=types_read
+    )
     rate = exchange_rate(query.currency, at)
     if query.include_values:
         extras = EXTRAS

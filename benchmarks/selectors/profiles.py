@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime
 import math
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import timezone
@@ -26,7 +26,7 @@ from benchmarks.models import Benchmark, Region, SeriesStatistics
 from benchmarks.noise import Noise
 from benchmarks.per_dollar import SECONDS_PER_HOUR
 from benchmarks.questions.profiles import ProfileQuery
-from benchmarks.selectors import fargate_estimates, prices
+from benchmarks.selectors import fargate_estimates, prices, question_names
 from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.kept_series import Machine, read_kept_series
 from benchmarks.selectors.lookups import get_region, names_type
@@ -107,6 +107,9 @@ def profile_table(query: ProfileQuery) -> ProfileTable:
     """The profile's score and what a dollar buys of it on each type (module docstring)."""
     profile = definitions.get_profile(query.profile)
     region = get_region(query.region)
+    if query.instance_types:
+        query = replace(query, instance_types=question_names.known_types(query.instance_types))
+    question_names.check_families(query.families)
     at = query.at or timezone.localdate()
     table = ProfileTable(
         profile=profile, region=region, purchase=query.purchase, at=at, basis=query.basis

@@ -57,6 +57,7 @@ def _submit(
     the output stands for (Run.observations; an upload is one)."""
     text = upload_checks.checked_content(content, format)
     upload_checks.check_submission_texts(variant=variant, source=source, licence=licence)
+    upload_checks.check_measured_at(measured_at)
 
     instance_type = get_instance_type(instance_type_name) if instance_type_name else None
     region = get_region(region_code) if region_code else None

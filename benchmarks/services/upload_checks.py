@@ -48,12 +48,29 @@ def check_submission_texts(*, variant: str, source: str, licence: str) -> None:
     _check_length("source", source, MAX_SOURCE, field="source")
 
 
+def latest_measured_day() -> datetime.date:
+    """The latest day a run may have been measured: today here, and a day more for an
+    uploader whose time zone is already tomorrow."""
+    return timezone.localdate() + datetime.timedelta(days=1)
+
+
+def check_measured_at(measured_at: datetime.date | None) -> None:
+    """An upload's `measured_at` is not a day still to come (a 400 naming it)."""
+    latest = latest_measured_day()
+    if measured_at is not None and measured_at > latest:
+        raise DomainError(
+            f"{measured_at.isoformat()} is a day still to come: a run's measured_at is "
+            f"at the latest {latest.isoformat()} (today, with a day's allowance for time zones)",
+            field="measured_at",
+        )
+
+
 def check_results(results: list[ParsedResult]) -> None:
     """Every result fits what stores it: key, unit, texts, parameters, a date not ahead.
 
     Used at upload for tables (a 400 naming the problem) and at ingest for every output.
     """
-    latest = timezone.localdate() + datetime.timedelta(days=1)
+    latest = latest_measured_day()
     # (attribute, how the message names it, the longest it may be), looked up once rather
     # than per result.
     texts = (

@@ -22,8 +22,12 @@ def test_instance_types_takes_a_vendors_name(measured):  # noqa: F811
     assert [row["instance_type"] for row in answer["results"]] == ["cax11"]
     both = ask(instance_types="hcloud:cax11,cx22")
     assert sorted(row["instance_type"] for row in both["results"]) == ["cax11", "cx22"]
-    # Another vendor's name finds nothing.
-    assert ask(instance_types="aws:cax11")["results"] == []
+    # Another vendor's name names no type: refused, naming it (issue 54: not an empty answer).
+    refused = APIClient().get(
+        "/api/v1/price-performance/", {**QUESTION, "instance_types": "aws:cax11"}
+    )
+    assert refused.status_code == 400
+    assert "no instance type is called 'aws:cax11'" in refused.json()["instance_types"][0]
 
 
 def test_the_baseline_takes_a_vendors_name(measured):  # noqa: F811
