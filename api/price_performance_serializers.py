@@ -46,6 +46,12 @@ def _float(help_text: str = "", **options) -> serializers.FloatField:
     return serializers.FloatField(help_text=help_text, **options)
 
 
+class IntervalSerializer(serializers.Serializer):
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+    level = serializers.FloatField(help_text="0.9: a second run lands inside 9 times in 10")
+
+
 # The one declaration of a price-performance row: the schema's serializer is made from it
 # and `price_performance_answer` writes rows by it, in this order.
 ROW = (
@@ -124,6 +130,30 @@ ROW = (
                 _float(
                     "(max - min) / median of the row's own runs; null with one run",
                     allow_null=True,
+                ),
+            ),
+            Column(
+                "tie_margin",
+                _float(
+                    "The lead another row must exceed to differ from this one: its vendor's and "
+                    "CPU allocation's tie margin, or max/min - 1 of its own runs where wider "
+                    "(two rows: the wider of their margins)",
+                    allow_null=True,
+                ),
+            ),
+            Column(
+                "interval",
+                IntervalSerializer(
+                    allow_null=True,
+                    help_text="Where a second run's median lands 9 times in 10: the "
+                    "benchmark's repeat distribution around `median`, widened to the row's own "
+                    "runs; null without a measured noise",
+                ),
+            ),
+            Column(
+                "per_dollar_interval",
+                IntervalSerializer(
+                    allow_null=True, help_text="`interval` as what a dollar buys (`per_dollar`)"
                 ),
             ),
             Column(
@@ -366,10 +396,51 @@ class UnpricedSerializer(serializers.Serializer):
     region = serializers.CharField(required=False, help_text="With `regions`: vendor:region")
 
 
+class QuantilesSerializer(serializers.Serializer):
+    p50 = serializers.FloatField()
+    p90 = serializers.FloatField()
+    p95 = serializers.FloatField()
+    p99 = serializers.FloatField()
+
+
+class CalibrationSerializer(serializers.Serializer):
+    pairs = serializers.IntegerField(help_text="Held-out pairs (the newer half, in time)")
+    beyond_tie_margin = serializers.FloatField(
+        allow_null=True, help_text="Share of held-out pairs whose difference is beyond the margin"
+    )
+    interval_coverage = serializers.FloatField(
+        allow_null=True, help_text="Share of held-out second runs inside the interval"
+    )
+    level = serializers.FloatField()
+
+
 class NoiseSerializer(serializers.Serializer):
-    relative = serializers.FloatField(help_text="One run's typical relative deviation")
-    series = serializers.IntegerField(help_text="The series (runs or types) it was measured on")
+    relative = serializers.FloatField(
+        help_text="The typical difference of two runs of one machine (the median of max/min - 1)"
+    )
+    series = serializers.IntegerField(help_text="The series the pairs come from")
     method = serializers.CharField(help_text="How it was measured, in words")
+    tie_margin = serializers.FloatField(
+        required=False,
+        help_text="Two figures differ only when their ratio is beyond 1 ± this: the 95% quantile",
+    )
+    quantiles = QuantilesSerializer(
+        required=False, help_text="|ratio - 1| (max/min - 1) between two runs of one machine"
+    )
+    basis = serializers.ChoiceField(
+        choices=["repeats", "peers", "repeats and peers", "members"], required=False
+    )
+    calibration = CalibrationSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Measured on pairs held out of the estimate (older runs estimate, newer test)",
+    )
+    pairs = serializers.IntegerField(required=False, help_text="Pairs the quantiles come from")
+    groups = serializers.DictField(
+        required=False,
+        help_text="Per vendor and CPU allocation with enough pairs (`aws dedicated`, "
+        "`dedicated`): pairs, quantiles and tie_margin; rows of a group use its margin",
+    )
 
 
 class BestFamilySerializer(serializers.Serializer):

@@ -98,8 +98,11 @@ def test_a_lead_inside_the_noise_is_a_tie_and_one_beyond_it_is_not():
     standing = stand(apart, noise)
     assert standing.tied is False
     assert standing.best_family.types == ["c7g.large", "c7g.xlarge"]
-    # No noise measured: any lead counts.
-    assert stand(close, None).tied is False
+    # No noise measured: any lead between single runs counts; a row's own runs still do
+    # (c7a.large's three runs are 10% apart, wider than c7g's 2% lead).
+    single = [_row("c7g.large", "c7g", 102.0), _row("c7a.large", "c7a", 100.0)]
+    assert stand(single, None).tied is False
+    assert stand(close, None).tied is True
 
 
 SIZES = ("large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "16xlarge")

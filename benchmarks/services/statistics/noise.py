@@ -1,14 +1,18 @@
-"""Each benchmark's noise, measured from its kept statistics and kept on the benchmark.
+"""Each benchmark's noise, measured from its kept statistics and its repeated runs, and kept
+on the benchmark.
 
-The measurement (benchmarks/noise.py) reads every all-regions statistics row of a benchmark,
-so it is not redone on every ingest: a benchmark whose statistics changed after its noise was
-measured is measured again by `keep_noise` (run by `rebuild_stats`, at the end of `loaddemo`
-and `import_sparecores`, and by the beat schedule); answers read the kept figure with the
-benchmark, in no query of their own.
+The measurement (benchmarks/noise.py) reads every all-regions statistics row of a benchmark and
+the results of its series with several runs, so it is not redone on every ingest: a benchmark
+whose statistics changed after its noise was measured is measured again by `keep_noise` (run by
+`rebuild_stats`, at the end of `loaddemo` and `import_sparecores`, and by the beat schedule);
+answers read the kept figures with the benchmark, in no query of their own.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import statistics
+from collections import defaultdict
 from collections.abc import Collection
 
 from django.db import transaction
@@ -16,51 +20,107 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from benchmarks import noise
-from benchmarks.models import Benchmark, FargateBasis, SeriesStatistics
+from benchmarks.cpu_models import UNKNOWN
+from benchmarks.models import Benchmark, FargateBasis, Run, SeriesStatistics
 
-from .compute import ALL_REGIONS
+from .compute import ALL_REGIONS, stored_samples
 from .fargate import keep_fargate_basis
+
+# Series whose results are read at once: a benchmark's repeats are read in slices this big.
+SERIES_PER_READ = 2000
 
 
 def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
-    """The noise of one benchmark from its all-regions statistics rows."""
+    """The noise of one benchmark from its all-regions statistics rows and repeated runs."""
     rows = SeriesStatistics.objects.filter(
         benchmark_id=benchmark_id, measured_in=ALL_REGIONS, only_flagged=False
     ).values_list(
+        "series_id",
         "series__params",
         "instance_type__vcpus",
+        "instance_type__vendor",
+        "instance_type__cpu_allocation",
+        "instance_type__burstable",
         "cpu_models",
         "median",
         "runs",
-        "samples",
+        "last_measured_at",
     )
-    figures = []
-    # Every run's figure only where the series keeps them all (one sample per run).
-    for params, vcpus, cpu_models, median, runs, samples in rows.iterator(2000):
-        figures.append(
+    figures = {}
+    for (
+        series_id,
+        params,
+        vcpus,
+        vendor,
+        allocation,
+        burstable,
+        cpus,
+        median,
+        runs,
+        last,
+    ) in rows.iterator(2000):
+        figures[series_id] = (
             noise.SeriesFigure(
                 params=params or {},
-                cpu_model=_main_processor(cpu_models),
+                cpu_model=_main_processor(cpus),
                 vcpus=float(vcpus) if vcpus else None,
                 median=median,
-                # Every run's figure only where the series keeps them all (one per run).
-                runs=[value for value, _cpu in samples]
-                if runs >= 2 and len(samples) == runs
-                else (),
-            )
+                vendor=vendor or "",
+                allocation=allocation or ("burstable" if burstable else ""),
+                series_id=series_id,
+                day=last.isoformat() if last else "",
+            ),
+            runs,
         )
-    return noise.measure(figures)
+    repeated = [series_id for series_id, (_figure, runs) in figures.items() if runs >= 2]
+    runs_of = _run_figures(repeated)
+    return noise.measure(
+        _with_runs(figure, runs_of.get(series_id, ()))
+        for series_id, (figure, _runs) in figures.items()
+    )
+
+
+def _with_runs(figure: noise.SeriesFigure, runs) -> noise.SeriesFigure:
+    return dataclasses.replace(figure, runs=tuple(runs)) if runs else figure
+
+
+def _run_figures(series_ids: list[int]) -> dict[int, list[noise.RunFigure]]:
+    """Each series' runs (a run's figure: the median of its results there, flagged ones left
+    out as the statistics leave them out), with their day and tool version."""
+    found: dict[int, list[noise.RunFigure]] = {}
+    for start in range(0, len(series_ids), SERIES_PER_READ):
+        values: dict[tuple[int, int], list[float]] = defaultdict(list)
+        days = {}
+        for series_id, sample in stored_samples(series_ids[start : start + SERIES_PER_READ]):
+            if sample.flag is None:
+                values[(series_id, sample.run_id)].append(sample.value)
+                days[sample.run_id] = sample.measured_at
+        versions = dict(
+            Run.objects.filter(pk__in=days).values_list("pk", "tool_version").order_by()
+        )
+        for (series_id, run_id), figures in values.items():
+            day = days[run_id]
+            found.setdefault(series_id, []).append(
+                noise.RunFigure(
+                    statistics.median(figures),
+                    day.isoformat() if day else "",
+                    versions.get(run_id, "") or "",
+                )
+            )
+    return found
 
 
 def _main_processor(cpu_models: dict) -> str:
     """The processor most of a series' results ran on; '' when they disagree evenly or none
-    is known (such a series is left out of the family groups)."""
-    if not cpu_models:
+    is known (such a series is left out of the peer groups: types whose processor was not
+    recorded are no peers of each other)."""
+    known = {name: runs for name, runs in (cpu_models or {}).items() if name != UNKNOWN}
+    if not known:
         return ""
-    counts = sorted(cpu_models.values(), reverse=True)
+    counts = sorted(known.values(), reverse=True)
     if len(counts) > 1 and counts[0] == counts[1]:
         return ""
-    return max(cpu_models, key=cpu_models.get)
+    return max(known, key=known.get)
 
 
 def keep_noise(benchmark_ids: Collection[int] | None = None, *, stale_only: bool = True) -> int:
