@@ -9,6 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from api.answer_fields import purchase_fields
+from api.noise_serializers import BestFamilySerializer, NoiseSerializer, standing_fields
 from benchmarks.questions.price_performance import BASES, ORDERS, PRICE_DATES
 from benchmarks.selectors import answer_sentence
 from benchmarks.selectors.price_performance import PricePerformanceRow, PricePerformanceTable
@@ -44,12 +45,6 @@ class ColumnGroup:
 
 def _float(help_text: str = "", **options) -> serializers.FloatField:
     return serializers.FloatField(help_text=help_text, **options)
-
-
-class IntervalSerializer(serializers.Serializer):
-    low = serializers.FloatField()
-    high = serializers.FloatField()
-    level = serializers.FloatField(help_text="0.9: a second run lands inside 9 times in 10")
 
 
 # The one declaration of a price-performance row: the schema's serializer is made from it
@@ -109,53 +104,8 @@ ROW = (
                     "responses"
                 ),
             ),
-            Column(
-                "rank",
-                serializers.IntegerField(
-                    allow_null=True,
-                    help_text="1 = most per dollar on the basis asked; null without a price",
-                ),
-            ),
-            Column(
-                "rank_range",
-                serializers.ListField(
-                    child=serializers.IntegerField(),
-                    allow_null=True,
-                    help_text="[best, worst]: the ranks the row could take if every figure "
-                    "moved by the benchmark's noise",
-                ),
-            ),
-            Column(
-                "spread",
-                _float(
-                    "(max - min) / median of the row's own runs; null with one run",
-                    allow_null=True,
-                ),
-            ),
-            Column(
-                "tie_margin",
-                _float(
-                    "The lead another row must exceed to differ from this one: its vendor's and "
-                    "CPU allocation's tie margin, or max/min - 1 of its own runs where wider "
-                    "(two rows: the wider of their margins)",
-                    allow_null=True,
-                ),
-            ),
-            Column(
-                "interval",
-                IntervalSerializer(
-                    allow_null=True,
-                    help_text="Where a second run's median lands 9 times in 10: the "
-                    "benchmark's repeat distribution around `median`, widened to the row's own "
-                    "runs; null without a measured noise",
-                ),
-            ),
-            Column(
-                "per_dollar_interval",
-                IntervalSerializer(
-                    allow_null=True, help_text="`interval` as what a dollar buys (`per_dollar`)"
-                ),
-            ),
+            # Where the row stands once the noise counts (api/noise_serializers.py).
+            *(Column(name, field) for name, field in standing_fields()),
             Column(
                 "estimated",
                 serializers.BooleanField(
@@ -394,64 +344,6 @@ class UnpricedSerializer(serializers.Serializer):
     runs = serializers.IntegerField()
     median = serializers.FloatField()
     region = serializers.CharField(required=False, help_text="With `regions`: vendor:region")
-
-
-class QuantilesSerializer(serializers.Serializer):
-    p50 = serializers.FloatField()
-    p90 = serializers.FloatField()
-    p95 = serializers.FloatField()
-    p99 = serializers.FloatField()
-
-
-class CalibrationSerializer(serializers.Serializer):
-    pairs = serializers.IntegerField(help_text="Held-out pairs (the newer half, in time)")
-    beyond_tie_margin = serializers.FloatField(
-        allow_null=True, help_text="Share of held-out pairs whose difference is beyond the margin"
-    )
-    interval_coverage = serializers.FloatField(
-        allow_null=True, help_text="Share of held-out second runs inside the interval"
-    )
-    level = serializers.FloatField()
-
-
-class NoiseSerializer(serializers.Serializer):
-    relative = serializers.FloatField(
-        help_text="The typical difference of two runs of one machine (the median of max/min - 1)"
-    )
-    series = serializers.IntegerField(help_text="The series the pairs come from")
-    method = serializers.CharField(help_text="How it was measured, in words")
-    tie_margin = serializers.FloatField(
-        required=False,
-        help_text="Two figures differ only when their ratio is beyond 1 ± this: the 95% quantile",
-    )
-    quantiles = QuantilesSerializer(
-        required=False, help_text="|ratio - 1| (max/min - 1) between two runs of one machine"
-    )
-    basis = serializers.ChoiceField(
-        choices=["repeats", "peers", "repeats and peers", "members"], required=False
-    )
-    calibration = CalibrationSerializer(
-        required=False,
-        allow_null=True,
-        help_text="Measured on pairs held out of the estimate (older runs estimate, newer test)",
-    )
-    pairs = serializers.IntegerField(required=False, help_text="Pairs the quantiles come from")
-    groups = serializers.DictField(
-        required=False,
-        help_text="Per vendor and CPU allocation with enough pairs (`aws dedicated`, "
-        "`dedicated`): pairs, quantiles and tie_margin; rows of a group use its margin",
-    )
-
-
-class BestFamilySerializer(serializers.Serializer):
-    family = serializers.CharField(help_text="The winner's family")
-    types = serializers.ListField(
-        child=serializers.CharField(), help_text="Its types within noise of the winner"
-    )
-    lead = serializers.FloatField(
-        allow_null=True,
-        help_text="The winner's lead over the best type of any other family, as a fraction",
-    )
 
 
 class PricePerformanceSerializer(serializers.Serializer):

@@ -266,7 +266,7 @@ def beyond(better: float, worse: float, margin: float) -> bool:
     """Whether `better` leads `worse` by more than `margin` (a ratio - 1)."""
     if worse <= 0:
         return better > 0
-    return better / worse - 1 > margin
+    return better / worse - 1 > margin + repeats.TOLERANCE
 
 
 def pair_margin(one: float, other: float) -> float:

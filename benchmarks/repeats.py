@@ -32,6 +32,9 @@ INTERVAL_LEVEL = QUANTILES[INTERVAL_QUANTILE]
 MINIMUM_PAIRS = 8
 # A vendor's or an allocation's pairs count on their own from this many.
 GROUP_PAIRS = 50
+# Differences this close to a margin are at it: float arithmetic's error (1100 / 1000 - 1 is
+# 0.10000000000000009), not a difference any run makes.
+TOLERANCE = 1e-9
 # Calibration goals, met by every benchmark with at least GOAL_PAIRS held-out pairs.
 GOAL_PAIRS = 50
 GOAL_BEYOND = 0.05
@@ -106,7 +109,7 @@ def _up(value: float) -> float:
     if not 0 < value < math.inf:
         return value
     step = 10 ** (math.floor(math.log10(value)) - 3)
-    return float(f"{math.ceil(value / step) * step:.4g}")
+    return float(f"{math.ceil(value / step - TOLERANCE) * step:.4g}")
 
 
 def group_name(vendor: str, allocation: str) -> str:
@@ -187,8 +190,8 @@ def calibrate(pairs: Sequence[Pair]) -> Calibration:
     for pair in held_out:
         spread = spread_for(overall, groups, pair.vendor, pair.allocation)
         difference = pair.difference
-        beyond += difference > spread.tie_margin
-        inside += difference <= spread.interval
+        beyond += difference > spread.tie_margin + TOLERANCE
+        inside += difference <= spread.interval + TOLERANCE
     return Calibration(
         len(held_out), round(beyond / len(held_out), 4), round(inside / len(held_out), 4)
     )

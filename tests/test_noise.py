@@ -1,6 +1,8 @@
 """How far a second run moves, and what it makes of ranks, leads and intervals
 (benchmarks/noise.py, benchmarks/repeats.py)."""
 
+from dataclasses import replace
+
 import pytest
 
 from benchmarks import noise, repeats
@@ -29,7 +31,8 @@ def repeated(pairs, vendor="aws", allocation="dedicated", version="0.17.08"):
             cpu_model="",
             vcpus=2,
             median=(first + second) / 2,
-            runs=(RunFigure(first, "2024-06-01", version), RunFigure(second, f"2024-09-{day:02}", version)),
+            runs=(RunFigure(first, "2024-06-01", version),
+                  RunFigure(second, f"2024-09-{day:02}", version)),
             vendor=vendor,
             allocation=allocation,
             series_id=day,
@@ -69,10 +72,8 @@ def test_heavy_tails_are_kept_not_scaled_away():
 
 def test_runs_of_another_tool_version_are_not_repeats():
     figures_ = repeated([(100.0, 110.0)] * 60)
-    other = [
-        SeriesFigure(**{**figure.__dict__, "runs": (figure.runs[0], RunFigure(500.0, "2024-10-01", "0.20.01"))})
-        for figure in figures_[:5]
-    ]  # fmt: skip
+    newer = RunFigure(500.0, "2024-10-01", "0.20.01")
+    other = [replace(figure, runs=(figure.runs[0], newer)) for figure in figures_[:5]]
     measured = noise.measure(figures_[5:] + other)
     assert measured.tie_margin == pytest.approx(0.1, abs=2e-4)
     assert "5 pairs of runs of other tool versions left out" in measured.method
@@ -184,3 +185,60 @@ def test_the_interval_reaches_the_quantile_and_covers_the_rows_own_runs():
 def test_the_spread_of_a_rows_runs_needs_two_runs():
     assert noise.relative_spread(90.0, 110.0, 100.0, runs=3) == 0.2
     assert noise.relative_spread(100.0, 100.0, 100.0, runs=1) is None
+
+
+def test_a_row_is_judged_by_its_groups_margin_or_its_own_runs_where_wider():
+    from types import SimpleNamespace
+
+    from benchmarks.selectors.standing import stand
+
+    measured = noise.measure(
+        repeated([(100.0, 100.5)] * 60, vendor="aws")
+        + repeated([(100.0, 130.0)] * 60, vendor="azure")
+    )
+
+    def row(name, per_dollar, vendor, runs=1, low=None, high=None):
+        return SimpleNamespace(
+            instance_type=name, family=name.split(".")[0], per_dollar=per_dollar,
+            median=per_dollar, runs=runs, min=low or per_dollar, max=high or per_dollar,
+            vendor=vendor, cpu_allocation="dedicated", spread=None, tie_margin=None,
+            interval=None, per_dollar_interval=None, rank=None, rank_range=None,
+        )  # fmt: skip
+
+    rows = [
+        row("c7g.large", 110.0, "aws"),
+        row("c7a.large", 100.0, "aws"),
+        row("D2s.v5", 95.0, "azure"),
+        row("cx22.x", 90.0, "aws", runs=2, low=78.0, high=102.0),
+    ]
+    standing = stand(rows, measured)
+    # AWS's 0.5% margin: c7g's 10% lead over c7a is beyond it; Azure's 30% and cx22's own
+    # 31% hold D2s and cx22 level with both.
+    assert [r.rank_range for r in rows] == [[1, 3], [2, 4], [1, 4], [1, 4]]
+    assert rows[0].tie_margin == pytest.approx(0.005, abs=2e-6)
+    assert rows[3].tie_margin == pytest.approx(102 / 78 - 1, abs=1e-6)
+    assert standing.tied is False and standing.best_family.margin == pytest.approx(0.005, abs=2e-6)
+    # Intervals: AWS's 90% quantile either side, and cx22's own runs covered.
+    assert rows[1].interval["low"] == pytest.approx(100 / 1.005, rel=1e-5)
+    assert rows[1].interval["high"] == pytest.approx(100.5, rel=1e-5)
+    assert rows[3].interval == {"low": 78.0, "high": 102.0, "level": 0.9}
+    assert rows[3].per_dollar_interval == {"low": 78.0, "high": 102.0, "level": 0.9}
+
+
+def test_a_lower_is_better_figure_swaps_its_per_dollar_bounds():
+    from types import SimpleNamespace
+
+    from benchmarks.selectors.standing import stand
+
+    measured = noise.measure(repeated([(100.0, 110.0)] * 60))
+    # 2 seconds a job at $1 an hour: 1,800 jobs per dollar.
+    timed = SimpleNamespace(
+        instance_type="c7g.large", family="c7g", per_dollar=1800.0, median=2.0, runs=1,
+        min=2.0, max=2.0, vendor="aws", cpu_allocation="dedicated", spread=None,
+        tie_margin=None, interval=None, per_dollar_interval=None, rank=None, rank_range=None,
+    )  # fmt: skip
+    stand([timed], measured, higher_is_better=False)
+    assert timed.interval["high"] == pytest.approx(2.2, rel=1e-4)
+    # Slower (2.2 s) buys fewer jobs: the per-dollar low comes from the figure's high.
+    assert timed.per_dollar_interval["low"] == pytest.approx(1800 / 1.1, rel=1e-4)
+    assert timed.per_dollar_interval["high"] == pytest.approx(1800 * 1.1, rel=1e-4)

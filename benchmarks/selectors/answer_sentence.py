@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from benchmarks import currency, units
+from benchmarks.models import Vendor
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors.baseline import baseline_row
 from benchmarks.selectors.price_performance import (
@@ -111,24 +112,46 @@ def _inside_noise(standing: Standing, whose: str) -> str:
     return f"{lead * 100:.1f}% apart, inside {whose} noise of {margin * 100:.1f}%"
 
 
-def second_run(standing: Standing | None) -> str:
+def second_run(table: PricePerformanceTable) -> str:
     """How far a second run moves, in plain words, for the line under the answer: "A second
-    run of the same type differs by up to 5.6% in 9 runs of 10 (up to 15.7% in 19 of 20:
-    leads inside that are ties), from 2,785 pairs of repeated runs." Empty without a
-    measured distribution."""
+    run of the same type (AWS, dedicated vCPUs) differs by up to 4.6% in 9 runs of 10 and
+    by up to 9.1% in 19 of 20: a lead inside that is a tie (11,784 pairs of runs)." The
+    distribution the winner's ties were judged by (its vendor's and CPU allocation's, or the
+    benchmark's); empty without one."""
+    standing = table.standing
     noise = standing.noise if standing else None
-    if noise is None or not noise.quantiles:
+    if noise is None or not noise.quantiles or not table.results:
         return ""
-    tenth, twentieth = noise.quantiles["p90"], noise.quantiles["p95"]
+    winner = most_per_dollar_first(table.results)[0]
+    group, spread = _group_of(noise, winner.vendor, winner.cpu_allocation)
     if noise.basis == "peers":
         who = "A type with the same processor and vCPUs as another (no repeated runs measured)"
     else:
         who = "A second run of the same type"
-    pairs = f", from {noise.pairs:,} pairs of runs" if noise.pairs else ""
+    if group:
+        who += f" ({group})"
     return (
-        f"{who} differs by up to {_percent(tenth)} in 9 runs of 10 (up to "
-        f"{_percent(twentieth)} in 19 of 20: leads inside that are ties){pairs}."
+        f"{who} differs by up to {_percent(spread['quantiles']['p90'])} in 9 runs of 10 and by "
+        f"up to {_percent(spread['quantiles']['p95'])} in 19 of 20: a lead inside that is a tie "
+        f"({spread['pairs']:,} pairs of runs)."
     )
+
+
+def _group_of(noise, vendor: str, allocation: str) -> tuple[str, dict]:
+    """(words for the group, its kept distribution) the noise judges such a machine by."""
+    by_vendor = noise.groups.get(f"{vendor} {allocation}")
+    if by_vendor:
+        return f"{_vendor_name(vendor)}, {allocation} vCPUs", by_vendor
+    if noise.groups.get(allocation):
+        return f"{allocation} vCPUs", noise.groups[allocation]
+    return "", {"quantiles": noise.quantiles, "pairs": noise.pairs or 0}
+
+
+def _vendor_name(vendor: str) -> str:
+    try:
+        return Vendor(vendor).label
+    except ValueError:
+        return vendor
 
 
 def _percent(share: float) -> str:

@@ -41,7 +41,7 @@ class CalibrationLine:
             f"| {_percent(quantiles['p90'])} | {_percent(noise.tie_margin)} "
             f"| {_percent(quantiles['p99'])} | {held.get('pairs', 0):,} "
             f"| {_percent(held.get('beyond_tie_margin'))} "
-            f"| {_percent(held.get('interval_coverage'))} | {_goal(held)} |"
+            f"| {_percent(held.get('interval_coverage'))} | {_goal(noise)} |"
         )
 
 
@@ -49,9 +49,13 @@ def _percent(share: float | None) -> str:
     return "" if share is None else f"{share * 100:.2f}%"
 
 
-def _goal(held: dict) -> str:
-    """Met or missed (beyond the margin at most 5%, coverage 85% to 95%), or too few
-    held-out pairs to say."""
+def _goal(noise: Noise) -> str:
+    """Met or missed (beyond the margin at most 5%, coverage 85% to 95%), too few held-out
+    pairs to say, or exact: a figure no run changes (a compression ratio) has a zero margin
+    and every second run on it, which no 90% interval can be calibrated to."""
+    held = noise.calibration or {}
+    if noise.quantiles and not any(noise.quantiles.values()) and not held.get("beyond_tie_margin"):
+        return "exact figures"
     calibration = repeats.Calibration(
         held.get("pairs", 0), held.get("beyond_tie_margin"), held.get("interval_coverage")
     )
@@ -75,9 +79,7 @@ def calibration_lines(benchmark: str | None = None) -> list[CalibrationLine]:
 def calibration_table(lines: list[CalibrationLine]) -> str:
     """The table in Markdown, with a last line counting the benchmarks that meet the goal."""
     verdicts = [
-        _goal(line.noise.calibration or {})
-        for line in lines
-        if line.noise is not None and line.noise.quantiles
+        _goal(line.noise) for line in lines if line.noise is not None and line.noise.quantiles
     ]
     judged = [verdict for verdict in verdicts if verdict in ("met", "missed")]
     total = (

@@ -295,7 +295,7 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     ]
     result.baseline_summary = _baseline_summary(table)
     result.summary = answer_sentence.summary(table)
-    result.second_run = answer_sentence.second_run(table.standing)
+    result.second_run = answer_sentence.second_run(table)
     result.price_dates = answer_sentence.price_dates(table)
     result.resolved = resolved_query(result.query, table)
     result.bars = best_first(table.results, result.reading)[:BARS_CHARTED]

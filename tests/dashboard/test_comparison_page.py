@@ -57,3 +57,25 @@ def test_the_answer_region_follows_the_question_bar():
     form, answer = html.index('id="comparison-form"'), html.index('id="comparison-answer"')
     assert form < answer < html.index('data-role="answer"') < html.index('id="per-dollar-chart"')
     assert 'id="family-search"' in html and 'id="more-options"' in html
+
+
+def test_a_line_under_the_answer_says_how_far_a_second_run_moves():
+    from benchmarks.models import Benchmark
+
+    some_results()
+    page = "/?benchmark=openssl:sha256&region=us-east-1&block_size=8192"
+    # No noise measured: nothing to say.
+    assert 'data-role="second-run"' not in Client().get(page).content.decode()
+    Benchmark.objects.update(
+        noise={"relative": 0.001, "series": 2000, "method": "set by the test",
+               "tie_margin": 0.157, "quantiles": {"p50": 0.001, "p90": 0.056, "p95": 0.157,
+               "p99": 0.6}, "basis": "repeats", "calibration": None, "pairs": 2623,
+               "groups": {}}
+    )  # fmt: skip
+    html = Client().get(page).content.decode()
+    answer, line = html.index('data-role="answer"'), html.index('data-role="second-run"')
+    assert answer < line < html.index('id="per-dollar-chart"')
+    assert (
+        "A second run of the same type differs by up to 5.6% in 9 runs of 10 and by up to 16% "
+        "in 19 of 20: a lead inside that is a tie (2,623 pairs of runs)."
+    ) in html
