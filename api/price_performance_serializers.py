@@ -123,9 +123,12 @@ ROW = (
                     required=False,
                     help_text="Estimated rows: processor, from (the EC2 types), observed (the "
                     "day the processor was last seen on Fargate; null for Graviton2, which "
-                    "AWS documents), observations, validated_error (the method's median "
-                    "relative error on study S1), sustains (the share of one vCPU's figure "
-                    "a fractional task's quota sustains), scaled",
+                    "AWS documents), observations, validated (true only where study S1 "
+                    "validated the method for this benchmark, processor and process count), "
+                    "validated_error (the method's median relative error there; null unless "
+                    "validated), sources_range ({low, high}: the source types' figures at the "
+                    "task's share, which `interval` covers), sustains (the share of one "
+                    "vCPU's figure a fractional task's quota sustains), scaled",
                 ),
             ),
         ),

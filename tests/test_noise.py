@@ -242,3 +242,20 @@ def test_a_lower_is_better_figure_swaps_its_per_dollar_bounds():
     # Slower (2.2 s) buys fewer jobs: the per-dollar low comes from the figure's high.
     assert timed.per_dollar_interval["low"] == pytest.approx(1800 / 1.1, rel=1e-4)
     assert timed.per_dollar_interval["high"] == pytest.approx(1800 * 1.1, rel=1e-4)
+
+
+def test_an_estimates_interval_covers_how_far_its_sources_disagree():
+    from types import SimpleNamespace
+
+    from benchmarks.selectors.standing import stand
+
+    measured = noise.measure(repeated([(100.0, 101.0)] * 60))
+    estimated = SimpleNamespace(
+        instance_type="fargate-2vcpu-4gb", family="fargate", per_dollar=200.0, median=100.0,
+        runs=0, min=100.0, max=100.0, vendor="aws", cpu_allocation="dedicated", spread=None,
+        tie_margin=None, interval=None, per_dollar_interval=None, rank=None, rank_range=None,
+        estimate={"sources_range": {"low": 90.0, "high": 104.0}},
+    )  # fmt: skip
+    stand([estimated], measured)
+    assert estimated.interval == {"low": 90.0, "high": 104.0, "level": 0.9}
+    assert estimated.per_dollar_interval == {"low": 180.0, "high": 208.0, "level": 0.9}

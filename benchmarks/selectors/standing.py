@@ -8,6 +8,7 @@ the sentence and the charts alike; it reads nothing: the noise comes kept on the
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from benchmarks import noise as noise_figures
@@ -110,22 +111,33 @@ def _set_intervals(row, reach: float, runs: int, higher_is_better: bool) -> None
     (a lower-is-better figure's per dollar is 3600 / (median x price): the bounds swap)."""
     level = repeats.INTERVAL_LEVEL
     low, high = noise_figures.interval(row.median, reach, row.min, row.max, runs)
-    row.interval = {"low": _round(low), "high": _round(high), "level": level}
+    # An estimate's interval also covers how far its source types disagree.
+    sources = (getattr(row, "estimate", None) or {}).get("sources_range")
+    if sources:
+        low, high = min(low, sources["low"]), max(high, sources["high"])
+    low, high = _bounds(low, high)
+    row.interval = {"low": low, "high": high, "level": level}
     if row.per_dollar is None:
         row.per_dollar_interval = None
         return
     factors = (low / row.median, high / row.median)
     if not higher_is_better:
         factors = (row.median / high, row.median / low)
-    row.per_dollar_interval = {
-        "low": _round(row.per_dollar * factors[0]),
-        "high": _round(row.per_dollar * factors[1]),
-        "level": level,
-    }
+    bought_low, bought_high = _bounds(row.per_dollar * factors[0], row.per_dollar * factors[1])
+    row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": level}
 
 
-def _round(value: float) -> float:
-    return float(f"{value:.6g}")
+def _bounds(low: float, high: float) -> tuple[float, float]:
+    """Six significant digits, rounded outward: an interval as written still holds the
+    figure it was drawn around (an exact figure's too, whose interval is the figure)."""
+    return _rounded(low, math.floor), _rounded(high, math.ceil)
+
+
+def _rounded(value: float, direction) -> float:
+    if not 0 < abs(value) < math.inf:
+        return value
+    step = 10 ** (math.floor(math.log10(abs(value))) - 5)
+    return float(f"{direction(value / step) * step:.6g}")
 
 
 def profile_noise(members: list, noises: dict[str, Noise | None]) -> Noise | None:

@@ -28,6 +28,12 @@ from .fargate import keep_fargate_basis
 
 # Series whose results are read at once: a benchmark's repeats are read in slices this big.
 SERIES_PER_READ = 2000
+# At most this many results of a benchmark's repeated series are read (a few seconds): beyond
+# it, a deterministic share of its series (spread by id, not the first ones), enough pairs
+# for any quantile kept, whatever the number of results (docs/performance.md: 10M).
+REPEAT_RESULTS_READ = 200_000
+# Spreads series ids over the order they are read in (a prime: every id lands elsewhere).
+SPREAD = 2_654_435_761
 
 
 def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
@@ -44,21 +50,26 @@ def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
         "cpu_models",
         "median",
         "runs",
+        "results",
         "last_measured_at",
     )
     figures = {}
-    for (
-        series_id,
-        params,
-        vcpus,
-        vendor,
-        allocation,
-        burstable,
-        cpus,
-        median,
-        runs,
-        last,
-    ) in rows.iterator(2000):
+    results_of = {}
+    for row in rows.iterator(2000):
+        (
+            series_id,
+            params,
+            vcpus,
+            vendor,
+            allocation,
+            burstable,
+            cpus,
+            median,
+            runs,
+            results,
+            last,
+        ) = row
+        results_of[series_id] = results
         figures[series_id] = (
             noise.SeriesFigure(
                 params=params or {},
@@ -72,12 +83,28 @@ def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
             ),
             runs,
         )
-    repeated = [series_id for series_id, (_figure, runs) in figures.items() if runs >= 2]
+    repeated = _within_budget(
+        [series_id for series_id, (_figure, runs) in figures.items() if runs >= 2], results_of
+    )
     runs_of = _run_figures(repeated)
     return noise.measure(
         _with_runs(figure, runs_of.get(series_id, ()))
         for series_id, (figure, _runs) in figures.items()
     )
+
+
+def _within_budget(series_ids: list[int], results_of: dict[int, int]) -> list[int]:
+    """The repeated series whose results are read: all, or as many as REPEAT_RESULTS_READ
+    results allow, in an order spread over the ids (the same every time)."""
+    if sum(results_of[series_id] for series_id in series_ids) <= REPEAT_RESULTS_READ:
+        return series_ids
+    chosen, total = [], 0
+    for series_id in sorted(series_ids, key=lambda pk: (pk * SPREAD) % 2**32):
+        if total + results_of[series_id] > REPEAT_RESULTS_READ:
+            continue
+        chosen.append(series_id)
+        total += results_of[series_id]
+    return chosen
 
 
 def _with_runs(figure: noise.SeriesFigure, runs) -> noise.SeriesFigure:

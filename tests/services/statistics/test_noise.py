@@ -119,3 +119,19 @@ def test_a_rebuild_measures_every_benchmarks_noise():
     Benchmark.objects.update(noise=None, noise_measured_at=None)
     statistics.rebuild_statistics()
     assert Benchmark.objects.get(key="stress-ng:cpu").noise["pairs"] == 10
+
+
+@pytest.mark.django_db
+def test_a_benchmark_with_more_repeated_results_than_the_budget_reads_a_spread_share(
+    monkeypatch,
+):
+    from benchmarks.services.statistics import noise as kept_noise
+
+    _repeat_all()
+    # Two results a series: a budget of eight reads four of the ten series.
+    monkeypatch.setattr(kept_noise, "REPEAT_RESULTS_READ", 8)
+    measured = kept_noise.measure_benchmark(Benchmark.objects.get(key="stress-ng:cpu").pk)
+    assert measured is None  # four pairs measure nothing
+    monkeypatch.setattr(kept_noise, "REPEAT_RESULTS_READ", 16)
+    measured = kept_noise.measure_benchmark(Benchmark.objects.get(key="stress-ng:cpu").pk)
+    assert measured.pairs == 8
