@@ -10,7 +10,9 @@ Cores' stress-ng:cpu: half the pairs within 0.1%, a tenth beyond 5%, a twentieth
 
 Groups: shared vCPUs are not dedicated ones, nor one vendor's hosts another's. Each vendor and
 CPU allocation with at least GROUP_PAIRS pairs keeps its own distribution, then each
-allocation; a machine of a group too thin to measure uses the benchmark's, over every pair.
+allocation; one with fewer (but MINIMUM_PAIRS) keeps the wider of its own and its
+allocation's or the benchmark's; a machine of a group thinner still uses its allocation's or
+the benchmark's, over every pair.
 """
 
 from __future__ import annotations
@@ -117,20 +119,38 @@ def group_name(vendor: str, allocation: str) -> str:
 
 
 def grouped(pairs: Sequence[Pair]) -> tuple[Spread | None, dict[str, Spread]]:
-    """The distribution over every pair, and each vendor's and allocation's with at least
-    GROUP_PAIRS pairs ("aws dedicated", "dedicated")."""
-    groups: dict[str, list[float]] = defaultdict(list)
+    """The distribution over every pair, and each CPU allocation's and vendor's
+    ("dedicated", "aws dedicated"): its own from GROUP_PAIRS pairs; from MINIMUM_PAIRS, too
+    few to stand alone, the wider of its own and what it would fall back on, quantile by
+    quantile (Hetzner's few shared pairs, far noisier than the dedicated ones most pairs
+    are, are not judged by those alone)."""
+    by_allocation: dict[str, list[float]] = defaultdict(list)
+    by_vendor: dict[str, list[float]] = defaultdict(list)
     for pair in pairs:
         if pair.allocation:
-            groups[pair.allocation].append(pair.difference)
+            by_allocation[pair.allocation].append(pair.difference)
             if pair.vendor:
-                groups[group_name(pair.vendor, pair.allocation)].append(pair.difference)
-    kept = {
-        name: spread
-        for name, values in sorted(groups.items())
-        if len(values) >= GROUP_PAIRS and (spread := spread_of(values)) is not None
-    }
-    return spread_of(pair.difference for pair in pairs), kept
+                by_vendor[pair.vendor, pair.allocation].append(pair.difference)
+    overall = spread_of(pair.difference for pair in pairs)
+    kept: dict[str, Spread] = {}
+    for allocation, values in sorted(by_allocation.items()):
+        if (spread := _group_spread(values, overall)) is not None:
+            kept[allocation] = spread
+    for (vendor, allocation), values in sorted(by_vendor.items()):
+        fallback = kept.get(allocation) or overall
+        if (spread := _group_spread(values, fallback)) is not None:
+            kept[group_name(vendor, allocation)] = spread
+    return overall, dict(sorted(kept.items()))
+
+
+def _group_spread(values: list[float], fallback: Spread | None) -> Spread | None:
+    own = spread_of(values)
+    if own is None or len(values) >= GROUP_PAIRS or fallback is None:
+        return own
+    return Spread(
+        own.pairs,
+        {name: max(value, fallback.quantiles[name]) for name, value in own.quantiles.items()},
+    )
 
 
 def spread_for(

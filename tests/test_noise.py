@@ -117,12 +117,27 @@ def test_vendors_and_allocations_with_enough_pairs_keep_their_own_distribution()
     loud = repeated([(100.0, 130.0)] * 60, vendor="azure")
     few = repeated([(100.0, 200.0)] * 10, vendor="hcloud", allocation="shared")
     measured = noise.measure(quiet + loud + few)
-    assert set(measured.groups) == {"aws dedicated", "azure dedicated", "dedicated"}
+    assert set(measured.groups) == {
+        "aws dedicated", "azure dedicated", "dedicated", "hcloud shared", "shared"
+    }  # fmt: skip
     assert measured.reach("aws", "dedicated") == pytest.approx((0.005, 0.005), abs=2e-6)
     assert measured.reach("azure", "dedicated")[0] == pytest.approx(0.3, abs=2e-4)
-    # hcloud's ten shared pairs are too few: the benchmark's distribution over every pair.
-    assert measured.reach("hcloud", "shared") == (measured.tie_margin, measured.interval)
+    # hcloud's ten shared pairs are too few to stand alone: the wider of theirs (100%) and
+    # the benchmark's, quantile by quantile.
+    assert measured.groups["shared"]["quantiles"]["p50"] == pytest.approx(1.0)
+    assert measured.reach("hcloud", "shared") == pytest.approx((1.0, 1.0))
+    # A group thinner still (GCP: none) is judged by its allocation's, else the benchmark's.
+    assert measured.reach("gcp", "dedicated") == measured.reach("dedicated", "dedicated")
+    assert measured.reach("gcp", "burstable") == (measured.tie_margin, measured.interval)
     assert Noise.from_dict(measured.as_dict()) == measured
+
+
+def test_a_thin_group_keeps_the_wider_of_its_own_and_its_fallbacks_quantiles():
+    quiet = repeated([(100.0, 100.5)] * 60, vendor="aws")
+    calm = repeated([(100.0, 100.1)] * 10, vendor="gcp")
+    measured = noise.measure(quiet + calm)
+    # GCP's ten pairs agree to 0.1%, but ten say little: AWS's 0.5% (the "dedicated" group's).
+    assert measured.reach("gcp", "dedicated") == pytest.approx((0.005, 0.005), abs=2e-6)
 
 
 def test_calibration_holds_the_newer_half_out_of_each_group():

@@ -50,23 +50,9 @@ def stand(rows: list, noise: Noise | None, *, higher_is_better: bool = True) -> 
     A row's margin is its vendor's and CPU allocation's tie margin (noise.reach), or how far
     apart its own runs are where that is wider; two rows differ beyond the wider of their
     margins (noise.pair_margin)."""
-    margin_of: dict[int, float] = {}
-    for row in rows:
-        runs = getattr(row, "runs", 1)
-        if hasattr(row, "runs"):
-            row.spread = noise_figures.relative_spread(row.min, row.max, row.median, runs)
-        margin, reach = (
-            noise.reach(getattr(row, "vendor", ""), getattr(row, "cpu_allocation", "") or "")
-            if noise
-            else (0.0, 0.0)
-        )
-        if runs >= 2:
-            margin = max(margin, noise_figures.own_difference(row.min, row.max, runs))
-        margin_of[id(row)] = margin
-        if hasattr(row, "tie_margin"):
-            row.tie_margin = round(margin, 6)
-        if hasattr(row, "interval") and noise is not None and row.median > 0:
-            _set_intervals(row, reach, runs, higher_is_better)
+    margin_of = _margins(rows, noise)
+    if noise is not None and rows and hasattr(rows[0], "interval"):
+        _intervals(rows, noise, higher_is_better)
     ranked = sorted(
         (row for row in rows if row.per_dollar is not None),
         key=lambda row: (-row.per_dollar, row.instance_type),
@@ -106,38 +92,77 @@ def stand(rows: list, noise: Noise | None, *, higher_is_better: bool = True) -> 
     return Standing(noise=noise, best_family=family, tied=tied)
 
 
-def _set_intervals(row, reach: float, runs: int, higher_is_better: bool) -> None:
-    """The row's 90% interval around its median, and what it makes of its per-dollar figure
+def _margins(rows: list, noise: Noise | None) -> dict[int, float]:
+    """Each row's tie margin by id (and its `spread` and `tie_margin` where it keeps them)."""
+    margin_of: dict[int, float] = {}
+    # A thousand rows hold a few vendors and allocations: each one's margin read once.
+    reaches: dict[tuple[str, str], float] = {}
+    with_runs = bool(rows) and hasattr(rows[0], "runs")
+    keeps_margin = bool(rows) and hasattr(rows[0], "tie_margin")
+    for row in rows:
+        margin = 0.0
+        if noise is not None:
+            group = (getattr(row, "vendor", ""), row.cpu_allocation or "")
+            margin = reaches.get(group)
+            if margin is None:
+                margin = reaches[group] = noise.reach(*group)[0]
+        if with_runs:
+            runs = row.runs
+            row.spread = noise_figures.relative_spread(row.min, row.max, row.median, runs)
+            if runs >= 2:
+                margin = max(margin, noise_figures.own_difference(row.min, row.max, runs))
+        margin_of[id(row)] = margin
+        if keeps_margin:
+            row.tie_margin = round(margin, 6)
+    return margin_of
+
+
+def _intervals(rows: list, noise: Noise, higher_is_better: bool) -> None:
+    """Each row's 90% interval around its median, and what it makes of its per-dollar figure
     (a lower-is-better figure's per dollar is 3600 / (median x price): the bounds swap)."""
     level = repeats.INTERVAL_LEVEL
-    low, high = noise_figures.interval(row.median, reach, row.min, row.max, runs)
-    # An estimate's interval also covers how far its source types disagree.
-    sources = (getattr(row, "estimate", None) or {}).get("sources_range")
-    if sources:
-        low, high = min(low, sources["low"]), max(high, sources["high"])
-    low, high = _bounds(low, high)
-    row.interval = {"low": low, "high": high, "level": level}
-    if row.per_dollar is None:
-        row.per_dollar_interval = None
-        return
-    factors = (low / row.median, high / row.median)
-    if not higher_is_better:
-        factors = (row.median / high, row.median / low)
-    bought_low, bought_high = _bounds(row.per_dollar * factors[0], row.per_dollar * factors[1])
-    row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": level}
+    reaches: dict[tuple[str, str], float] = {}
+    for row in rows:
+        median = row.median
+        if median <= 0:
+            continue
+        group = (row.vendor, row.cpu_allocation or "")
+        reach = reaches.get(group)
+        if reach is None:
+            reach = reaches[group] = noise.reach(*group)[1]
+        low, high = noise_figures.interval(median, reach, row.min, row.max, row.runs)
+        estimate = getattr(row, "estimate", None)
+        if estimate is not None:
+            # An estimate's interval also covers how far its source types disagree.
+            sources = estimate.get("sources_range")
+            if sources:
+                low, high = min(low, sources["low"]), max(high, sources["high"])
+        low, high = _outward(low, high, median)
+        row.interval = {"low": low, "high": high, "level": level}
+        bought = row.per_dollar
+        if bought is None:
+            row.per_dollar_interval = None
+            continue
+        if higher_is_better:
+            bought_low, bought_high = bought * low / median, bought * high / median
+        else:
+            bought_low, bought_high = bought * median / high, bought * median / low
+        bought_low, bought_high = _outward(bought_low, bought_high, bought)
+        row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": level}
 
 
-def _bounds(low: float, high: float) -> tuple[float, float]:
-    """Six significant digits, rounded outward: an interval as written still holds the
-    figure it was drawn around (an exact figure's too, whose interval is the figure)."""
-    return _rounded(low, math.floor), _rounded(high, math.ceil)
-
-
-def _rounded(value: float, direction) -> float:
-    if not 0 < abs(value) < math.inf:
-        return value
-    step = 10 ** (math.floor(math.log10(abs(value))) - 5)
-    return float(f"{direction(value / step) * step:.6g}")
+def _outward(low: float, high: float, around: float) -> tuple[float, float]:
+    """`low` and `high` at six significant digits of `around`, rounded outward (an interval
+    as written still holds the figure it was drawn around). A power of ten divides last, so
+    that the float written is the shortest decimal (0.0123456, not 0.012345600000000001)."""
+    if not 0 < around < math.inf or not 0 <= low <= high < math.inf:
+        return low, high
+    shift = 5 - math.floor(math.log10(around))
+    if shift >= 0:
+        scale = 10.0**shift
+        return math.floor(low * scale) / scale, math.ceil(high * scale) / scale
+    scale = 10.0**-shift
+    return math.floor(low / scale) * scale, math.ceil(high / scale) * scale
 
 
 def profile_noise(members: list, noises: dict[str, Noise | None]) -> Noise | None:

@@ -56,10 +56,10 @@ window.PricebenchComparison = (function () {
       perVcpu.checked && row.vcpus ? value / row.vcpus : value;
     const valueName = () => reading.value_name + (perVcpu.checked ? " per vCPU" : "");
 
-    // A bar with its 90% interval as error bars (no interval: the bar alone).
+    // A bar with its 90% interval as error bars (no interval: none drawn, both ends the bar's).
     const intervalPoint = (value, interval, scale) => (interval
       ? { x: scale(value), xMin: scale(interval.low), xMax: scale(interval.high) }
-      : { x: scale(value) });
+      : { x: scale(value), xMin: scale(value), xMax: scale(value) });
     const intervalText = (interval, scale) => (interval
       ? "; 90% interval " + format(interval.low, scale) + " – " + format(interval.high, scale) : "");
 
