@@ -435,7 +435,7 @@ def _standing(table: PricePerformanceTable) -> dict:
     if standing is None:
         return {"noise": None, "best_family": None, "tied": False}
     return {
-        "noise": standing.noise.as_dict() if standing.noise else None,
+        "noise": standing.noise.in_answer() if standing.noise else None,
         "best_family": standing.best_family.as_dict() if standing.best_family else None,
         "tied": standing.tied,
     }

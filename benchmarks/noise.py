@@ -54,6 +54,8 @@ class Noise:
     calibration: dict | None = None
     pairs: int | None = None
     groups: dict = field(default_factory=dict)
+    # Per parameter set (its canonical text): {"pairs", "quantiles", "tie_margin", "groups"}.
+    by_params: dict = field(default_factory=dict)
 
     @property
     def margin(self) -> float:
@@ -69,14 +71,15 @@ class Noise:
             return self.quantiles[repeats.INTERVAL_QUANTILE]
         return LEGACY_SIGMAS["interval"] * math.sqrt(2) * self.relative
 
-    def reach(self, vendor: str, allocation: str) -> tuple[float, float]:
-        """(tie margin, interval reach) for a machine of this vendor and CPU allocation: its
-        group's where kept, else the benchmark's."""
-        group = self.groups.get(repeats.group_name(vendor, allocation)) or self.groups.get(
-            allocation
-        )
-        if group:
-            spread = Spread.from_dict(group)
+    def reach(self, vendor: str, allocation: str, params: str = "") -> tuple[float, float]:
+        """(tie margin, interval reach) for a machine of this vendor and CPU allocation
+        measured with these parameters (their canonical text): its parameter set's group's,
+        else the set's; else its group's, else the benchmark's."""
+        kept = self.by_params.get(params) if params else None
+        groups = kept["groups"] if kept else self.groups
+        group = groups.get(repeats.group_name(vendor, allocation)) or groups.get(allocation)
+        if group or kept:
+            spread = Spread.from_dict(group or kept)
             return spread.tie_margin, spread.interval
         return self.margin, self.interval
 
@@ -90,7 +93,15 @@ class Noise:
                 "calibration": self.calibration,
                 "pairs": self.pairs,
                 "groups": self.groups,
+                "by_params": self.by_params,
             }
+        return kept
+
+    def in_answer(self) -> dict:
+        """As an answer writes it: every figure but the parameter sets' (rows carry the
+        margin theirs gave them, `tie_margin`)."""
+        kept = self.as_dict()
+        kept.pop("by_params", None)
         return kept
 
     @classmethod
@@ -107,6 +118,7 @@ class Noise:
             calibration=kept.get("calibration"),
             pairs=kept.get("pairs"),
             groups=kept.get("groups") or {},
+            by_params=kept.get("by_params") or {},
         )
 
 
@@ -135,6 +147,8 @@ class SeriesFigure:
     series_id: int = 0
     # The newest run's day (ISO; "" unknown): orders peer pairs in time.
     day: str = ""
+    # `params` as the series keeps it (canonical text): the parameter set's distribution.
+    params_key: str = ""
 
 
 @dataclass
@@ -167,6 +181,7 @@ def repeat_pairs(figures: Iterable[SeriesFigure], tally: _Tally | None = None) -
                     figure.vendor,
                     figure.allocation,
                     (figure.series_id,),
+                    figure.params_key,
                 )
             )
     return pairs
@@ -193,6 +208,7 @@ def peer_pairs(figures: Iterable[SeriesFigure]) -> list[Pair]:
                     one.vendor if one.vendor == other.vendor else "",
                     one.allocation if one.allocation == other.allocation else "",
                     (one.series_id, other.series_id),
+                    one.params_key,
                 )
             )
     return pairs
@@ -214,7 +230,8 @@ def measure(figures: Iterable[SeriesFigure]) -> Noise | None:
         peers = peer_pairs(figures)
         pairs = repeated + peers
         basis = "repeats and peers" if repeated and peers else "repeats" if repeated else "peers"
-    overall, groups = repeats.grouped(pairs)
+    measured = repeats.distributions(pairs)
+    overall, groups = measured.overall, measured.groups
     if overall is None:
         return None
     calibration = repeats.calibrate(pairs)
@@ -222,17 +239,24 @@ def measure(figures: Iterable[SeriesFigure]) -> Noise | None:
     return Noise(
         relative=overall.quantiles["p50"],
         series=series,
-        method=_method(basis, pairs, repeated, tally, groups),
+        method=_method(basis, pairs, repeated, tally, groups, len(measured.by_params)),
         tie_margin=overall.tie_margin,
         quantiles=overall.quantiles,
         basis=basis,
         calibration=calibration.as_dict(),
         pairs=overall.pairs,
         groups={name: spread.as_dict() for name, spread in groups.items()},
+        by_params={
+            params: {
+                **spread.as_dict(),
+                "groups": {name: group.as_dict() for name, group in params_groups.items()},
+            }
+            for params, (spread, params_groups) in measured.by_params.items()
+        },
     )
 
 
-def _method(basis, pairs, repeated, tally: _Tally, groups: dict) -> str:
+def _method(basis, pairs, repeated, tally: _Tally, groups: dict, by_params: int) -> str:
     parts = []
     if repeated:
         parts.append(
@@ -254,6 +278,8 @@ def _method(basis, pairs, repeated, tally: _Tally, groups: dict) -> str:
         notes.append("every repeat's tool version named")
     if groups:
         notes.append(f"kept apart for {', '.join(groups)}")
+    if by_params:
+        notes.append(f"and for each of {by_params:,} parameter sets")
     return (
         "Quantiles of max/min - 1 of "
         + "; and ".join(parts)

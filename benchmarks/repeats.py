@@ -56,6 +56,8 @@ class Pair:
     allocation: str = ""
     # The series the figures come from (one for a repeat, two for peers).
     series: tuple = ()
+    # The parameter set both figures were measured with (its canonical text; "" unknown).
+    params: str = ""
 
     @property
     def difference(self) -> float:
@@ -162,6 +164,44 @@ def spread_for(
 
 
 @dataclass(frozen=True)
+class Distributions:
+    """Every distribution a benchmark keeps: over every pair, per vendor and allocation
+    (`grouped`), and the same within each parameter set with MINIMUM_PAIRS pairs (stress-ng
+    at one worker is not stress-ng at 64; a set with fewer than GROUP_PAIRS keeps the wider
+    of its own and the benchmark's, quantile by quantile)."""
+
+    overall: Spread | None
+    groups: dict[str, Spread]
+    by_params: dict[str, tuple[Spread, dict[str, Spread]]]
+
+    def spread_for(self, params: str, vendor: str, allocation: str) -> Spread | None:
+        """What a machine's figures with these parameters are judged by: its parameter
+        set's (its group's, else the set's), else the benchmark's (`spread_for`)."""
+        found = self.by_params.get(params)
+        if found is not None:
+            return spread_for(found[0], found[1], vendor, allocation)
+        return spread_for(self.overall, self.groups, vendor, allocation)
+
+
+def distributions(pairs: Sequence[Pair]) -> Distributions:
+    overall, groups = grouped(pairs)
+    by_params: dict[str, tuple[Spread, dict[str, Spread]]] = {}
+    sets: dict[str, list[Pair]] = defaultdict(list)
+    for pair in pairs:
+        if pair.params:
+            sets[pair.params].append(pair)
+    if len(sets) > 1:
+        for params, members in sorted(sets.items()):
+            own = _group_spread([pair.difference for pair in members], overall)
+            if own is None:
+                continue
+            # A thin set's groups are thinner still: the set's widened distribution judges all.
+            own_groups = grouped(members)[1] if len(members) >= GROUP_PAIRS else {}
+            by_params[params] = (own, own_groups)
+    return Distributions(overall, groups, by_params)
+
+
+@dataclass(frozen=True)
 class Calibration:
     """How the distribution did on pairs held out of it: the share of held-out pairs whose
     difference is beyond the tie margin, and of second runs inside the interval."""
@@ -188,14 +228,15 @@ class Calibration:
 
 
 def calibrate(pairs: Sequence[Pair]) -> Calibration:
-    """Older pairs estimate, newer pairs test: within each vendor and CPU allocation, the
-    pairs in time order (`when`), the older half measures the distributions as `grouped`
-    does, and each pair of the newer half is judged by its group's as an answer would judge
-    it, its older run the figure and its newer run the second run. (Split in time over every
-    pair at once, one vendor's runs, measured later, would be judged by the others'.)"""
-    by_group: dict[tuple[str, str], list[Pair]] = defaultdict(list)
+    """Older pairs estimate, newer pairs test: within each parameter set, vendor and CPU
+    allocation, the pairs in time order (`when`), the older half measures the distributions
+    as `distributions` does, and each pair of the newer half is judged by its distribution as
+    an answer would judge it, its older run the figure and its newer run the second run.
+    (Split in time over every pair at once, one vendor's runs, measured later, would be
+    judged by the others'.)"""
+    by_group: dict[tuple[str, str, str], list[Pair]] = defaultdict(list)
     for pair in pairs:
-        by_group[(pair.vendor, pair.allocation)].append(pair)
+        by_group[(pair.params, pair.vendor, pair.allocation)].append(pair)
     estimate: list[Pair] = []
     held_out: list[Pair] = []
     for _group, members in sorted(by_group.items()):
@@ -203,12 +244,12 @@ def calibrate(pairs: Sequence[Pair]) -> Calibration:
         cut = len(members) // 2
         estimate += members[:cut]
         held_out += members[cut:]
-    overall, groups = grouped(estimate)
-    if overall is None or not held_out:
+    measured = distributions(estimate)
+    if measured.overall is None or not held_out:
         return Calibration(len(held_out), None, None)
     beyond = inside = 0
     for pair in held_out:
-        spread = spread_for(overall, groups, pair.vendor, pair.allocation)
+        spread = measured.spread_for(pair.params, pair.vendor, pair.allocation)
         difference = pair.difference
         beyond += difference > spread.tie_margin + TOLERANCE
         inside += difference <= spread.interval + TOLERANCE

@@ -274,3 +274,55 @@ def test_an_estimates_interval_covers_how_far_its_sources_disagree():
     stand([estimated], measured)
     assert estimated.interval == {"low": 90.0, "high": 104.0, "level": 0.9}
     assert estimated.per_dollar_interval == {"low": 180.0, "high": 208.0, "level": 0.9}
+
+
+def test_each_parameter_set_keeps_its_own_distribution():
+    one = [replace(f, params_key='{"workers":1}') for f in repeated([(100.0, 100.2)] * 60)]
+    many = [
+        replace(f, params_key='{"workers":64}', series_id=f.series_id + 100)
+        for f in repeated([(100.0, 120.0)] * 60)
+    ]
+    thin = [
+        replace(f, params_key='{"workers":2}', series_id=f.series_id + 200)
+        for f in repeated([(100.0, 100.1)] * 10)
+    ]
+    measured = noise.measure(one + many + thin)
+    assert set(measured.by_params) == {'{"workers":1}', '{"workers":64}', '{"workers":2}'}
+    assert measured.reach("aws", "dedicated", '{"workers":1}')[0] == pytest.approx(0.002, abs=1e-5)
+    assert measured.reach("aws", "dedicated", '{"workers":64}')[0] == pytest.approx(0.2, abs=2e-4)
+    # Ten pairs at 2 workers say little: the wider of theirs and the benchmark's.
+    assert measured.reach("aws", "dedicated", '{"workers":2}') == (
+        measured.tie_margin, measured.interval
+    )  # fmt: skip
+    # Parameters no set was measured with: the benchmark's groups.
+    assert measured.reach("aws", "dedicated", '{"workers":8}') == measured.reach("aws", "dedicated")
+    assert "and for each of 3 parameter sets" in measured.method
+    assert "by_params" not in measured.in_answer()
+    assert Noise.from_dict(measured.as_dict()) == measured
+
+
+def test_a_row_is_judged_by_its_parameter_sets_distribution_first():
+    from types import SimpleNamespace
+
+    from benchmarks.selectors.standing import stand
+
+    one = [replace(f, params_key='{"workers":1}') for f in repeated([(100.0, 100.2)] * 60)]
+    many = [
+        replace(f, params_key='{"workers":64}', series_id=f.series_id + 100)
+        for f in repeated([(100.0, 120.0)] * 60)
+    ]
+    measured = noise.measure(one + many)
+
+    def row(name, per_dollar, params):
+        return SimpleNamespace(
+            instance_type=name, family=name.split(".")[0], per_dollar=per_dollar,
+            median=per_dollar, runs=1, min=per_dollar, max=per_dollar, vendor="aws",
+            cpu_allocation="dedicated", params_key=params, spread=None, tie_margin=None,
+            interval=None, per_dollar_interval=None, rank=None, rank_range=None,
+        )  # fmt: skip
+
+    quiet = [row("c7g.large", 101.0, '{"workers":1}'), row("c7a.large", 100.0, '{"workers":1}')]
+    loud = [row("c7g.large", 101.0, '{"workers":64}'), row("c7a.large", 100.0, '{"workers":64}')]
+    assert stand(quiet, measured).tied is False and quiet[0].tie_margin == pytest.approx(0.002)
+    assert stand(loud, measured).tied is True and loud[0].tie_margin == pytest.approx(0.2)
+    assert loud[0].interval["high"] == pytest.approx(101.0 * 1.2, rel=1e-5)

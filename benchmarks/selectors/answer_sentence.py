@@ -123,7 +123,7 @@ def second_run(table: PricePerformanceTable) -> str:
     if noise is None or not noise.quantiles or not table.results:
         return ""
     winner = most_per_dollar_first(table.results)[0]
-    group, spread = _group_of(noise, winner.vendor, winner.cpu_allocation)
+    group, spread = _group_of(noise, winner.vendor, winner.cpu_allocation, winner.params_key)
     if noise.basis == "peers":
         who = "A type with the same processor and vCPUs as another (no repeated runs measured)"
     else:
@@ -137,13 +137,18 @@ def second_run(table: PricePerformanceTable) -> str:
     )
 
 
-def _group_of(noise, vendor: str, allocation: str) -> tuple[str, dict]:
-    """(words for the group, its kept distribution) the noise judges such a machine by."""
-    by_vendor = noise.groups.get(f"{vendor} {allocation}")
+def _group_of(noise, vendor: str, allocation: str, params: str) -> tuple[str, dict]:
+    """(words for the group, its kept distribution) the noise judges such a machine by
+    (Noise.reach's order: the parameter set's group, the set, the group, the benchmark)."""
+    kept = noise.by_params.get(params)
+    groups = kept["groups"] if kept else noise.groups
+    by_vendor = groups.get(f"{vendor} {allocation}")
     if by_vendor:
         return f"{_vendor_name(vendor)}, {allocation} vCPUs", by_vendor
-    if noise.groups.get(allocation):
-        return f"{allocation} vCPUs", noise.groups[allocation]
+    if groups.get(allocation):
+        return f"{allocation} vCPUs", groups[allocation]
+    if kept:
+        return "", kept
     return "", {"quantiles": noise.quantiles, "pairs": noise.pairs or 0}
 
 

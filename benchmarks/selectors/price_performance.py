@@ -36,6 +36,7 @@ from benchmarks.selectors.kept_series import (
 )
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.standing import Standing, stand
+from benchmarks.services.statistics import params_key
 
 BANDWIDTH_UNIT = "bit/s"
 
@@ -120,6 +121,8 @@ class PricePerformanceRow:
     tie_margin: float | None = None
     interval: dict[str, float] | None = None
     per_dollar_interval: dict[str, float] | None = None
+    # The row's parameters as its series keeps them: its parameter set's noise judges it.
+    params_key: str = ""
     # An estimated row (a Fargate size no task measured, selectors/fargate_estimates.py):
     # its processor, the EC2 types its figure comes from, the method's error; None: measured.
     estimate: dict[str, Any] | None = None
@@ -431,6 +434,7 @@ def price_performance_table(
             exchange_rate=used.per_usd,
             exchange_rate_date=used.day,
             estimate=estimate and estimate.estimate,
+            params_key=params_key(row.params),
         )
         if len(basis) > 2:  # a burstable type's figures on every basis
             _set(priced, basis)

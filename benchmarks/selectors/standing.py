@@ -95,14 +95,15 @@ def stand(rows: list, noise: Noise | None, *, higher_is_better: bool = True) -> 
 def _margins(rows: list, noise: Noise | None) -> dict[int, float]:
     """Each row's tie margin by id (and its `spread` and `tie_margin` where it keeps them)."""
     margin_of: dict[int, float] = {}
-    # A thousand rows hold a few vendors and allocations: each one's margin read once.
-    reaches: dict[tuple[str, str], float] = {}
+    # A thousand rows hold a few vendors, allocations and parameter sets: each one's margin
+    # read once.
+    reaches: dict[tuple[str, str, str], float] = {}
     with_runs = bool(rows) and hasattr(rows[0], "runs")
     keeps_margin = bool(rows) and hasattr(rows[0], "tie_margin")
     for row in rows:
         margin = 0.0
         if noise is not None:
-            group = (getattr(row, "vendor", ""), row.cpu_allocation or "")
+            group = _group(row)
             margin = reaches.get(group)
             if margin is None:
                 margin = reaches[group] = noise.reach(*group)[0]
@@ -117,16 +118,25 @@ def _margins(rows: list, noise: Noise | None) -> dict[int, float]:
     return margin_of
 
 
+def _group(row) -> tuple[str, str, str]:
+    """What a row's noise is looked up by (Noise.reach): vendor, CPU allocation, parameters."""
+    return (
+        getattr(row, "vendor", ""),
+        row.cpu_allocation or "",
+        getattr(row, "params_key", ""),
+    )
+
+
 def _intervals(rows: list, noise: Noise, higher_is_better: bool) -> None:
     """Each row's 90% interval around its median, and what it makes of its per-dollar figure
     (a lower-is-better figure's per dollar is 3600 / (median x price): the bounds swap)."""
     level = repeats.INTERVAL_LEVEL
-    reaches: dict[tuple[str, str], float] = {}
+    reaches: dict[tuple[str, str, str], float] = {}
     for row in rows:
         median = row.median
         if median <= 0:
             continue
-        group = (row.vendor, row.cpu_allocation or "")
+        group = _group(row)
         reach = reaches.get(group)
         if reach is None:
             reach = reaches[group] = noise.reach(*group)[1]

@@ -43,6 +43,7 @@ def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
     ).values_list(
         "series_id",
         "series__params",
+        "params_key",
         "instance_type__vcpus",
         "instance_type__vendor",
         "instance_type__cpu_allocation",
@@ -59,6 +60,7 @@ def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
         (
             series_id,
             params,
+            key,
             vcpus,
             vendor,
             allocation,
@@ -80,6 +82,7 @@ def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
                 allocation=allocation or ("burstable" if burstable else ""),
                 series_id=series_id,
                 day=last.isoformat() if last else "",
+                params_key=key,
             ),
             runs,
         )
