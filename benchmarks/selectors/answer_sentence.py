@@ -113,40 +113,44 @@ def _inside_noise(standing: Standing, whose: str) -> str:
 
 
 def second_run(table: PricePerformanceTable) -> str:
-    """How far a second run moves, in plain words, for the line under the answer: "A second
-    run of the same type (AWS, dedicated vCPUs) differs by up to 4.6% in 9 runs of 10 and
-    by up to 9.1% in 19 of 20: a lead inside that is a tie (11,784 pairs of runs)." The
-    distribution the winner's ties were judged by (its vendor's and CPU allocation's, or the
-    benchmark's); empty without one."""
+    """How far a second run moves, in plain words, for the line under the answer: "On Amazon
+    Web Services' dedicated vCPUs, a second run of the same type differs by up to 3.5% in 9
+    runs of 10 and by up to 7.5% in 19 of 20: a lead inside that is a tie (62 pairs of
+    runs)." The distribution the winner was judged by (Noise.reach's); empty without one."""
     standing = table.standing
     noise = standing.noise if standing else None
     if noise is None or not noise.quantiles or not table.results:
         return ""
     winner = most_per_dollar_first(table.results)[0]
-    group, spread = _group_of(noise, winner.vendor, winner.cpu_allocation, winner.params_key)
+    where, spread = _group_of(noise, winner.vendor, winner.cpu_allocation, winner.params_key)
+    tenth = _percent(spread["quantiles"]["p90"])
+    twentieth = _percent(spread["quantiles"]["p95"])
     if noise.basis == "peers":
-        who = "A type with the same processor and vCPUs as another (no repeated runs measured)"
+        said = (
+            f"two types with the same processor and vCPUs (no type was run twice) differ by up "
+            f"to {tenth} in 9 pairs of 10 and by up to {twentieth} in 19 of 20"
+        )
     else:
-        who = "A second run of the same type"
-    if group:
-        who += f" ({group})"
-    return (
-        f"{who} differs by up to {_percent(spread['quantiles']['p90'])} in 9 runs of 10 and by "
-        f"up to {_percent(spread['quantiles']['p95'])} in 19 of 20: a lead inside that is a tie "
-        f"({spread['pairs']:,} pairs of runs)."
-    )
+        said = (
+            f"a second run of the same type differs by up to {tenth} in 9 runs of 10 and by "
+            f"up to {twentieth} in 19 of 20"
+        )
+    line = f"{where}{said}: a lead inside that is a tie ({spread['pairs']:,} pairs of runs)."
+    return line[0].upper() + line[1:]
 
 
 def _group_of(noise, vendor: str, allocation: str, params: str) -> tuple[str, dict]:
-    """(words for the group, its kept distribution) the noise judges such a machine by
+    """(where, in words, its kept distribution) the noise judges such a machine by
     (Noise.reach's order: the parameter set's group, the set, the group, the benchmark)."""
     kept = noise.by_params.get(params)
     groups = kept["groups"] if kept else noise.groups
     by_vendor = groups.get(f"{vendor} {allocation}")
     if by_vendor:
-        return f"{_vendor_name(vendor)}, {allocation} vCPUs", by_vendor
+        name = _vendor_name(vendor)
+        whose = f"{name}'" if name.endswith("s") else f"{name}'s"
+        return f"on {whose} {allocation} vCPUs, ", by_vendor
     if groups.get(allocation):
-        return f"{allocation} vCPUs", groups[allocation]
+        return f"on {allocation} vCPUs, ", groups[allocation]
     if kept:
         return "", kept
     return "", {"quantiles": noise.quantiles, "pairs": noise.pairs or 0}
