@@ -122,7 +122,7 @@ def _group(row) -> tuple[str, str, str]:
     """What a row's noise is looked up by (Noise.reach): vendor, CPU allocation, parameters."""
     return (
         getattr(row, "vendor", ""),
-        row.cpu_allocation or "",
+        getattr(row, "cpu_allocation", "") or "",
         getattr(row, "params_key", ""),
     )
 
