@@ -9,6 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from api.answer_fields import purchase_fields
+from api.noise_serializers import BestFamilySerializer, NoiseSerializer, standing_fields
 from benchmarks.questions.price_performance import BASES, ORDERS, PRICE_DATES
 from benchmarks.selectors import answer_sentence
 from benchmarks.selectors.price_performance import PricePerformanceRow, PricePerformanceTable
@@ -103,29 +104,8 @@ ROW = (
                     "responses"
                 ),
             ),
-            Column(
-                "rank",
-                serializers.IntegerField(
-                    allow_null=True,
-                    help_text="1 = most per dollar on the basis asked; null without a price",
-                ),
-            ),
-            Column(
-                "rank_range",
-                serializers.ListField(
-                    child=serializers.IntegerField(),
-                    allow_null=True,
-                    help_text="[best, worst]: the ranks the row could take if every figure "
-                    "moved by the benchmark's noise",
-                ),
-            ),
-            Column(
-                "spread",
-                _float(
-                    "(max - min) / median of the row's own runs; null with one run",
-                    allow_null=True,
-                ),
-            ),
+            # Where the row stands once the noise counts (api/noise_serializers.py).
+            *(Column(name, field) for name, field in standing_fields()),
             Column(
                 "estimated",
                 serializers.BooleanField(
@@ -143,9 +123,12 @@ ROW = (
                     required=False,
                     help_text="Estimated rows: processor, from (the EC2 types), observed (the "
                     "day the processor was last seen on Fargate; null for Graviton2, which "
-                    "AWS documents), observations, validated_error (the method's median "
-                    "relative error on study S1), sustains (the share of one vCPU's figure "
-                    "a fractional task's quota sustains), scaled",
+                    "AWS documents), observations, validated (true only where study S1 "
+                    "validated the method for this benchmark, processor and process count), "
+                    "validated_error (the method's median relative error there; null unless "
+                    "validated), sources_range ({low, high}: the source types' figures at the "
+                    "task's share, which `interval` covers), sustains (the share of one "
+                    "vCPU's figure a fractional task's quota sustains), scaled",
                 ),
             ),
         ),
@@ -366,23 +349,6 @@ class UnpricedSerializer(serializers.Serializer):
     region = serializers.CharField(required=False, help_text="With `regions`: vendor:region")
 
 
-class NoiseSerializer(serializers.Serializer):
-    relative = serializers.FloatField(help_text="One run's typical relative deviation")
-    series = serializers.IntegerField(help_text="The series (runs or types) it was measured on")
-    method = serializers.CharField(help_text="How it was measured, in words")
-
-
-class BestFamilySerializer(serializers.Serializer):
-    family = serializers.CharField(help_text="The winner's family")
-    types = serializers.ListField(
-        child=serializers.CharField(), help_text="Its types within noise of the winner"
-    )
-    lead = serializers.FloatField(
-        allow_null=True,
-        help_text="The winner's lead over the best type of any other family, as a fraction",
-    )
-
-
 class PricePerformanceSerializer(serializers.Serializer):
     """The schema's description of `price-performance/` (`price_performance_answer` writes it)."""
 
@@ -469,7 +435,7 @@ def _standing(table: PricePerformanceTable) -> dict:
     if standing is None:
         return {"noise": None, "best_family": None, "tied": False}
     return {
-        "noise": standing.noise.as_dict() if standing.noise else None,
+        "noise": standing.noise.in_answer() if standing.noise else None,
         "best_family": standing.best_family.as_dict() if standing.best_family else None,
         "tied": standing.tied,
     }

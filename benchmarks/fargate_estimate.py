@@ -93,6 +93,10 @@ class Estimate:
     sustains: float
     # True when no source had the task's vCPUs and the figure was scaled per vCPU.
     scaled: bool = False
+    # The least and greatest of the sources' figures at the task's share: how far they
+    # disagree (an estimated row's interval covers them); None: not worked out.
+    low: float | None = None
+    high: float | None = None
 
 
 def processes_of(params: dict | None) -> int | None:
@@ -126,21 +130,32 @@ def estimate(
     if not higher_is_better:
         if vcpus != size or not same_size:
             return None
-        return Estimate(_median(s.median for s in same_size), _names(same_size), 1.0)
+        return _from([s.median for s in same_size], 1.0, same_size)
     if all(source.processes for source in usable):
         chosen = same_size or usable
-        per_process = _median(s.median / s.processes for s in chosen)
         running = processes or size
         share = min(running, vcpus)
-        return Estimate(per_process * share, _names(chosen), share, scaled=not same_size)
+        per_process = [s.median / s.processes for s in chosen]
+        return _from(per_process, share, chosen, scaled=not same_size)
     if same_size:
-        share = min(1.0, vcpus)
-        return Estimate(_median(s.median for s in same_size) * share, _names(same_size), share)
+        return _from([s.median for s in same_size], min(1.0, vcpus), same_size)
     sized = [source for source in usable if source.vcpus]
     if not sized:
         return None  # no source's vCPUs known: nothing to scale by
-    per_vcpu = _median(s.median / s.vcpus for s in sized)
-    return Estimate(per_vcpu * vcpus, _names(sized), vcpus, scaled=True)
+    return _from([s.median / s.vcpus for s in sized], vcpus, sized, scaled=True)
+
+
+def _from(figures: list[float], share: float, sources, *, scaled: bool = False) -> Estimate:
+    """The estimate from its sources' figures (per process, per vCPU or whole) at `share` of
+    them: their median, and the least and greatest of them, so far the sources disagree."""
+    return Estimate(
+        _median(figures) * share,
+        _names(sources),
+        share,
+        scaled=scaled,
+        low=min(figures) * share,
+        high=max(figures) * share,
+    )
 
 
 def relative_error(predicted: float, measured: float) -> float:

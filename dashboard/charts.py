@@ -86,6 +86,9 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
                 "basis_figure": row.basis_figure,
                 "min": row.min,
                 "max": row.max,
+                # 90% intervals (selectors/standing.py): the charts' error bars.
+                "interval": row.interval,
+                "per_dollar_interval": row.per_dollar_interval,
                 "usd_per_hour": row.usd_per_hour,
                 "per_dollar": row.per_dollar,
                 "sustained_per_dollar": row.sustained_per_dollar,

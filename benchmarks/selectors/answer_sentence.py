@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from benchmarks import currency, units
+from benchmarks.models import Vendor
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors.baseline import baseline_row
 from benchmarks.selectors.price_performance import (
@@ -105,8 +106,65 @@ def _inside_noise(standing: Standing, whose: str) -> str:
     """How far apart a tie's two figures are, and the noise they are inside: "1.2% apart,
     inside this benchmark's noise of 2.8%"."""
     lead = standing.best_family.lead or 0.0
-    margin = standing.noise.margin if standing.noise else 0.0
+    margin = standing.best_family.margin
+    if margin is None:
+        margin = standing.noise.margin if standing.noise else 0.0
     return f"{lead * 100:.1f}% apart, inside {whose} noise of {margin * 100:.1f}%"
+
+
+def second_run(table: PricePerformanceTable) -> str:
+    """How far a second run moves, in plain words, for the line under the answer: "On Amazon
+    Web Services' dedicated vCPUs, a second run of the same type differs by up to 3.5% in 9
+    runs of 10 and by up to 7.5% in 19 of 20: a lead inside that is a tie (62 pairs of
+    runs)." The distribution the winner was judged by (Noise.reach's); empty without one."""
+    standing = table.standing
+    noise = standing.noise if standing else None
+    if noise is None or not noise.quantiles or not table.results:
+        return ""
+    winner = most_per_dollar_first(table.results)[0]
+    where, spread = _group_of(noise, winner.vendor, winner.cpu_allocation, winner.params_key)
+    tenth = _percent(spread["quantiles"]["p90"])
+    twentieth = _percent(spread["quantiles"]["p95"])
+    if noise.basis == "peers":
+        said = (
+            f"two types with the same processor and vCPUs (no type was run twice) differ by up "
+            f"to {tenth} in 9 pairs of 10 and by up to {twentieth} in 19 of 20"
+        )
+    else:
+        said = (
+            f"a second run of the same type differs by up to {tenth} in 9 runs of 10 and by "
+            f"up to {twentieth} in 19 of 20"
+        )
+    line = f"{where}{said}: a lead inside that is a tie ({spread['pairs']:,} pairs of runs)."
+    return line[0].upper() + line[1:]
+
+
+def _group_of(noise, vendor: str, allocation: str, params: str) -> tuple[str, dict]:
+    """(where, in words, its kept distribution) the noise judges such a machine by
+    (Noise.reach's order: the parameter set's group, the set, the group, the benchmark)."""
+    kept = noise.by_params.get(params)
+    groups = kept["groups"] if kept else noise.groups
+    by_vendor = groups.get(f"{vendor} {allocation}")
+    if by_vendor:
+        name = _vendor_name(vendor)
+        whose = f"{name}'" if name.endswith("s") else f"{name}'s"
+        return f"on {whose} {allocation} vCPUs, ", by_vendor
+    if groups.get(allocation):
+        return f"on {allocation} vCPUs, ", groups[allocation]
+    if kept:
+        return "", kept
+    return "", {"quantiles": noise.quantiles, "pairs": noise.pairs or 0}
+
+
+def _vendor_name(vendor: str) -> str:
+    try:
+        return Vendor(vendor).label
+    except ValueError:
+        return vendor
+
+
+def _percent(share: float) -> str:
+    return f"{share * 100:.2g}%" if share < 0.1 else f"{share * 100:.0f}%"
 
 
 def _tie(

@@ -49,8 +49,10 @@ class _BenchmarkFacts(NamedTuple):
     key: str
     unit: str
     higher_is_better: bool
-    # The benchmark's kept noise (one run's relative deviation); None where not measured.
+    # The benchmark's kept noise (the typical difference of two runs) and tie margin; None
+    # where not measured (the margin: noise kept before margins were).
     noise: float | None = None
+    tie_margin: float | None = None
 
 
 @dataclass(frozen=True)
@@ -264,6 +266,7 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
         "series__benchmark__unit",
         "series__benchmark__higher_is_better",
         "series__benchmark__noise__relative",
+        "series__benchmark__noise__tie_margin",
         "series__variant",
         "series__params_key",
         "runs",
@@ -271,8 +274,8 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
     )
     grouped: dict[tuple, dict[int, tuple[int, float]]] = defaultdict(dict)
     facts: dict[str, _BenchmarkFacts] = {}
-    for type_id, key, unit, higher, noise, variant, params_key, runs, median in rows:
-        facts[key] = _BenchmarkFacts(key, unit, higher, noise)
+    for type_id, key, unit, higher, noise, margin, variant, params_key, runs, median in rows:
+        facts[key] = _BenchmarkFacts(key, unit, higher, noise, margin)
         grouped[(key, variant, params_key)][position[type_id]] = (runs, median)
         index = position[type_id]
         _at_busy_shares(grouped, index, types[index], key, variant, params_key, (runs, median))
@@ -429,9 +432,13 @@ def _line(benchmark, variant, params, figures, types, columns, basis, estimated=
                 ),
                 relative_per_dollar=arithmetic.relative(cell.per_dollar, base_cell.per_dollar),
             )
-    # Only the relative figure decides a lead (noise.beyond): it alone is read with each row,
-    # to keep the rows narrow, and the kept noise's other fields are not needed here.
-    noise = Noise(float(benchmark.noise), 0, "") if benchmark.noise is not None else None
+    # Only the tie margin decides a lead (noise.beyond): it alone (and the relative figure,
+    # for noise kept before margins were) is read with each row, to keep the rows narrow.
+    noise = (
+        Noise(float(benchmark.noise), 0, "", tie_margin=benchmark.tie_margin)
+        if benchmark.noise is not None
+        else None
+    )
     best, by_per_dollar, within = _best(cells, reading, noise)
     return Line(
         benchmark=benchmark.key,
@@ -474,7 +481,8 @@ def _best(
     if not scores:
         return None, by_per_dollar, []
     top = max(scores.values())
-    near = [index for index, score in scores.items() if not beyond(top, score, noise)]
+    margin = noise.margin if noise else 0.0
+    near = [index for index, score in scores.items() if not beyond(top, score, margin)]
     if len(near) == 1:
         return near[0], by_per_dollar, []
     return None, by_per_dollar, near

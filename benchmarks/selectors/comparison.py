@@ -129,6 +129,8 @@ class Comparison(AnswerLinks):
     demo_note: str | None = None
     # The sentence that answers the question, and which prices (of which days) it used.
     summary: str = ""
+    # The line under the answer: how far a second run moves (answer_sentence.second_run).
+    second_run: str = ""
     price_dates: str = ""
     # The question as the API asks it (every default resolved): export and permalink.
     resolved: dict[str, str] = field(default_factory=dict)
@@ -293,6 +295,7 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     ]
     result.baseline_summary = _baseline_summary(table)
     result.summary = answer_sentence.summary(table)
+    result.second_run = answer_sentence.second_run(table)
     result.price_dates = answer_sentence.price_dates(table)
     result.resolved = resolved_query(result.query, table)
     result.bars = best_first(table.results, result.reading)[:BARS_CHARTED]

@@ -75,7 +75,11 @@ def cross_cloud_table(
     merged = tables[0]
     merged.regions = [f"{vendor}:{code}" for vendor, code in asked]
     merged.results = ranked([row for table in tables for row in table.results], query.order)
-    merged.standing = stand(merged.results, Noise.from_dict(merged.benchmark.noise))
+    merged.standing = stand(
+        merged.results,
+        Noise.from_dict(merged.benchmark.noise),
+        higher_is_better=merged.benchmark.higher_is_better,
+    )
     merged.unpriced = [unpriced for table in tables for unpriced in table.unpriced]
     merged.notes = [note for table in tables for note in table.notes]
     merged.baseline = query.baseline

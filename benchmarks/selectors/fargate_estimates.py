@@ -21,6 +21,7 @@ with a measured row is never estimated.
 from __future__ import annotations
 
 import dataclasses
+import statistics
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
@@ -106,7 +107,15 @@ def estimated_series(
             found.append(
                 EstimatedSeries(
                     _as_series(size, result.figure, params),
-                    _estimate(basis, name, observed, seen, result.sources, result),
+                    _estimate(
+                        basis,
+                        name,
+                        observed,
+                        seen,
+                        result.sources,
+                        result,
+                        validated_error=_validated(basis, benchmark.key, spec, processes),
+                    ),
                 )
             )
             break
@@ -168,8 +177,26 @@ def _processors(basis: FargateBasis) -> dict[str, list[tuple]]:
     }
 
 
-def _estimate(basis, name, observed, seen, sources, result) -> dict[str, Any]:
-    """What an estimated row says of itself (docs/fargate.md)."""
+def _validated(basis: FargateBasis, benchmark: str, spec: str, processes) -> float | None:
+    """The method's median error on study S1 where S1 validated what this estimate does (the
+    benchmark, the processor and the process count, on whole-vCPU tasks); None elsewhere."""
+    model = cpu_models.normalise(spec)
+    wanted = int(processes) if processes else None
+    errors = [
+        row["error"]
+        for row in basis.validation
+        if row.get("counted")
+        and row.get("benchmark") == benchmark
+        and row.get("processor") == model
+        and fargate_estimate.processes_of(row.get("params")) == wanted
+    ]
+    return round(statistics.median(errors), 4) if errors else None
+
+
+def _estimate(basis, name, observed, seen, sources, result, validated_error=None) -> dict[str, Any]:
+    """What an estimated row says of itself (docs/fargate.md): `validated` only where study S1
+    validated the method for it (`_validated`), with its error there; and how far its
+    sources disagree (`sources_range`, which its interval covers)."""
     return {
         "processor": name,
         "from": list(sources),
@@ -178,7 +205,11 @@ def _estimate(basis, name, observed, seen, sources, result) -> dict[str, Any]:
         "processor_source": f"observed on {seen['observations']} Fargate tasks ({seen['source']})"
         if seen
         else GRAVITON2_SOURCE,
-        "validated_error": basis.validated_error,
+        "validated": validated_error is not None,
+        "validated_error": validated_error,
+        "sources_range": {"low": result.low, "high": result.high}
+        if result.low is not None
+        else None,
         "sustains": result.sustains,
         "scaled": result.scaled,
     }
@@ -246,7 +277,10 @@ def estimated_scores(
                 results.append(result)
             else:
                 first = results[0]
-                scaled = dataclasses.replace(first, scaled=any(r.scaled for r in results))
+                # A score's sources disagree member by member: no one range of its figure.
+                scaled = dataclasses.replace(
+                    first, scaled=any(r.scaled for r in results), low=None, high=None
+                )
                 found.append(
                     EstimatedScore(
                         size,

@@ -36,6 +36,7 @@ from benchmarks.selectors.kept_series import (
 )
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.standing import Standing, stand
+from benchmarks.services.statistics import params_key
 
 BANDWIDTH_UNIT = "bit/s"
 
@@ -114,6 +115,14 @@ class PricePerformanceRow:
     rank: int | None = None
     rank_range: list[int] | None = None
     spread: float | None = None
+    # The lead another row must exceed to differ from this one (its group's tie margin, or its
+    # own runs' difference where wider), and its 90% intervals ({"low", "high", "level"})
+    # around `median` and `per_dollar` (None without a measured noise).
+    tie_margin: float | None = None
+    interval: dict[str, float] | None = None
+    per_dollar_interval: dict[str, float] | None = None
+    # The row's parameters as its series keeps them: its parameter set's noise judges it.
+    params_key: str = ""
     # An estimated row (a Fargate size no task measured, selectors/fargate_estimates.py):
     # its processor, the EC2 types its figure comes from, the method's error; None: measured.
     estimate: dict[str, Any] | None = None
@@ -431,6 +440,7 @@ def price_performance_table(
             exchange_rate=used.per_usd,
             exchange_rate_date=used.day,
             estimate=estimate and estimate.estimate,
+            params_key=params_key(row.params),
         )
         if len(basis) > 2:  # a burstable type's figures on every basis
             _set(priced, basis)
@@ -438,7 +448,11 @@ def price_performance_table(
             _set(priced, bandwidth_figures(instance_type, row.median, usd))
         table.results.append(priced)
     table.results = ranked(table.results, query.order)
-    table.standing = stand(table.results, Noise.from_dict(benchmark.noise))
+    table.standing = stand(
+        table.results,
+        Noise.from_dict(benchmark.noise),
+        higher_is_better=benchmark.higher_is_better,
+    )
     if query.baseline:
         try:
             apply_baseline(table.results, query.baseline, benchmark)

@@ -1,16 +1,18 @@
 """Where each row of an answer stands once the noise is counted: its rank, the ranks it could
-take within the benchmark's noise, the spread of its own runs, the winner's family and
-whether the winner's lead over every other family is inside the noise (a tie).
+take within the benchmark's noise, the spread of its own runs, its 90% intervals, the winner's
+family and whether the winner's lead over every other family is inside the noise (a tie).
 
-One place decides all of it (`benchmarks.noise.beyond`), for the API, the sentence and the
-charts alike; it reads nothing: the noise comes kept on the benchmark.
+One place decides all of it (`benchmarks.noise.beyond` with each row's margin), for the API,
+the sentence and the charts alike; it reads nothing: the noise comes kept on the benchmark.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from benchmarks import noise as noise_figures
+from benchmarks import repeats
 from benchmarks.noise import Noise
 
 
@@ -22,6 +24,8 @@ class BestFamily:
     family: str
     types: list[str] = field(default_factory=list)
     lead: float | None = None
+    # The margin the lead is judged by: the wider of the winner's and the other family's.
+    margin: float | None = None
 
     def as_dict(self) -> dict:
         return {"family": self.family, "types": self.types, "lead": self.lead}
@@ -36,61 +40,178 @@ class Standing:
     tied: bool
 
 
-def stand(rows: list, noise: Noise | None) -> Standing:
+def stand(rows: list, noise: Noise | None, *, higher_is_better: bool = True) -> Standing:
     """Rank `rows` (PricePerformanceRow or ProfileRow: `per_dollar`, `family`,
-    `instance_type`; `runs`, `min`, `max`, `median` where a row has runs) by what a dollar
-    buys, setting each row's `rank`, `rank_range` and `spread`; rows without a per-dollar
-    figure get none."""
+    `instance_type`; `runs`, `min`, `max`, `median`, `vendor` where a row has them) by what a
+    dollar buys, setting each row's `rank`, `rank_range`, `spread`, `tie_margin` and, where it
+    has a median, its 90% `interval` and `per_dollar_interval`; rows without a per-dollar
+    figure get no rank.
+
+    A row's margin is its vendor's and CPU allocation's tie margin (noise.reach), or how far
+    apart its own runs are where that is wider; two rows differ beyond the wider of their
+    margins (noise.pair_margin)."""
+    margin_of = _margins(rows, noise)
+    if noise is not None and rows and hasattr(rows[0], "interval"):
+        _intervals(rows, noise, higher_is_better)
     ranked = sorted(
         (row for row in rows if row.per_dollar is not None),
         key=lambda row: (-row.per_dollar, row.instance_type),
     )
-    ranges = noise_figures.rank_ranges([row.per_dollar for row in ranked], noise)
+    margins = [margin_of[id(row)] for row in ranked]
+    ranges = noise_figures.rank_ranges([row.per_dollar for row in ranked], margins)
     for position, (row, (best, worst)) in enumerate(zip(ranked, ranges, strict=True), start=1):
         row.rank = position
         row.rank_range = [best, worst]
-    for row in rows:
-        if hasattr(row, "runs"):
-            row.spread = noise_figures.relative_spread(row.min, row.max, row.median, row.runs)
     if not ranked:
         return Standing(noise=noise, best_family=None, tied=False)
-    winner = ranked[0]
+    winner, winner_margin = ranked[0], margins[0]
+
+    def apart(row, margin) -> bool:
+        pair = noise_figures.pair_margin(winner_margin, margin)
+        return noise_figures.beyond(winner.per_dollar, row.per_dollar, pair)
+
     family = BestFamily(
         family=winner.family,
         types=[
             row.instance_type
-            for row in ranked
-            if row.family == winner.family
-            and not noise_figures.beyond(winner.per_dollar, row.per_dollar, noise)
+            for row, margin in zip(ranked, margins, strict=True)
+            if row.family == winner.family and not apart(row, margin)
         ],
     )
-    other = next((row for row in ranked if row.family != winner.family), None)
+    other = next(
+        ((row, margin) for row, margin in zip(ranked, margins, strict=True)
+         if row.family != winner.family),
+        None,
+    )  # fmt: skip
     tied = False
     if other is not None:
-        if other.per_dollar > 0:
-            family.lead = round(winner.per_dollar / other.per_dollar - 1, 4)
-        tied = not noise_figures.beyond(winner.per_dollar, other.per_dollar, noise)
+        if other[0].per_dollar > 0:
+            family.lead = round(winner.per_dollar / other[0].per_dollar - 1, 4)
+        family.margin = round(noise_figures.pair_margin(winner_margin, other[1]), 6)
+        tied = not apart(*other)
     return Standing(noise=noise, best_family=family, tied=tied)
 
 
+def _margins(rows: list, noise: Noise | None) -> dict[int, float]:
+    """Each row's tie margin by id (and its `spread` and `tie_margin` where it keeps them)."""
+    margin_of: dict[int, float] = {}
+    # A thousand rows hold a few vendors, allocations and parameter sets: each one's margin
+    # read once.
+    reaches: dict[tuple[str, str, str], float] = {}
+    with_runs = bool(rows) and hasattr(rows[0], "runs")
+    keeps_margin = bool(rows) and hasattr(rows[0], "tie_margin")
+    for row in rows:
+        margin = 0.0
+        if noise is not None:
+            group = _group(row)
+            margin = reaches.get(group)
+            if margin is None:
+                margin = reaches[group] = noise.reach(*group)[0]
+        if with_runs:
+            runs = row.runs
+            row.spread = noise_figures.relative_spread(row.min, row.max, row.median, runs)
+            if runs >= 2:
+                margin = max(margin, noise_figures.own_difference(row.min, row.max, runs))
+        margin_of[id(row)] = margin
+        if keeps_margin:
+            row.tie_margin = round(margin, 6)
+    return margin_of
+
+
+def _group(row) -> tuple[str, str, str]:
+    """What a row's noise is looked up by (Noise.reach): vendor, CPU allocation, parameters."""
+    return (
+        getattr(row, "vendor", ""),
+        getattr(row, "cpu_allocation", "") or "",
+        getattr(row, "params_key", ""),
+    )
+
+
+def _intervals(rows: list, noise: Noise, higher_is_better: bool) -> None:
+    """Each row's 90% interval around its median, and what it makes of its per-dollar figure
+    (a lower-is-better figure's per dollar is 3600 / (median x price): the bounds swap)."""
+    level = repeats.INTERVAL_LEVEL
+    reaches: dict[tuple[str, str, str], float] = {}
+    for row in rows:
+        median = row.median
+        if median <= 0:
+            continue
+        group = _group(row)
+        reach = reaches.get(group)
+        if reach is None:
+            reach = reaches[group] = noise.reach(*group)[1]
+        low, high = noise_figures.interval(median, reach, row.min, row.max, row.runs)
+        estimate = getattr(row, "estimate", None)
+        if estimate is not None:
+            # An estimate's interval also covers how far its source types disagree.
+            sources = estimate.get("sources_range")
+            if sources:
+                low, high = min(low, sources["low"]), max(high, sources["high"])
+        low, high = _outward(low, high, median)
+        row.interval = {"low": low, "high": high, "level": level}
+        bought = row.per_dollar
+        if bought is None:
+            row.per_dollar_interval = None
+            continue
+        if higher_is_better:
+            bought_low, bought_high = bought * low / median, bought * high / median
+        else:
+            bought_low, bought_high = bought * median / high, bought * median / low
+        bought_low, bought_high = _outward(bought_low, bought_high, bought)
+        row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": level}
+
+
+def _outward(low: float, high: float, around: float) -> tuple[float, float]:
+    """`low` and `high` at six significant digits of `around`, rounded outward (an interval
+    as written still holds the figure it was drawn around). A power of ten divides last, so
+    that the float written is the shortest decimal (0.0123456, not 0.012345600000000001)."""
+    if not 0 < around < math.inf or not 0 <= low <= high < math.inf:
+        return low, high
+    shift = 5 - math.floor(math.log10(around))
+    if shift >= 0:
+        scale = 10.0**shift
+        return math.floor(low * scale) / scale, math.ceil(high * scale) / scale
+    scale = 10.0**-shift
+    return math.floor(low / scale) * scale, math.ceil(high / scale) * scale
+
+
 def profile_noise(members: list, noises: dict[str, Noise | None]) -> Noise | None:
-    """A workload profile's noise from its members' (`noises` by benchmark key): its score is
-    a weighted geometric mean, so independent relative noises add as sqrt(sum((w/W)^2 s^2));
-    None when a member's noise is unknown."""
+    """A workload profile's noise from its members' (`noises` by benchmark key); None when a
+    member's noise is unknown. Its score is a weighted geometric mean, so a member moved by
+    (1 + q) moves it by (1 + q)^(w/W): each quantile is the product of its members' so
+    weighted, the most the score moves when every member moves as far at once (no member's
+    noise assumed to cancel another's). `relative` stays the members' typical differences
+    added as independent: sqrt(sum((w/W)^2 s^2))."""
     total = sum(member.weight for member in members)
     parts = [noises.get(member.benchmark) for member in members]
     if not members or any(part is None for part in parts):
         return None
-    relative = (
-        sum(
-            (member.weight / total) ** 2 * part.relative**2
-            for member, part in zip(members, parts, strict=True)
-        )
-        ** 0.5
-    )
+    shares = [member.weight / total for member in members]
+    relative = sum(share**2 * part.relative**2 for share, part in zip(shares, parts, strict=True))
+    quantiles = {
+        name: float(f"{_weighted(shares, [_quantile(part, name) for part in parts]):.4g}")
+        for name in repeats.QUANTILES
+    }
     return Noise(
-        relative=float(f"{relative:.4g}"),
+        relative=float(f"{relative**0.5:.4g}"),
         series=sum(part.series for part in parts),
-        method="From its members' noise, weighted as the score weighs them: "
-        "sqrt(sum((weight / total weight)^2 x noise^2)).",
+        method="From its members' noise, weighted as the score weighs them: each quantile the "
+        "product of (1 + the member's)^(weight / total weight), less 1.",
+        tie_margin=quantiles[repeats.TIE_QUANTILE],
+        quantiles=quantiles,
+        basis="members",
     )
+
+
+def _quantile(noise: Noise, name: str) -> float:
+    """A member's quantile; for noise kept before quantiles, its margin or interval."""
+    if noise.quantiles:
+        return noise.quantiles[name]
+    return noise.margin if name == repeats.TIE_QUANTILE else noise.interval
+
+
+def _weighted(shares: list[float], quantiles: list[float]) -> float:
+    product = 1.0
+    for share, value in zip(shares, quantiles, strict=True):
+        product *= (1 + value) ** share
+    return product - 1

@@ -110,7 +110,8 @@ window.PricebenchCharts = (function () {
   }
 
   // The chart's own figures as CSV: one row per label (bar and category charts, a floating
-  // bar's two ends in two columns), or one row per point (scatter and line charts).
+  // bar's two ends in two columns, a bar's error bars as its low and high), or one row per
+  // point (scatter and line charts).
   function chartCsv(chart) {
     const quote = (value) => {
       const text = value === null || value === undefined ? "" : String(value);
@@ -121,17 +122,24 @@ window.PricebenchCharts = (function () {
       return (scale && scale.title && scale.title.text) || axis;
     };
     const datasets = chart.data.datasets.filter((dataset) => !dataset.hidden);
+    const category = chart.options.indexAxis === "y" ? "y" : "x";
+    const axis = category === "y" ? "x" : "y";
+    // A bar with error bars ({x, xMin, xMax}, no category coordinate): its figure and its
+    // interval's two ends.
+    const barred = (value) => value !== null && typeof value === "object" && !Array.isArray(value)
+      && (axis + "Min") in value && !(category in value);
     const pointShaped = datasets.some((dataset) =>
       dataset.data.some((value) => value !== null && typeof value === "object"
-                        && !Array.isArray(value)));
+                        && !Array.isArray(value) && !barred(value)));
     let rows;
     if (!pointShaped && chart.data.labels && chart.data.labels.length) {
       const ranged = datasets.map((dataset) => dataset.data.some(Array.isArray));
-      const category = chart.options.indexAxis === "y" ? "y" : "x";
+      const withBars = datasets.map((dataset) => dataset.data.some(barred));
       const header = [titleOf(category) === category ? "label" : titleOf(category)];
       datasets.forEach((dataset, index) => {
         const name = dataset.label || "value";
         if (ranged[index]) header.push(name + " (from)", name + " (to)");
+        else if (withBars[index]) header.push(name, name + " (low)", name + " (high)");
         else header.push(name);
       });
       rows = [header].concat(chart.data.labels.map((label, row) => {
@@ -140,7 +148,10 @@ window.PricebenchCharts = (function () {
         datasets.forEach((dataset, index) => {
           const value = dataset.data[row];
           if (ranged[index]) cells.push(...(Array.isArray(value) ? value : [value, value]));
-          else cells.push(value);
+          else if (withBars[index]) {
+            const point = value && typeof value === "object" ? value : { [axis]: value };
+            cells.push(point[axis], point[axis + "Min"], point[axis + "Max"]);
+          } else cells.push(value);
         });
         return cells;
       }));

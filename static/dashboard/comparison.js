@@ -56,6 +56,13 @@ window.PricebenchComparison = (function () {
       perVcpu.checked && row.vcpus ? value / row.vcpus : value;
     const valueName = () => reading.value_name + (perVcpu.checked ? " per vCPU" : "");
 
+    // A bar with its 90% interval as error bars (no interval: none drawn, both ends the bar's).
+    const intervalPoint = (value, interval, scale) => (interval
+      ? { x: scale(value), xMin: scale(interval.low), xMax: scale(interval.high) }
+      : { x: scale(value), xMin: scale(value), xMax: scale(value) });
+    const intervalText = (interval, scale) => (interval
+      ? "; 90% interval " + format(interval.low, scale) + " – " + format(interval.high, scale) : "");
+
     // "; rank 3 (1–8 within noise)": where the row stands once the benchmark's noise counts.
     const rankText = (row) => {
       if (!row.rank) return "";
@@ -68,7 +75,12 @@ window.PricebenchComparison = (function () {
       tools.fitRows("per-dollar-chart", bars.length);
       const datasets = [{
         label: reading.per_dollar_name,
-        data: bars.map((row) => row.per_dollar),
+        // Error bars: the row's 90% interval (where a second run lands 9 times in 10).
+        data: bars.map((row) => intervalPoint(row.per_dollar, row.per_dollar_interval, (value) => value)),
+        errorBarColor: "#222",
+        errorBarWhiskerColor: "#222",
+        errorBarLineWidth: 1,
+        errorBarWhiskerSize: 6,
         // An estimated row (a Fargate size no task measured) is hatched, never plain.
         backgroundColor: bars.map((row) => tools.fillOf(row, row.colour)),
         // The best bar is outlined thick; those the noise cannot tell from it, thin.
@@ -83,6 +95,7 @@ window.PricebenchComparison = (function () {
         : { label: "once CPU credits are spent", field: "sustained_per_dollar" };
       if (burstable) {
         datasets.push({
+          type: "bar",
           label: other.label,
           data: bars.map((row) => row[other.field]),
           backgroundColor: bars.map((row) => tools.stripes(row.colour)),
@@ -91,7 +104,7 @@ window.PricebenchComparison = (function () {
         });
       }
       charts.perDollar = new Chart(document.getElementById("per-dollar-chart"), {
-        type: "bar",
+        type: "barWithErrorBars",
         data: {
           // An estimated row's label says so (charts.py: "... (estimated)").
           labels: bars.map((row) => (row.best ? tools.BEST_MARK : "") + row.label),
@@ -121,7 +134,8 @@ window.PricebenchComparison = (function () {
                 label: (item) => {
                   const row = bars[item.dataIndex];
                   if (item.datasetIndex !== 0) return other.label + ": " + format(row[other.field], reading.per_dollar);
-                  const figure = format(row.per_dollar, reading.per_dollar) + rankText(row);
+                  const figure = format(row.per_dollar, reading.per_dollar) + rankText(row)
+                    + intervalText(row.per_dollar_interval, reading.per_dollar);
                   return row.estimated ? [figure, row.estimate_note] : figure;
                 },
               },
@@ -162,16 +176,18 @@ window.PricebenchComparison = (function () {
           indexAxis: "y",
           maintainAspectRatio: false,
           plugins: {
-            legend: familyLegend([{ text: "min–max of the runs", fillStyle: "#fff", strokeStyle: "#222",
-                                    lineWidth: 1.5 }, ...tools.estimatedLegend(valueBars)]),
+            legend: familyLegend([{ text: "90% interval: a second run lands inside 9 times in 10",
+                                    fillStyle: "#fff", strokeStyle: "#222", lineWidth: 1.5 },
+                                  ...tools.estimatedLegend(valueBars)]),
             tooltip: {
               callbacks: {
                 label: (item) => {
                   const row = valueBars[item.dataIndex];
                   const point = item.raw;
                   if (row.estimated) return [format(point.x, reading.value) + " (estimated)", row.estimate_note];
-                  return "median " + format(point.x, reading.value) + " (" + format(point.xMin, reading.value)
-                    + " – " + format(point.xMax, reading.value) + "), " + row.runs + " runs";
+                  return "median " + format(point.x, reading.value) + " (90% interval "
+                    + format(point.xMin, reading.value) + " – " + format(point.xMax, reading.value) + "), "
+                    + row.runs + (row.runs === 1 ? " run" : " runs");
                 },
               },
             },
@@ -190,9 +206,8 @@ window.PricebenchComparison = (function () {
     }
 
     function medianPoints() {
-      return valueBars.map((row) => ({
-        x: perVcpuOf(row, row.median), xMin: perVcpuOf(row, row.min), xMax: perVcpuOf(row, row.max),
-      }));
+      return valueBars.map((row) => intervalPoint(row.median, row.interval || { low: row.min, high: row.max },
+                                                  (value) => perVcpuOf(row, value)));
     }
 
     function priceChart() {

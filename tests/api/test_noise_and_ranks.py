@@ -98,8 +98,11 @@ def test_a_lead_inside_the_noise_is_a_tie_and_one_beyond_it_is_not():
     standing = stand(apart, noise)
     assert standing.tied is False
     assert standing.best_family.types == ["c7g.large", "c7g.xlarge"]
-    # No noise measured: any lead counts.
-    assert stand(close, None).tied is False
+    # No noise measured: any lead between single runs counts; a row's own runs still do
+    # (c7a.large's three runs are 10% apart, wider than c7g's 2% lead).
+    single = [_row("c7g.large", "c7g", 102.0), _row("c7a.large", "c7a", 100.0)]
+    assert stand(single, None).tied is False
+    assert stand(close, None).tied is True
 
 
 SIZES = ("large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "16xlarge")
@@ -152,3 +155,39 @@ def test_a_profiles_answer_ranks_within_its_members_noise(answer):
     )
     assert body["best_family"]["family"] == body["results"][0]["family"]
     assert isinstance(body["tied"], bool)
+
+
+def test_every_row_of_the_default_question_carries_both_intervals_around_its_figures(answer):
+    body = answer(**{**DEFAULT_QUESTION, "families": "fargate,t2,c7g,c7a,c7i"})
+    noise = body["noise"]
+    assert noise["tie_margin"] == noise["quantiles"]["p95"]
+    assert set(noise["quantiles"]) == {"p50", "p90", "p95", "p99"}
+    assert noise["basis"] in ("repeats", "peers", "repeats and peers")
+    assert set(noise["calibration"]) == {"pairs", "beyond_tie_margin", "interval_coverage", "level"}
+    assert body["results"]
+    for row in body["results"]:
+        interval, bought = row["interval"], row["per_dollar_interval"]
+        assert interval["level"] == bought["level"] == 0.9
+        assert interval["low"] <= row["median"] <= interval["high"]
+        assert bought["low"] <= row["per_dollar"] <= bought["high"]
+        assert row["tie_margin"] >= 0
+
+
+def test_a_row_whose_own_runs_differ_widely_spans_ranks_and_its_interval_covers_them(answer):
+    from benchmarks.models import Benchmark
+
+    # The noise as measured on the full demo's AWS dedicated types (aes-256-cbc's peers).
+    Benchmark.objects.filter(key="openssl:aes-256-cbc").update(
+        noise={"relative": 0.004, "series": 100, "method": "set by the test",
+               "tie_margin": 0.01, "quantiles": {"p50": 0.004, "p90": 0.008, "p95": 0.01,
+               "p99": 0.05}, "basis": "peers", "calibration": None, "pairs": 100, "groups": {}}
+    )  # fmt: skip
+    body = answer(**DEFAULT_QUESTION)
+    rows = [row for row in body["results"] if row["per_dollar"] is not None]
+    for row in rows:
+        interval = row["interval"]
+        assert interval["low"] <= row["min"] and row["max"] <= interval["high"]
+        if row["runs"] >= 2 and row["max"] / row["min"] - 1 > 0.01:
+            assert row["tie_margin"] == pytest.approx(row["max"] / row["min"] - 1, rel=1e-5)
+        else:
+            assert row["tie_margin"] == 0.01

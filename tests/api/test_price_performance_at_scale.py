@@ -204,10 +204,12 @@ def test_a_thousand_row_answer_stays_under_500_kb():
     # its CPU allocation (about 80 bytes a row); 340 kB until it named its vendor, currency,
     # price in it and exchange rate with its day (about 80 bytes more); 430 kB until it named
     # its rank, the ranks it could take within the noise and its runs' spread (40 bytes); 480
-    # kB until it said whether it is estimated (18 bytes).
+    # kB until it said whether it is estimated (18 bytes); 500 kB until it carried its tie
+    # margin and its two 90% intervals (about 60 bytes here, where no noise is measured and
+    # they are null; about 150 with a measured noise).
     fleet(1000)
     response = APIClient().get(URL, {"benchmark": "tool:x", "region": "us-east-1"})
-    assert len(response.content) < 500_000, len(response.content)
+    assert len(response.content) < 560_000, len(response.content)
     assert len(response.json()["results"]) == 1000
 
 

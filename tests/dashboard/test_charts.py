@@ -135,3 +135,25 @@ def test_a_baseline_far_below_many_types_gets_a_logarithmic_axis():
         run_with(f"c7a.{index + 2}xlarge", [1000.0 * (index + 1)], params={"block_size": 8192})
     chart = charts.comparison_chart(ask(params={"block_size": "8192"}, baseline="t2.nano"))
     assert chart["baseline_axis"] == {"type": "logarithmic", "max": None, "clipped": []}
+
+
+def test_the_comparison_charts_error_bars_are_the_rows_intervals():
+    from benchmarks.models import Benchmark
+
+    some_results()
+    Benchmark.objects.update(
+        noise={"relative": 0.01, "series": 100, "method": "set by the test", "tie_margin": 0.05,
+               "quantiles": {"p50": 0.01, "p90": 0.04, "p95": 0.05, "p99": 0.2},
+               "basis": "repeats", "calibration": None, "pairs": 100, "groups": {}}
+    )  # fmt: skip
+    rows = charts.comparison_chart(ask(params={"block_size": "8192"}))["rows"]
+    for row in rows:
+        assert row["interval"]["low"] == pytest.approx(
+            min(row["min"], row["median"] / 1.04), rel=1e-5
+        )
+        assert row["interval"]["high"] == pytest.approx(
+            max(row["max"], row["median"] * 1.04), rel=1e-5
+        )
+        if row["per_dollar"] is not None:
+            bought = row["per_dollar_interval"]
+            assert bought["low"] < row["per_dollar"] < bought["high"]

@@ -30,9 +30,11 @@ def test_the_per_dollar_chart_downloads_its_own_bars(demo_site, page):
         " return c.data.labels.map((label, i) => [label, c.data.datasets[0].data[i]]); }"
     )
     assert rows[0][0] == "label" and len(rows) == len(shown) + 1
-    # The best bar's "★ " is the chart's mark, not part of the type's name.
-    assert [[row[0], float(row[1])] for row in rows[1:]] == [
-        [a.removeprefix("★ "), float(b)] for a, b in shown
+    # The best bar's "★ " is the chart's mark, not part of the type's name; each bar's 90%
+    # interval (its error bars) follows its figure.
+    assert rows[0][2:4] == [rows[0][1] + " (low)", rows[0][1] + " (high)"]
+    assert [[row[0], *map(float, row[1:4])] for row in rows[1:]] == [
+        [a.removeprefix("★ "), float(b["x"]), float(b["xMin"]), float(b["xMax"])] for a, b in shown
     ]
     name, body = download(page, "[data-png=per-dollar-chart]")
     assert name.endswith(".png") and body[:8] == PNG_SIGNATURE

@@ -1,14 +1,18 @@
-"""Each benchmark's noise, measured from its kept statistics and kept on the benchmark.
+"""Each benchmark's noise, measured from its kept statistics and its repeated runs, and kept
+on the benchmark.
 
-The measurement (benchmarks/noise.py) reads every all-regions statistics row of a benchmark,
-so it is not redone on every ingest: a benchmark whose statistics changed after its noise was
-measured is measured again by `keep_noise` (run by `rebuild_stats`, at the end of `loaddemo`
-and `import_sparecores`, and by the beat schedule); answers read the kept figure with the
-benchmark, in no query of their own.
+The measurement (benchmarks/noise.py) reads every all-regions statistics row of a benchmark and
+the results of its series with several runs, so it is not redone on every ingest: a benchmark
+whose statistics changed after its noise was measured is measured again by `keep_noise` (run by
+`rebuild_stats`, at the end of `loaddemo` and `import_sparecores`, and by the beat schedule);
+answers read the kept figures with the benchmark, in no query of their own.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import statistics
+from collections import defaultdict
 from collections.abc import Collection
 
 from django.db import transaction
@@ -16,51 +20,137 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from benchmarks import noise
-from benchmarks.models import Benchmark, FargateBasis, SeriesStatistics
+from benchmarks.cpu_models import UNKNOWN
+from benchmarks.models import Benchmark, FargateBasis, Run, SeriesStatistics
 
-from .compute import ALL_REGIONS
+from .compute import ALL_REGIONS, stored_samples
 from .fargate import keep_fargate_basis
+
+# Series whose results are read at once: a benchmark's repeats are read in slices this big.
+SERIES_PER_READ = 2000
+# At most this many results of a benchmark's repeated series are read (a few seconds): beyond
+# it, a deterministic share of its series (spread by id, not the first ones), enough pairs
+# for any quantile kept, whatever the number of results (docs/performance.md: 10M).
+REPEAT_RESULTS_READ = 200_000
+# Spreads series ids over the order they are read in (a prime: every id lands elsewhere).
+SPREAD = 2_654_435_761
 
 
 def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
-    """The noise of one benchmark from its all-regions statistics rows."""
+    """The noise of one benchmark from its all-regions statistics rows and repeated runs."""
     rows = SeriesStatistics.objects.filter(
         benchmark_id=benchmark_id, measured_in=ALL_REGIONS, only_flagged=False
     ).values_list(
+        "series_id",
         "series__params",
+        "params_key",
         "instance_type__vcpus",
+        "instance_type__vendor",
+        "instance_type__cpu_allocation",
+        "instance_type__burstable",
         "cpu_models",
         "median",
         "runs",
-        "samples",
+        "results",
+        "last_measured_at",
     )
-    figures = []
-    # Every run's figure only where the series keeps them all (one sample per run).
-    for params, vcpus, cpu_models, median, runs, samples in rows.iterator(2000):
-        figures.append(
+    figures = {}
+    results_of = {}
+    for row in rows.iterator(2000):
+        (
+            series_id,
+            params,
+            key,
+            vcpus,
+            vendor,
+            allocation,
+            burstable,
+            cpus,
+            median,
+            runs,
+            results,
+            last,
+        ) = row
+        results_of[series_id] = results
+        figures[series_id] = (
             noise.SeriesFigure(
                 params=params or {},
-                cpu_model=_main_processor(cpu_models),
+                cpu_model=_main_processor(cpus),
                 vcpus=float(vcpus) if vcpus else None,
                 median=median,
-                # Every run's figure only where the series keeps them all (one per run).
-                runs=[value for value, _cpu in samples]
-                if runs >= 2 and len(samples) == runs
-                else (),
-            )
+                vendor=vendor or "",
+                allocation=allocation or ("burstable" if burstable else ""),
+                series_id=series_id,
+                day=last.isoformat() if last else "",
+                params_key=key,
+            ),
+            runs,
         )
-    return noise.measure(figures)
+    repeated = _within_budget(
+        [series_id for series_id, (_figure, runs) in figures.items() if runs >= 2], results_of
+    )
+    runs_of = _run_figures(repeated)
+    return noise.measure(
+        _with_runs(figure, runs_of.get(series_id, ()))
+        for series_id, (figure, _runs) in figures.items()
+    )
+
+
+def _within_budget(series_ids: list[int], results_of: dict[int, int]) -> list[int]:
+    """The repeated series whose results are read: all, or as many as REPEAT_RESULTS_READ
+    results allow, in an order spread over the ids (the same every time)."""
+    if sum(results_of[series_id] for series_id in series_ids) <= REPEAT_RESULTS_READ:
+        return series_ids
+    chosen, total = [], 0
+    for series_id in sorted(series_ids, key=lambda pk: (pk * SPREAD) % 2**32):
+        if total + results_of[series_id] > REPEAT_RESULTS_READ:
+            continue
+        chosen.append(series_id)
+        total += results_of[series_id]
+    return chosen
+
+
+def _with_runs(figure: noise.SeriesFigure, runs) -> noise.SeriesFigure:
+    return dataclasses.replace(figure, runs=tuple(runs)) if runs else figure
+
+
+def _run_figures(series_ids: list[int]) -> dict[int, list[noise.RunFigure]]:
+    """Each series' runs (a run's figure: the median of its results there, flagged ones left
+    out as the statistics leave them out), with their day and tool version."""
+    found: dict[int, list[noise.RunFigure]] = {}
+    for start in range(0, len(series_ids), SERIES_PER_READ):
+        values: dict[tuple[int, int], list[float]] = defaultdict(list)
+        days = {}
+        for series_id, sample in stored_samples(series_ids[start : start + SERIES_PER_READ]):
+            if sample.flag is None:
+                values[(series_id, sample.run_id)].append(sample.value)
+                days[sample.run_id] = sample.measured_at
+        versions = dict(
+            Run.objects.filter(pk__in=days).values_list("pk", "tool_version").order_by()
+        )
+        for (series_id, run_id), figures in values.items():
+            day = days[run_id]
+            found.setdefault(series_id, []).append(
+                noise.RunFigure(
+                    statistics.median(figures),
+                    day.isoformat() if day else "",
+                    versions.get(run_id, "") or "",
+                )
+            )
+    return found
 
 
 def _main_processor(cpu_models: dict) -> str:
     """The processor most of a series' results ran on; '' when they disagree evenly or none
-    is known (such a series is left out of the family groups)."""
-    if not cpu_models:
+    is known (such a series is left out of the peer groups: types whose processor was not
+    recorded are no peers of each other)."""
+    known = {name: runs for name, runs in (cpu_models or {}).items() if name != UNKNOWN}
+    if not known:
         return ""
-    counts = sorted(cpu_models.values(), reverse=True)
+    counts = sorted(known.values(), reverse=True)
     if len(counts) > 1 and counts[0] == counts[1]:
         return ""
-    return max(cpu_models, key=cpu_models.get)
+    return max(known, key=known.get)
 
 
 def keep_noise(benchmark_ids: Collection[int] | None = None, *, stale_only: bool = True) -> int:
