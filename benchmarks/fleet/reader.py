@@ -60,6 +60,8 @@ class FleetLine:
     # Fargate's service (a task size, not an EC2 type).
     fargate: bool = False
     rows: int = 0
+    # The file's first data row of the line (1-based), for a reason about the whole line.
+    first_row: int = 0
 
     @property
     def purchase_option(self) -> str:
@@ -127,11 +129,11 @@ def _number(value: str, column: str, row: int) -> float:
     return number
 
 
-def _line(lines: dict, instance_type: str, region: str) -> FleetLine:
+def _line(lines: dict, instance_type: str, region: str, row: int) -> FleetLine:
     key = (instance_type, region)
     line = lines.get(key)
     if line is None:
-        line = lines[key] = FleetLine(instance_type=instance_type, region=region)
+        line = lines[key] = FleetLine(instance_type=instance_type, region=region, first_row=row)
     return line
 
 
@@ -167,7 +169,7 @@ def _read_plain(header: list[str], reader) -> FleetFile:
                 f"row {number}: purchase_option {purchase[:40]!r}; choose from "
                 f"{', '.join(PURCHASE_OPTIONS)}"
             )
-        line = _line(lines, cells["instance_type"], cells["region"])
+        line = _line(lines, cells["instance_type"], cells["region"], number)
         line.hours += count * hours
         line.hours_by_purchase[purchase] = line.hours_by_purchase.get(purchase, 0.0) + count * hours
         line.rows += 1
@@ -226,7 +228,7 @@ def _read_focus(header: list[str], reader) -> FleetFile:
         category = PRICING_CATEGORIES.get(cell(row, "PricingCategory").lower(), "on_demand")
         if category == "reserved" and "savings" in cell(row, "CommitmentDiscountType").lower():
             category = "savings_plan"
-        line = _line(lines, instance_type, region)
+        line = _line(lines, instance_type, region, number)
         line.fargate = line.fargate or fargate or instance_type.startswith("fargate-")
         line.hours += hours
         line.usd_paid = (line.usd_paid or 0.0) + paid
