@@ -17,7 +17,7 @@ from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.fleet.reader import FleetFile, FleetLine, Skipped
 from benchmarks.models import InstanceType, Price, PurchaseOption, Region, qualified_name
 from benchmarks.profiles import get_profile
-from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import lookups
@@ -108,7 +108,8 @@ def rebuy_fleet(fleet: FleetFile, question: FleetQuestion) -> FleetAnswer:
     if question.profile:
         get_profile(question.profile)
     else:
-        lookups.get_benchmark(question.benchmark)
+        # Its parameters checked once: a name it was not measured with is the question's fault.
+        benchmark_params(lookups.get_benchmark(question.benchmark), question.params)
     answer = FleetAnswer(
         question=question,
         format=fleet.format,
