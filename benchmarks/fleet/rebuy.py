@@ -310,8 +310,8 @@ def _why_not_compared(line: FleetLine, region: str, option: str, question) -> st
     if not types.exists():
         return f"{line.instance_type}: a type no cloud sells (none known by that name)"
     return (
-        f"{line.instance_type}: no {question.work} figure with a {option} price in {region}, "
-        "so its work cannot be matched"
+        f"{line.instance_type}: no {question.work} figure with a price in {region} "
+        f"({option.replace('_', '-')}), so its work cannot be matched"
     )
 
 
