@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 from api import (
     commitment_cost_views,
     database_views,
+    fleet_views,
     network_views,
     profile_views,
     storage_views,
@@ -34,6 +35,8 @@ endpoints = [
         commitment_cost_views.CommitmentCostView.as_view(),
         name="commitment-cost",
     ),
+    # A fleet file re-bought at equal work (nothing stored).
+    path("fleets/", fleet_views.FleetView.as_view(), name="fleets"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The page and its start-up script are two requests: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from dashboard import browse, views
+from dashboard.fleet_page import fleet_page
 from dashboard.llm_serving import llm_serving_page
 from dashboard.throttle import limit_failed_logins
 
@@ -27,6 +28,7 @@ urlpatterns = [
     path("network/", views.network_page, name="network"),
     path("databases/", views.databases_page, name="databases"),
     path("llm-serving/", llm_serving_page, name="llm-serving"),
+    path("fleet/", fleet_page, name="fleet"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
 ]

@@ -64,7 +64,11 @@ def test_the_root_lists_the_endpoints_the_issue_found_missing(listed):
 def test_every_address_the_root_lists_answers_without_a_server_error(listed):
     client = APIClient()
     for name, path in listed.items():
-        status = client.get(path).status_code
+        response = client.get(path)
+        status = response.status_code
+        # A question asked by POST only (fleets/: a file) says so: 405 naming POST.
+        if status == 405 and response.get("Allow", "").startswith("POST"):
+            continue
         # An endpoint that needs a question answers 400 naming what is missing, never 404 or 5xx.
         assert status in (200, 400), f"{name} ({path}) answered {status}"
 

@@ -61,6 +61,14 @@ UPLOADS = [
     "parsers/fio/vc_fio3.26_randrw_4k_libaio.json",
 ]
 
+# A fleet of types the demo measures and prices, for POST fleets/ (a plain CSV and FOCUS).
+FLEET_UPLOADS = [
+    b"instance_type,region,count,hours\nm5.xlarge,us-east-1,2,730\nt2.nano,us-east-1,1,730\n",
+    b"ServiceCategory,ServiceName,SkuPriceDetails,ConsumedQuantity,ConsumedUnit,EffectiveCost,"
+    b'PricingCategory,RegionId\nCompute,Amazon Elastic Compute Cloud,"{""InstanceType"": '
+    b'""c5.xlarge""}",48,Hours,5.712,Committed,us-east-1\n',
+]
+
 
 @pytest.fixture
 def application():
@@ -160,7 +168,9 @@ def steer_to_existing_names(schema, query: dict, path: dict, uploads: list[bytes
             if path.get(name) or path.get(resource):
                 known["path_parameters", name] = path.get(name) or path[resource]
         if isinstance(case.body, dict) and "file" in case.body:
-            known["body", "file"] = uploads
+            # fleets/ reads a fleet file; runs/ a benchmark's output.
+            fleet = case.operation.path.endswith("/fleets/")
+            known["body", "file"] = FLEET_UPLOADS if fleet else uploads
         if not known:
             return st.just(case)
         existing = st.fixed_dictionaries({part: st.sampled_from(v) for part, v in known.items()})
@@ -170,7 +180,7 @@ def steer_to_existing_names(schema, query: dict, path: dict, uploads: list[bytes
 def _with(case, chosen: dict):
     for (part, name), value in chosen.items():
         getattr(case, part)[name] = value
-    if ("body", "file") in chosen:
+    if ("body", "file") in chosen and chosen["body", "file"] not in FLEET_UPLOADS:
         # A real output of a machine pricebench knows, measured some day past.
         case.body.update(instance_type="t2.nano", region="us-east-1", format="auto")
         case.body.pop("measured_at", None)

@@ -1,0 +1,174 @@
+"""`POST fleets/`: a fleet file (plain CSV or FOCUS 1.2 export) re-bought at equal work.
+The question's parameters, the answer's shape and the view; the work is benchmarks.fleet's."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.schema import benchmark_parameters
+from api.throttles import UploadRateThrottle
+from benchmarks.fleet.answer import answer_fleet, csv_rows
+from benchmarks.fleet.rebuy import REGIONS, FleetAnswer, FleetQuestion
+from benchmarks.profiles import BY_KEY as PROFILE_KEYS
+from benchmarks.questions.base import MAX_PARAMS, param_names
+
+
+class FleetQuestionSerializer(serializers.Serializer):
+    """The query: what work the fleet is matched on, and where replacements may be."""
+
+    benchmark = serializers.CharField(
+        required=False, allow_blank=True, max_length=120, help_text="e.g. passmark:cpu-mark"
+    )
+    profile = serializers.ChoiceField(
+        choices=list(PROFILE_KEYS), required=False, allow_blank=True,
+        help_text="A workload profile's key instead of `benchmark`",
+    )  # fmt: skip
+    regions = serializers.ChoiceField(
+        choices=list(REGIONS), default=REGIONS[0],
+        help_text="same: replacements in the line's region; any: in any region of its cloud",
+    )  # fmt: skip
+    at = serializers.DateField(required=False, help_text="Prices of this day (default today)")
+
+    def validate(self, data):
+        if bool(data.get("benchmark")) == bool(data.get("profile")):
+            raise ValidationError({"benchmark": ["give a benchmark or a profile, exactly one"]})
+        names = param_names(self.initial_data, self.fields)
+        if len(names) > MAX_PARAMS:
+            raise ValidationError({"params": [f"at most {MAX_PARAMS} benchmark parameters"]})
+        params = {}
+        for name in names:
+            value = self.initial_data.get(name, "")
+            if len(name) > 100 or len(value) > 200 or "\x00" in name + value:
+                raise ValidationError({"params": [f"parameter {name[:100]!r} is too long"]})
+            if value:
+                params[name] = value
+        if params and data.get("profile"):
+            raise ValidationError({"params": ["a profile takes no benchmark parameters"]})
+        data["params"] = params
+        return data
+
+    def question(self) -> FleetQuestion:
+        data = self.validated_data
+        return FleetQuestion(
+            benchmark=data.get("benchmark") or "",
+            params=data["params"],
+            profile=data.get("profile") or "",
+            regions=data["regions"],
+            at=data.get("at"),
+        )
+
+
+class FleetUploadSerializer(serializers.Serializer):
+    file = serializers.FileField(
+        help_text="instance_type,region,count,hours[,purchase_option] (hours a month), or a "
+        "FOCUS 1.2 cost and usage export"
+    )
+
+
+class RangeSerializer(serializers.Serializer):
+    low = serializers.FloatField()
+    mid = serializers.FloatField()
+    high = serializers.FloatField()
+
+
+class ReplacementSerializer(serializers.Serializer):
+    instance_type = serializers.CharField(help_text="The line's own type when it is cheapest")
+    region = serializers.CharField()
+    purchase_option = serializers.CharField()
+    usd_per_month = serializers.FloatField(help_text="What the line's work costs on it")
+    work_ratio = RangeSerializer(help_text="Its work an hour over the line's type's")
+    saving_usd_per_month = RangeSerializer()
+    beyond_noise = serializers.BooleanField(help_text="False when the saving's range holds 0")
+    kept = serializers.BooleanField(help_text="The line's type already costs least")
+
+
+class FleetLineSerializer(serializers.Serializer):
+    instance_type = serializers.CharField()
+    region = serializers.CharField()
+    hours = serializers.FloatField()
+    purchase_option = serializers.CharField(help_text="The way to buy it was compared at")
+    usd_per_month = serializers.FloatField(help_text="What was paid, or list price x hours")
+    paid = serializers.BooleanField(help_text="usd_per_month is what the bill says was paid")
+    replacement = ReplacementSerializer()
+    note = serializers.CharField()
+
+
+class SkippedSerializer(serializers.Serializer):
+    row = serializers.IntegerField(
+        help_text="The file's data row (1 is the first after the header)"
+    )
+    reason = serializers.CharField()
+
+
+class FleetTotalSerializer(serializers.Serializer):
+    usd_per_month = serializers.FloatField()
+    saving_usd_per_month = RangeSerializer()
+
+
+class FleetAnswerSerializer(serializers.Serializer):
+    format = serializers.CharField(help_text="csv or focus: how the file was read")
+    lines = FleetLineSerializer(many=True)
+    total = serializers.SerializerMethodField()
+    skipped = SkippedSerializer(many=True)
+    skipped_count = serializers.IntegerField(help_text="Compute rows or lines not used")
+    other_rows = serializers.IntegerField(help_text="Rows that are not compute (counted only)")
+    summary = serializers.CharField()
+
+    @extend_schema_field(FleetTotalSerializer)
+    def get_total(self, answer: FleetAnswer) -> dict:
+        return {
+            "usd_per_month": answer.total_usd_per_month,
+            "saving_usd_per_month": answer.total_saving.as_dict(),
+        }
+
+
+class FleetView(APIView):
+    """Your fleet, re-bought: upload a fleet file (`file`, multipart) and get, per instance type
+    and region, the type that does the same work for least money, and what that saves a month.
+
+    The file is a CSV with columns `instance_type,region,count,hours` (hours a month; optional
+    `purchase_option`) or a FOCUS 1.2 cost and usage export (compute rows: the type from
+    `SkuPriceDetails`' `InstanceType`, hours from `ConsumedQuantity`, what was paid from
+    `EffectiveCost`, the way to buy from `PricingCategory`, the region from `RegionId`).
+    Give `benchmark` (with its own parameters) or `profile`, exactly one; a benchmark measured
+    with several values of a parameter needs one chosen. A file that is not CSV, a FOCUS
+    export without the compute columns or negative hours is a 400 naming it; a file over the
+    upload limit a 413. Nothing is stored. `?format=csv`: the lines with FOCUS column names
+    and `x_` columns.
+    """
+
+    permission_classes = [AllowAny]
+    parser_classes = [MultiPartParser]
+    throttle_classes = [*APIView.throttle_classes, UploadRateThrottle]
+
+    @extend_schema(
+        parameters=[
+            FleetQuestionSerializer,
+            benchmark_parameters("e.g. block_size=8192"),
+            OpenApiParameter(
+                "format", str, enum=["json", "csv"], description="csv: FOCUS-named lines"
+            ),
+        ],
+        request={"multipart/form-data": FleetUploadSerializer},
+        # 400 and 413 (fields named) are every upload's (api/schema.py).
+        responses={200: FleetAnswerSerializer},
+    )
+    def post(self, request):
+        question = FleetQuestionSerializer(data=request.query_params)
+        question.is_valid(raise_exception=True)
+        upload = FleetUploadSerializer(data=request.data)
+        upload.is_valid(raise_exception=True)
+        answer = answer_fleet(upload.validated_data["file"], question.question())
+        if getattr(request.accepted_renderer, "format", "") == "csv":
+            return Response(csv_rows(answer))
+        return Response(FleetAnswerSerializer(answer).data)

@@ -1,0 +1,194 @@
+"""Re-buying a fleet: each line's cheapest equal at equal work, the saving's range from the
+noise, the way to buy kept, regions same or any, lines it cannot match skipped with a reason."""
+
+import io
+from decimal import Decimal
+from types import SimpleNamespace
+
+import pytest
+
+from benchmarks.errors import DomainError
+from benchmarks.fleet.reader import read_fleet
+from benchmarks.fleet.rebuy import FleetQuestion, _relative_interval, rebuy_fleet
+from benchmarks.models import Benchmark, InstanceType, Price, Region, Result, Run
+from benchmarks.services import statistics
+from tests.fleet.focus_rows import acceptance_rows, focus_csv, focus_row
+
+pytestmark = pytest.mark.django_db
+
+KEY = "openssl:sha256"
+NOISE = {"relative": 0.02, "series": 40, "method": "test"}
+
+
+def make_type(name: str) -> InstanceType:
+    return InstanceType.objects.get_or_create(name=name)[0]
+
+
+def price(name, usd, *, region="us-east-1", option="on_demand"):
+    # A commitment at the answers' default terms: 1 year, no upfront, standard.
+    commitment = (
+        {"term": "1y", "payment": "no_upfront", "offering_class": "standard"}
+        | {"upfront_usd": Decimal(0), "hourly_usd": Decimal(usd)}
+        if option == "reserved"
+        else {}
+    )
+    Price.objects.create(
+        instance_type=make_type(name),
+        region=Region.objects.get_or_create(code=region)[0],
+        purchase_option=option,
+        usd_per_hour=Decimal(usd),
+        **commitment,
+        effective_from="2024-01-01",
+        source="test",
+    )
+
+
+def measured(name, value):
+    benchmark, _ = Benchmark.objects.get_or_create(
+        key=KEY, defaults={"unit": "B/s", "higher_is_better": True, "noise": NOISE}
+    )
+    run = Run.objects.create(
+        instance_type=make_type(name),
+        region=Region.objects.get_or_create(code="us-east-1")[0],
+        status=Run.Status.DONE,
+    )
+    results = [Result(run=run, benchmark=benchmark, params={}, value=value)]
+    statistics.attach_series(results)
+    Result.objects.bulk_create(results)
+    statistics.refresh_series({result.series_id for result in results})
+
+
+@pytest.fixture
+def fleet_types():
+    """m5 and c5 do 100 an hour at their prices; c7g does 150 for less."""
+    for name, value, usd in (
+        ("m5.xlarge", 100, "0.192"),
+        ("c5.xlarge", 100, "0.17"),
+        ("c7g.xlarge", 150, "0.145"),
+    ):
+        measured(name, value)
+        price(name, usd)
+
+
+def rebuy(rows, **question):
+    fleet = read_fleet(io.StringIO(focus_csv(rows)))
+    return rebuy_fleet(fleet, FleetQuestion(**{"benchmark": KEY, **question}))
+
+
+def by_type(answer):
+    return {line.instance_type: line for line in answer.lines}
+
+
+def test_the_acceptance_bill_answers_two_lines_with_a_saving_range(fleet_types):
+    answer = rebuy(acceptance_rows())
+
+    lines = by_type(answer)
+    assert set(lines) == {"m5.xlarge", "c5.xlarge"}
+    assert lines["m5.xlarge"].hours == pytest.approx(48)
+    assert lines["m5.xlarge"].usd_per_month == pytest.approx(48 * 0.192)
+    assert lines["c5.xlarge"].usd_per_month == pytest.approx(48 * 0.17 * 0.7)
+    for line in lines.values():
+        replacement = line.replacement
+        assert replacement.instance_type == "c7g.xlarge"
+        # 48 hours of 100 an hour is 32 hours of c7g's 150, at $0.145.
+        assert replacement.usd_per_month == pytest.approx(32 * 0.145)
+        assert replacement.work_ratio.mid == pytest.approx(1.5)
+        saving = replacement.saving_usd_per_month
+        assert saving.low <= saving.mid <= saving.high
+        assert saving.mid == pytest.approx(line.usd_per_month - 32 * 0.145)
+        assert replacement.beyond_noise
+    assert answer.total_usd_per_month == pytest.approx(48 * 0.192 + 48 * 0.17 * 0.7)
+    assert answer.total_saving.mid == pytest.approx(answer.total_usd_per_month - 2 * 32 * 0.145)
+    assert answer.other_rows == 1
+    assert answer.summary.startswith("Re-buying 2 of 2 lines at equal openssl:sha256 work saves $")
+
+
+def test_a_committed_line_is_re_bought_at_its_own_way_to_buy_where_priced(fleet_types):
+    price("c5.xlarge", "0.11", option="reserved")
+    price("c7g.xlarge", "0.09", option="reserved")
+    rows = [focus_row(instance_type="c5.xlarge", pricing_category="Committed", hours=10)]
+
+    line = rebuy(rows).lines[0]
+
+    assert line.purchase_option == "reserved"
+    assert line.replacement.purchase_option == "reserved"
+    assert line.replacement.usd_per_month == pytest.approx(10 * 100 / 150 * 0.09)
+    assert line.note == ""
+
+
+def test_a_committed_line_without_its_own_commitment_price_is_compared_on_demand(fleet_types):
+    rows = [focus_row(instance_type="c5.xlarge", pricing_category="Committed")]
+
+    line = rebuy(rows).lines[0]
+
+    assert line.purchase_option == "on_demand"
+    assert "re-bought on-demand" in line.note
+
+
+def test_a_line_already_cheapest_is_kept_and_the_summary_says_so(fleet_types):
+    answer = rebuy([focus_row(instance_type="c7g.xlarge", list_unit_price=0.145)])
+
+    replacement = answer.lines[0].replacement
+    assert replacement.kept
+    assert replacement.instance_type == "c7g.xlarge"
+    assert replacement.saving_usd_per_month.as_dict() == {"low": 0, "mid": 0, "high": 0}
+    assert not replacement.beyond_noise
+    assert "already costs least" in answer.summary
+
+
+def test_a_saving_inside_the_noise_is_not_beyond_it():
+    measured("m5.xlarge", 100)
+    price("m5.xlarge", "0.192")
+    measured("m6i.xlarge", 101)
+    price("m6i.xlarge", "0.192")
+
+    answer = rebuy([focus_row(instance_type="m5.xlarge", list_unit_price=0.192)])
+
+    replacement = answer.lines[0].replacement
+    assert replacement.instance_type == "m6i.xlarge"
+    saving = replacement.saving_usd_per_month
+    assert saving.low < 0 < saving.high
+    assert not replacement.beyond_noise
+    assert "within noise" in answer.summary
+
+
+def test_regions_any_looks_in_the_vendors_other_regions(fleet_types):
+    price("c7g.xlarge", "0.10", region="us-west-2")
+
+    same = rebuy([focus_row()]).lines[0].replacement
+    anywhere = rebuy([focus_row()], regions="any").lines[0].replacement
+
+    assert (same.region, same.usd_per_month) == ("us-east-1", pytest.approx(100 / 150 * 0.145))
+    assert (anywhere.region, anywhere.usd_per_month) == (
+        "us-west-2",
+        pytest.approx(100 / 150 * 0.1),
+    )
+
+
+def test_lines_it_cannot_match_are_skipped_with_the_reason(fleet_types):
+    make_type("t4g.nano")
+    rows = [focus_row(), focus_row(instance_type="zz9.plural"), focus_row(instance_type="t4g.nano")]
+
+    answer = rebuy(rows)
+
+    reasons = {skipped.row: skipped.reason for skipped in answer.skipped}
+    assert [line.instance_type for line in answer.lines] == ["m5.xlarge"]
+    assert "no cloud sells" in reasons[2]
+    assert "cannot be matched" in reasons[3]
+
+
+def test_a_question_without_a_known_benchmark_is_refused_by_name():
+    with pytest.raises(DomainError) as error:
+        rebuy([focus_row()], benchmark="nope:nothing")
+    assert error.value.field == "benchmark"
+    with pytest.raises(DomainError) as error:
+        rebuy([focus_row()], regions="moon")
+    assert error.value.field == "regions"
+
+
+def test_a_calibrated_per_dollar_interval_is_used_when_the_row_has_one():
+    row = SimpleNamespace(per_dollar=10.0, per_dollar_interval={"low": 8.0, "high": 13.0})
+    plain = SimpleNamespace(per_dollar=10.0)
+
+    assert _relative_interval(row, 0.1) == pytest.approx((0.8, 1.3))
+    assert _relative_interval(plain, 0.1) == pytest.approx((0.95, 1.05))
