@@ -1,11 +1,13 @@
 """Reference data every pricebench database holds from its first migration.
 
 AWS regions with the location names the Price List API uses, and every valid Fargate task
-size (AWS ECS documentation, "Task CPU and memory"), for x86_64 and arm64.
+size (AWS ECS documentation, "Task CPU and memory"), for x86_64 and arm64, with the day AWS
+first sold it (`fargate_first_sold`).
 """
 
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -82,7 +84,10 @@ def _steps(start: str, stop: str, step: str) -> list[Decimal]:
     return values
 
 
-# vCPUs -> valid memory sizes in GB (ECS task definition limits for Fargate).
+# vCPUs -> valid memory sizes in GB (ECS task definition limits for Fargate). 0.25 to 4 vCPUs
+# with these memory sizes from Fargate's launch (the ECS Developer Guide's first Fargate table,
+# February 2018, lists exactly these; study S1 ran fargate-4vcpu-30gb in December 2017);
+# 8 and 16 vCPUs from 16 September 2022 (FARGATE_LARGE_TASKS).
 FARGATE_MEMORY_BY_VCPU: dict[Decimal, list[Decimal]] = {
     Decimal("0.25"): [Decimal("0.5"), Decimal("1"), Decimal("2")],
     Decimal("0.5"): _steps("1", "4", "1"),
@@ -92,6 +97,64 @@ FARGATE_MEMORY_BY_VCPU: dict[Decimal, list[Decimal]] = {
     Decimal("8"): _steps("16", "60", "4"),
     Decimal("16"): _steps("32", "120", "8"),
 }
+
+
+class FargateSale(NamedTuple):
+    """When AWS began selling something a Fargate task size needs, as AWS announced it."""
+
+    first_sold: datetime.date
+    what: str
+    source: str
+
+
+# AWS Fargate GA, 29 November 2017, in us-east-1 (ECS Developer Guide, "Document history":
+# https://docs.aws.amazon.com/AmazonECS/latest/developerguide/document_history.html).
+FARGATE_LAUNCH = FargateSale(
+    datetime.date(2017, 11, 29),
+    "AWS Fargate",
+    "https://docs.aws.amazon.com/AmazonECS/latest/developerguide/document_history.html",
+)
+# "AWS Fargate increases compute and memory resource configurations by 4x": tasks of 8 and 16
+# vCPUs, up to 120 GiB (ECS Developer Guide, "Document history": "New task definition
+# sizes", 16 September 2022).
+FARGATE_LARGE_TASKS = FargateSale(
+    datetime.date(2022, 9, 16),
+    "Fargate's 8 and 16 vCPU task sizes",
+    "https://aws.amazon.com/about-aws/whats-new/2022/09/"
+    "aws-fargate-increases-compute-memory-resource-configurations-4x/",
+)
+# "Announcing AWS Fargate for Amazon ECS Powered by AWS Graviton2 Processors", 23 November
+# 2021 (ECS Developer Guide, "Document history": 64-bit ARM on Linux, 23 Nov 2021); before
+# it every Fargate task was x86_64.
+FARGATE_ARM64 = FargateSale(
+    datetime.date(2021, 11, 23),
+    "Fargate's arm64 (Graviton2) tasks",
+    "https://aws.amazon.com/about-aws/whats-new/2021/11/"
+    "aws-fargate-amazon-ecs-aws-graviton2-processors/",
+)
+
+
+def fargate_first_sold(vcpus: Decimal | None, architecture: str) -> FargateSale:
+    """The day AWS first sold a task size: the latest of what it needs."""
+    needs = [FARGATE_LAUNCH]
+    if vcpus is not None and vcpus > 4:
+        needs.append(FARGATE_LARGE_TASKS)
+    if architecture == "arm64":
+        needs.append(FARGATE_ARM64)
+    return max(needs, key=lambda sale: sale.first_sold)
+
+
+def fargate_not_sold(
+    name: str, vcpus: Decimal | None, architecture: str, day: datetime.date
+) -> str | None:
+    """Why a task size has no price on `day` (it was not sold yet), or None: it was sold.
+
+    The one rule every answer that prices a Fargate size from the rates applies, so that a
+    2017 question never prices a 16 vCPU task as if it could have been bought then."""
+    sale = fargate_first_sold(vcpus, architecture)
+    if day >= sale.first_sold:
+        return None
+    return f"{name} was first sold on {sale.first_sold} ({sale.what}), after {day}"
 
 
 class FargateSize(NamedTuple):

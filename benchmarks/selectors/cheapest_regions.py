@@ -14,10 +14,9 @@ from benchmarks.models import FargateRate, InstanceType, Price
 from benchmarks.questions.cheapest_regions import CheapestRegionsQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import lookups
+from benchmarks.selectors.fargate_prices import FARGATE_OPTIONS, fargate_quote
 from benchmarks.selectors.prices import (
     COMMITMENT_PARTS,
-    FARGATE_COMPONENTS,
-    FARGATE_OPTIONS,
     PeriodPick,
     PriceQuote,
     pick_periods,
@@ -130,19 +129,10 @@ def _fargate_quotes(
     for (region, component), pick in picks.items():
         by_region[region][component] = pick
     quotes = {}
-    for region, components in by_region.items():
-        if not all(component in components for component, _size in FARGATE_COMPONENTS):
-            continue  # a region with one rate of the two has no task price
-        used = [components[component] for component, _size in FARGATE_COMPONENTS]
-        total = sum(
-            components[component].amount * getattr(instance_type, size)
-            for component, size in FARGATE_COMPONENTS
-        )
-        notes = [pick.note(day) for pick in used if pick.nearest]
-        quotes[region] = PriceQuote(
-            total,
-            "; ".join(notes) or None,
-            max(pick.effective_from for pick in used),
-            not notes,
-        )
+    for region, rates in by_region.items():
+        quote = fargate_quote(instance_type, rates, day)
+        # A region with one rate of the two has no task price, nor has any region a size
+        # not sold yet on the day.
+        if quote is not None and quote.usd_per_hour is not None:
+            quotes[region] = quote
     return quotes

@@ -98,8 +98,8 @@ class SideBySide:
     @property
     def priced_later(self) -> list[tuple[str, str | None, int]]:
         """(family, architecture, how many of its types or task sizes) with no price in force
-        on `at`, priced at a later one: on a 2017 question, c7g's types and Fargate's arm64
-        sizes, which did not exist then."""
+        on `at`, priced at a later one: on a 2017 question, c7g's types, which did not exist
+        then (Fargate sizes not sold yet are not priced at all: reference.fargate_first_sold)."""
         later = Counter(
             (row.family, row.architecture)
             for row in {

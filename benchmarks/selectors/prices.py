@@ -5,7 +5,8 @@ prices and Fargate rates alike: the cheapest period in force, else the period ne
 day, with a note that says which one was used (`_quotes_in_force` answers the commonest case,
 a price the same in every zone and in force, straight from its rows). What a type costs from
 its zones' periods (spot: the median zone or the cheapest) is answered in one place too,
-`quote_from_zones`, for price-performance and unit prices alike.
+`quote_from_zones`, for price-performance and unit prices alike. Fargate sizes are priced
+from their rates in selectors/fargate_prices.py.
 """
 
 from __future__ import annotations
@@ -352,59 +353,6 @@ def _quotes_in_force(
     return quotes, others
 
 
-# How Fargate is sold: on demand, on Fargate Spot, or under a Compute Savings Plan.
-FARGATE_OPTIONS = (
-    PurchaseOption.ON_DEMAND,
-    PurchaseOption.FARGATE_SPOT,
-    PurchaseOption.SAVINGS_PLAN,
-)
-FARGATE_COMPONENTS = (
-    (FargateRate.Component.VCPU, "vcpus"),
-    (FargateRate.Component.MEMORY_GB, "memory_gib"),
-)
-
-
-def _fargate_quotes(
-    instance_types: list[InstanceType], region: Region, purchase: Purchase, day: datetime.date
-) -> dict[int, PriceQuote]:
-    """One query: every Fargate rate of the region, the right period picked in SQL."""
-    if not instance_types:
-        return {}
-    if purchase.option not in FARGATE_OPTIONS:
-        note = f"no Fargate {purchase.option} price known (Fargate Spot is fargate_spot)"
-        return {instance_type.pk: PriceQuote(None, note) for instance_type in instance_types}
-    picks = pick_periods(
-        FargateRate.objects.filter(
-            region=region, operating_system="linux", **purchase.fargate_fields()
-        ),
-        day=day,
-        partition=["architecture", "component"],
-        amount="usd_per_unit_hour",
-    )
-    quotes = {}
-    for instance_type in instance_types:
-        architecture = instance_type.architecture or "x86_64"
-        total, notes, missing, starts = Decimal(0), [], None, []
-        for component, size in FARGATE_COMPONENTS:
-            pick = picks.get((architecture, component))
-            if pick is None:
-                missing = (
-                    f"no Fargate {purchase.describe()} {architecture} {component} rate known in "
-                    f"{region.code}"
-                )
-                break
-            total += pick.amount * getattr(instance_type, size)
-            starts.append(pick.effective_from)
-            if pick.nearest:
-                notes.append(f"{component}: {pick.note(day)}")
-        quotes[instance_type.pk] = (
-            PriceQuote(None, missing)
-            if missing
-            else PriceQuote(total, "; ".join(notes) or None, max(starts), not notes)
-        )
-    return quotes
-
-
 def hourly_prices(
     *,
     instance_types: Iterable[InstanceType],
@@ -422,9 +370,12 @@ def hourly_prices(
     for instance_type in instance_types:
         is_fargate = instance_type.kind == InstanceType.Kind.FARGATE
         (fargate if is_fargate else ec2).append(instance_type)
+    # Imported here: fargate_prices reads this module's periods and quotes.
+    from benchmarks.selectors.fargate_prices import fargate_quotes
+
     return {
         **_ec2_quotes(ec2, region, purchase, day),
-        **_fargate_quotes(fargate, region, purchase, day),
+        **fargate_quotes(fargate, region, purchase, day),
     }
 
 

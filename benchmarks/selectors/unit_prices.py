@@ -34,11 +34,11 @@ from benchmarks.models import (
 )
 from benchmarks.questions import UnitPricesQuery
 from benchmarks.questions.purchase import Purchase
-from benchmarks.reference import fargate_task_sizes
+from benchmarks.reference import fargate_first_sold, fargate_task_sizes
 from benchmarks.selectors import lookups
+from benchmarks.selectors.fargate_prices import FARGATE_OPTIONS
 from benchmarks.selectors.prices import (
     COMMITMENT_PARTS,
-    FARGATE_OPTIONS,
     PeriodPick,
     pick_periods,
     quote_from_zones,
@@ -181,7 +181,8 @@ def answers_by_option(
                 continue
             rates = _fargate_rates(region, day, purchases[option])
             answer.fargate_rates = rates
-            answer.results.extend(_fargate_rows(rates))
+            answer.results.extend(_fargate_rows(rates, day))
+            answer.missing.extend(_fargate_not_sold(rates, day))
             priced = {rate.architecture for rate in rates}
             answer.missing.extend(
                 Missing(FARGATE, None, f"no Fargate {architecture} rates known in {region.code}")
@@ -294,13 +295,14 @@ def _fargate_rates(region: Region, day: datetime.date, purchase: Purchase) -> li
     return rates
 
 
-def _fargate_rows(rates: list[FargateRates]) -> list[UnitPriceRow]:
-    """Every valid task size of each architecture with rates, priced from them."""
+def _fargate_rows(rates: list[FargateRates], day: datetime.date) -> list[UnitPriceRow]:
+    """Every valid task size of each architecture with rates, priced from them, but those
+    not sold yet on `day` (reference.fargate_first_sold; `_fargate_not_sold` says so)."""
     by_architecture = {rate.architecture: rate for rate in rates}
     rows = []
     for size in fargate_task_sizes():
         rate = by_architecture.get(size.architecture)
-        if rate is None:
+        if rate is None or fargate_first_sold(size.vcpus, size.architecture).first_sold > day:
             continue
         usd = arithmetic.fargate_hourly(
             vcpus=size.vcpus,
@@ -399,3 +401,18 @@ def _summary(family: str, architecture: str | None, rows: list[UnitPriceRow]) ->
         ),
         sustained_vcpu_hour_instance_type=sustained_best.instance_type if sustained_best else None,
     )
+
+
+def _fargate_not_sold(rates: list[FargateRates], day: datetime.date) -> list[Missing]:
+    """What Fargate lacks on `day` because AWS did not sell it yet, once per reason."""
+    architectures = {rate.architecture for rate in rates}
+    sales = {
+        fargate_first_sold(size.vcpus, size.architecture)
+        for size in fargate_task_sizes()
+        if size.architecture in architectures
+    }
+    return [
+        Missing(FARGATE, None, f"{sale.what} were first sold on {sale.first_sold}, after {day}")
+        for sale in sorted(sales)
+        if sale.first_sold > day
+    ]
