@@ -4,6 +4,10 @@
 from rest_framework import serializers
 
 
+# What a benchmark's noise was measured on; named in the schema apart from the answer's
+# `basis` (sustained, burst, unlimited) by SPECTACULAR_SETTINGS' ENUM_NAME_OVERRIDES.
+NOISE_BASES = ["repeats", "peers", "repeats and peers", "members"]
+
 class IntervalSerializer(serializers.Serializer):
     low = serializers.FloatField()
     high = serializers.FloatField()
@@ -41,9 +45,7 @@ class NoiseSerializer(serializers.Serializer):
     quantiles = QuantilesSerializer(
         required=False, help_text="|ratio - 1| (max/min - 1) between two runs of one machine"
     )
-    basis = serializers.ChoiceField(
-        choices=["repeats", "peers", "repeats and peers", "members"], required=False
-    )
+    basis = serializers.ChoiceField(choices=NOISE_BASES, required=False)
     calibration = CalibrationSerializer(
         required=False,
         allow_null=True,

@@ -176,6 +176,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two answers' fields are called `basis`: the noise's (what it was measured on) and the
+    # ranking's (sustained, burst, unlimited); each enum gets its own name.
+    "ENUM_NAME_OVERRIDES": {
+        "BasisEnum": "benchmarks.questions.price_performance.BASES",
+        "NoiseBasisEnum": "api.noise_serializers.NOISE_BASES",
+    },
 }
 
 CACHES = {
