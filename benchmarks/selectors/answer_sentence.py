@@ -69,7 +69,8 @@ def summary(table: PricePerformanceTable) -> str:
     basis = BASIS_WORDS[table.basis] if table.has_burstable else ""
     sentence += f", at {price_dates(table, where)}" + (f" ({basis})" if basis else "") + "."
     left_out = _left_out(table, option)
-    return f"{sentence} {left_out}" if left_out else sentence
+    rules = " ".join(f"{rule[0].upper()}{rule[1:]}." for rule in table.open_rules)
+    return " ".join(part for part in (sentence, left_out, rules) if part)
 
 
 def _winner_subject(ranked: list, standing: Standing | None) -> str:
