@@ -122,3 +122,9 @@ def page_default(benchmark, name: str, values) -> Any | None:
     None (the best-covered is pinned)."""
     value = PAGE_DEFAULTS.get(benchmark.tool, {}).get(name)
     return value if value in values else None
+
+
+def open_label(benchmark, name: str) -> str:
+    """What a menu calls `name` left open: its rule's value (one per vCPU), else "any"."""
+    rule = open_rule(benchmark, name)
+    return f"open: {RULE_WORDS[rule].split(',')[0]}" if rule else "any"
