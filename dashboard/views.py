@@ -134,10 +134,21 @@ def _busy_menu(asked) -> dict:
     }
 
 
+# A benchmark question's parameters a profile's does not take: kept in its form and address
+# (hidden), for the next benchmark chosen.
+CARRIED_BY_PROFILES = (
+    "currency", "busy", "verified", "price_dates", "order", "vcpus", "memory_gib",
+    "measured_in", "vendor", "regions",
+)  # fmt: skip
+
+
 def _profile_comparison(request, form: ProfileForm):
     """`/?profile=KEY`: a workload profile's answer, in the page's question bar."""
     query = form.query()
     result = profile_comparison_selector.profile_comparison(query)
+    carried = {name: request.GET[name] for name in CARRIED_BY_PROFILES if request.GET.get(name)}
+    if result.resolved:
+        result.resolved.update(carried)
     context = {
         "form": form,
         "comparison": result,
@@ -149,6 +160,7 @@ def _profile_comparison(request, form: ProfileForm):
         "errors": {result.error[0] or "detail": [result.error[1]]} if result.error else {},
         "family_picker": _family_picker(result),
         "profiles": PROFILES,
+        "carried": carried,
     }
     status = 400 if result.error else 200
     return render(request, "dashboard/comparison.html", context, status=status)

@@ -410,6 +410,8 @@ def resolved_query(query: PricePerformanceQuery, table: PricePerformanceTable) -
         "benchmark": table.benchmark.key,
         **where,
         "purchase_option": table.purchase_option,
+        # Its commitment or spot zone, where the option has one.
+        **{name: value for name, value in table.purchase.answer_fields().items() if value},
         "at": table.at.isoformat(),
         "basis": table.basis,
         **{name: str(value) for name, value in table.params.items()},

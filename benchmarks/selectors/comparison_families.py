@@ -99,9 +99,12 @@ def picker_families(
     vendors: list[str],
     facts: dict[str, FamilyFacts],
 ) -> list[str]:
-    """The family picker's boxes: the question's vendors' defaults (Fargate among AWS's, with
-    results or not), the families asked, those measured with the benchmark and those shown,
-    each once, the question's vendors' first."""
-    defaults = [family for vendor in vendors for family in VENDOR_DEFAULT_FAMILIES[vendor]]
+    """The family picker's boxes: AWS's five (Fargate first, with results or not: the
+    families the page exists to compare) and the question's vendors' defaults, the families
+    asked, those measured with the benchmark and those shown, each once, the question's
+    vendors' first."""
+    defaults = [
+        family for vendor in (Vendor.AWS, *vendors) for family in VENDOR_DEFAULT_FAMILIES[vendor]
+    ]
     listed = list(dict.fromkeys([*defaults, *asked, *measured, *shown]))
     return vendor_first(listed, vendors, facts)

@@ -70,10 +70,11 @@
     submit();
   });
 
-  // The address shows the question with every default the page chose, unless it was refused.
-  const copy = document.getElementById("copy-link");
-  if (copy && !document.querySelector(".error")) {
-    window.history.replaceState(null, "", copy.dataset.permalink + window.location.hash);
+  // The address shows the question with every default the page chose, unless it was refused;
+  // an empty answer's too.
+  const answer = document.getElementById("comparison-answer");
+  if (answer && answer.dataset.permalink && !document.querySelector(".error")) {
+    window.history.replaceState(null, "", answer.dataset.permalink + window.location.hash);
   }
   // Delegated: family-picker.js puts a new toolbar (and a new permalink) in the page.
   document.addEventListener("click", (event) => {

@@ -157,8 +157,8 @@
     }
     followBoxes(page);
     document.title = page.title;
-    const copy = document.getElementById("copy-link");
-    const address = (copy ? copy.dataset.permalink : url) + window.location.hash;
+    const answer = document.getElementById("comparison-answer");
+    const address = (answer.dataset.permalink || url) + window.location.hash;
     window.history.replaceState(null, "", address);
     if (document.getElementById("chart-data")) window.PricebenchComparison.draw();
     delete document.body.dataset.answerLoading;
