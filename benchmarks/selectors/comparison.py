@@ -38,6 +38,11 @@ from benchmarks.selectors.comparison_families import (
     priced_note,
     question_vendors,
 )
+from benchmarks.selectors.comparison_leniency import (
+    busy_that_applies,
+    currency_that_applies,
+    kept,
+)
 from benchmarks.selectors.comparison_menus import (
     STUDY_VIEWS,
     AnswerLinks,
@@ -145,6 +150,8 @@ class Comparison(AnswerLinks):
     # The families the question asked (its vendors' defaults when it named none; empty: all),
     # which the form keeps whatever the answer shows.
     families_asked: tuple[str, ...] = ()
+    # The parameters of the question the answer set aside, as the address keeps them.
+    kept: dict[str, str] = field(default_factory=dict)
 
     @property
     def bars_left_out(self) -> int:
@@ -182,7 +189,8 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
     if query.regions:
         query = page_region_first(query, menu)
     query = lenient_query(query, benchmark, menu, result.notes)
-    query = _busy_that_applies(query, benchmark, result.notes)
+    query = busy_that_applies(query, benchmark, result.notes)
+    query = currency_that_applies(query, result.notes)
     given: list[str] = []
     if families_asked and query.families:
         query, given = each_vendors_families(query, menu, result.notes)
@@ -203,32 +211,8 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
         result.error = (error.field, error.message)
         return result
     _describe(result, table, by_key)
+    result.kept = kept(result.asked, result.query)
     return result
-
-
-def _busy_that_applies(
-    query: PricePerformanceQuery, benchmark: Benchmark | None, notes: list[str]
-) -> PricePerformanceQuery:
-    """`busy` where the benchmark was run at several worker counts; elsewhere it is left
-    aside for this answer (the form keeps it for the next benchmark), and beside the worker
-    count asked it takes its place: each said in a note."""
-    if query.busy is None or benchmark is None:
-        return query
-    busy_asked = f"busy={query.busy.normalize():f}"
-    name = next((name for name in WORKER_PARAMETERS if name in (benchmark.params or {})), None)
-    if name is None:
-        notes.append(
-            f"{busy_asked} applies to benchmarks run at several worker counts, not to "
-            f"{benchmark.key}: each type is shown as measured (choose another benchmark, or "
-            "clear vCPUs busy under More)."
-        )
-        return replace(query, busy=None)
-    if name in query.params:
-        notes.append(
-            f"{busy_asked} chooses the {name} itself: {name}={query.params[name]} left aside."
-        )
-        return replace(query, params={k: v for k, v in query.params.items() if k != name})
-    return query
 
 
 def _priced_families(

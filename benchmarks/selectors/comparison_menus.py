@@ -159,12 +159,9 @@ class AnswerLinks:
 
     @property
     def permalink(self) -> str:
-        """The page's address: the question as asked, its families those the form keeps
-        (`families_asked`), whatever the answer widened them to."""
-        question = dict(self.resolved)
-        asked = getattr(self, "families_asked", None)
-        if asked is not None and question:
-            question["families"] = ",".join(asked)
+        """The page's address: the question as asked, with what the form keeps that the
+        answer set aside (`kept`: the families asked, a currency without a rate that day)."""
+        question = {**self.resolved, **(getattr(self, "kept", None) or {})}
         return f"{reverse('comparison')}?{urlencode(question)}"
 
 

@@ -149,8 +149,10 @@
     }
     fresh.querySelectorAll("script[src]").forEach((script) => script.remove());
     document.getElementById("comparison-answer").replaceWith(document.adoptNode(fresh));
-    // The parts of the form that follow the answer: its baseline choices, the boxes.
-    for (const id of ["baseline"]) {
+    // The parts of the form that follow the answer: its baseline choices, the parameters'
+    // values (pinned, or open, by the new answer), the boxes.
+    const params = [...page.querySelectorAll("#comparison-form [data-param]")].map((select) => select.id);
+    for (const id of ["baseline", ...params]) {
       const mine = document.getElementById(id);
       const theirs = page.getElementById(id);
       if (mine && theirs) mine.replaceWith(document.adoptNode(theirs));
