@@ -191,9 +191,14 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
     query = lenient_query(query, benchmark, menu, result.notes)
     query = busy_that_applies(query, benchmark, result.notes)
     query = currency_that_applies(query, result.notes)
+    # The vendors whose families the page chose (their defaults), said in a note or not.
     given: list[str] = []
+    said = False
     if families_asked and query.families:
         query, given = each_vendors_families(query, menu, result.notes)
+        said = bool(given)
+    elif not families_asked:
+        given = question_vendors(query, menu)
     result.query = query
     try:
         if query.regions:
@@ -206,7 +211,7 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
             )
             table = _table(query, benchmark, result.notes, subject)
             if given and not table.results and table.unpriced:
-                table = _priced_families(result, table, benchmark, subject, given[0])
+                table = _priced_families(result, table, benchmark, subject, given[0], said)
     except DomainError as error:
         result.error = (error.field, error.message)
         return result
@@ -221,16 +226,21 @@ def _priced_families(
     benchmark: Benchmark | None,
     subject: BenchmarkInRegion,
     vendor: str,
+    said: bool,
 ) -> PricePerformanceTable:
-    """The families the page took for another cloud's region have no price there: every
-    family of its vendor with a price is ranked instead (the note says so in place of the
-    one that named the defaults), when any has one."""
+    """The families the page took for a region have no price there: every family of its
+    vendor with a price is ranked instead, when any has one, said in a note (in place of the
+    one that named the defaults, when `said`)."""
     query = result.query
     wider = replace(query, families=())
     retry = _table(wider, benchmark, [], subject)
     if not retry.results:
         return table
-    result.notes[-1] = priced_note(query, vendor, table.region.code)
+    note = priced_note(query, vendor, table.region.code)
+    if said:
+        result.notes[-1] = note
+    else:
+        result.notes.append(note)
     result.query = wider
     return retry
 

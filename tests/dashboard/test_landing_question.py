@@ -102,6 +102,12 @@ def test_another_clouds_region_ranks_its_families_with_prices(measured, client):
     assert [family for family, ticked in picker(html).items() if ticked] == list(DEFAULT_FAMILIES)
 
 
+def test_another_clouds_region_without_families_asked_ranks_its_types_with_prices(measured, client):
+    html = client.get("/", {"benchmark": KEY, "region": "westus2"}).content.decode()
+    assert re.search(r'data-instance-type="Standard_D16as_v4"', html)
+    assert "every Microsoft Azure family with one is shown" in unescape(html)
+
+
 def test_estimates_busy_and_verified_stay_in_the_form_and_the_address(measured, client):
     asked = {"benchmark": KEY, "families": FIVE, "estimates": "exclude", "busy": "0.5"}
     html = client.get("/", {**asked, "verified": "only"}).content.decode()
