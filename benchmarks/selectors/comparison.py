@@ -316,7 +316,9 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
         (row, flag, runs, run_ids) for row in table.results for flag, runs, run_ids in row.flags
     ]
     result.baseline_summary = _baseline_summary(table)
-    result.summary = answer_sentence.summary(table)
+    # What a parameter left open took is a note here, keeping the sentence to the answer.
+    result.summary = answer_sentence.summary(table, rules=False)
+    result.notes.extend(answer_sentence.open_rules(table))
     result.price_dates = answer_sentence.price_dates(table)
     result.resolved = resolved_query(result.query, table)
     result.bars = best_first(table.results, result.reading)[:BARS_CHARTED]
