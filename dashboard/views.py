@@ -20,13 +20,19 @@ from benchmarks.questions import (
     VolumesForm,
 )
 from benchmarks.questions.commitment_cost import CommitmentCostForm
-from benchmarks.questions.price_performance import BASIS_LABELS, DEFAULT_REGION, PRICE_DATES_LABELS
+from benchmarks.questions.price_performance import (
+    BASIS_LABELS,
+    BUSY_SHARES,
+    DEFAULT_REGION,
+    PRICE_DATES_LABELS,
+)
 from benchmarks.questions.profiles import ProfileForm
 from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import commitment_cost as commitment_cost_selector
 from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import (
+    comparison_families,
     comparison_menus,
     cpu_scaling,
     databases,
@@ -113,15 +119,37 @@ def comparison(request):
         "clouds": comparison_menus.cloud_controls(result, family_facts.arm_regions),
         "currencies": currency.menu(),
         "profiles": PROFILES,
+        **_busy_menu(result.asked or result.query),
     }
     status = 200 if valid and rows_form.is_valid() and not result.error else 400
     return render(request, "dashboard/comparison.html", context, status=status)
+
+
+def _busy_menu(asked) -> dict:
+    """The "vCPUs busy" menu: the usual shares, and the one asked (as the form sends it)."""
+    chosen = f"{asked.busy.normalize():f}" if asked.busy is not None else ""
+    shares = sorted({*BUSY_SHARES, *([asked.busy] if asked.busy is not None else [])})
+    return {
+        "busy_choices": [(f"{share.normalize():f}", f"{share:.0%}") for share in shares],
+        "busy_asked": chosen,
+    }
+
+
+# A benchmark question's parameters a profile's does not take: kept in its form and address
+# (hidden), for the next benchmark chosen.
+CARRIED_BY_PROFILES = (
+    "currency", "busy", "verified", "price_dates", "order", "vcpus", "memory_gib",
+    "measured_in", "vendor", "regions",
+)  # fmt: skip
 
 
 def _profile_comparison(request, form: ProfileForm):
     """`/?profile=KEY`: a workload profile's answer, in the page's question bar."""
     query = form.query()
     result = profile_comparison_selector.profile_comparison(query)
+    carried = {name: request.GET[name] for name in CARRIED_BY_PROFILES if request.GET.get(name)}
+    if result.resolved:
+        result.resolved.update(carried)
     context = {
         "form": form,
         "comparison": result,
@@ -133,25 +161,37 @@ def _profile_comparison(request, form: ProfileForm):
         "errors": {result.error[0] or "detail": [result.error[1]]} if result.error else {},
         "family_picker": _family_picker(result),
         "profiles": PROFILES,
+        "carried": carried,
     }
     status = 400 if result.error else 200
     return render(request, "dashboard/comparison.html", context, status=status)
 
 
 def _family_picker(result) -> dict:
-    """The family picker: the families, the question's vendors' first, each with what its
-    search matches (vendors, processors), and the presets."""
-    facts = family_facts.family_facts() if result.families else {}
+    """The family picker: a box per family (the question's vendors' defaults, those asked,
+    measured and shown; the question's vendors' first), each with what its search matches
+    (vendors, processors), ticked as the question asks (`all`: every family), and the
+    presets."""
+    facts = family_facts.family_facts()
     region = result.price_menu.regions.get(result.query.region)
     # A profile's question names one region, without `regions`.
     asked = [vendor for vendor, _ in getattr(result.query, "regions", ())]
     vendors = asked or ([region.vendor] if region else [])
-    families = family_facts.vendor_first(result.families, vendors, facts)
+    families_asked = getattr(result, "families_asked", result.query.families)
+    listed = comparison_families.picker_families(
+        families_asked, result.families, result.families_shown, vendors, facts
+    )
     return {
         "families": [
-            {"name": family, "search": facts[family].search_text if family in facts else ""}
-            for family in families
+            {
+                "name": family,
+                "search": facts[family].search_text if family in facts else "",
+                "checked": not families_asked or family in families_asked,
+            }
+            for family in listed
         ],
+        "all": not families_asked,
+        "ticked": len(families_asked),
         "presets": _family_presets(result, facts, vendors),
     }
 

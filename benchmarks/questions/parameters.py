@@ -142,3 +142,48 @@ def measured_params(benchmark, given: dict[str, str], notes: list[str]) -> dict[
             "the best-covered value is shown instead."
         )
     return params
+
+
+# What a parameter left open means where one type was measured with several of its values,
+# by the benchmark's tool: the value the tool's usual measurement takes. Spare Cores runs
+# `openssl speed` with one process per vCPU, so an upload of one process beside its figures
+# adds a value; the question left open still means theirs, in the API and the page alike
+# (never a 400 because data arrived). Other parameters left open stay the question's to
+# choose (the API refuses the mix, the page pins the best-covered value).
+PER_VCPU = "per_vcpu"
+OPEN_PARAMETER_RULES = {"openssl": {"processes": PER_VCPU}}
+RULE_WORDS = {PER_VCPU: "one per vCPU, as Spare Cores measures"}
+# The value the page pins an open parameter to when its types were measured with several,
+# before the best-covered: the default question's (CONTRACT, "The default question").
+PAGE_DEFAULTS = {"openssl": {"block_size": 8192}}
+
+
+def open_rule(benchmark, name: str) -> str | None:
+    """The rule a parameter left open follows in a type measured with several of its values
+    (PER_VCPU), or None when the question has to choose."""
+    return OPEN_PARAMETER_RULES.get(benchmark.tool, {}).get(name)
+
+
+def rule_value(rule: str, vcpus, values) -> Any:
+    """The value `rule` takes among those a type was measured with: per vCPU, the one
+    nearest its vCPUs (the larger on a tie; the largest without vCPUs)."""
+    numbers = [value for value in values if isinstance(value, int | float)]
+    if rule != PER_VCPU or not numbers:
+        return max(values, key=str)
+    if not vcpus:
+        return max(numbers)
+    target = float(vcpus)
+    return min(numbers, key=lambda value: (abs(value - target), -value))
+
+
+def page_default(benchmark, name: str, values) -> Any | None:
+    """The value the page pins `name` to when it is among `values` (PAGE_DEFAULTS), else
+    None (the best-covered is pinned)."""
+    value = PAGE_DEFAULTS.get(benchmark.tool, {}).get(name)
+    return value if value in values else None
+
+
+def open_label(benchmark, name: str) -> str:
+    """What a menu calls `name` left open: its rule's value (one per vCPU), else "any"."""
+    rule = open_rule(benchmark, name)
+    return f"open: {RULE_WORDS[rule].split(',')[0]}" if rule else "any"

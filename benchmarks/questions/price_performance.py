@@ -42,6 +42,8 @@ PRICE_DATES_LABELS = {"any": "the nearest price known", "exact": "only prices in
 # Fargate sizes no task ran the benchmark on, estimated from EC2 types with the processor the
 # task runs on (selectors/fargate_estimates.py): listed, labelled, unless `estimates=exclude`.
 ESTIMATES = ("include", "exclude")
+# The shares of vCPUs busy the page offers (`busy`); any other from 0.01 to 1 is asked by URL.
+BUSY_SHARES = (Decimal("0.25"), Decimal("0.5"), Decimal("0.75"), Decimal("1"))
 # What the page asks when the question leaves it open.
 DEFAULT_FAMILIES = ("fargate", "t2", "c7g", "c7a", "c7i")
 # The same for a question about another cloud's region: a few of its own families, burstable,
@@ -53,6 +55,9 @@ VENDOR_DEFAULT_FAMILIES = {
     Vendor.HCLOUD: ("cx", "cpx", "cax", "ccx"),
 }
 DEFAULT_REGION = "us-east-1"
+# The benchmark the page opens on whenever it has results, whatever else is loaded (CONTRACT,
+# "The default question"); its block_size is parameters.PAGE_DEFAULTS'.
+DEFAULT_BENCHMARK = "openssl:aes-256-cbc"
 # Regions one cross-cloud question may rank together (each is its own few queries).
 MAX_REGIONS = 6
 

@@ -29,8 +29,9 @@ BASIS_WORDS = {
 OPTION_WORDS = {"on_demand": "on-demand"}
 
 
-def summary(table: PricePerformanceTable) -> str:
-    """One sentence (two when something is left out) answering the table's question."""
+def summary(table: PricePerformanceTable, *, rules: bool = True) -> str:
+    """One sentence (two when something is left out) answering the table's question; with
+    `rules`, what a parameter left open took (the page says it in its notes instead)."""
     benchmark = table.benchmark
     reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
     option = option_words(table.purchase)
@@ -70,7 +71,13 @@ def summary(table: PricePerformanceTable) -> str:
     basis = BASIS_WORDS[table.basis] if table.has_burstable else ""
     sentence += f", at {price_dates(table, where)}" + (f" ({basis})" if basis else "") + "."
     left_out = _left_out(table, option)
-    return f"{sentence} {left_out}" if left_out else sentence
+    said = " ".join(open_rules(table)) if rules else ""
+    return " ".join(part for part in (sentence, left_out, said) if part)
+
+
+def open_rules(table: PricePerformanceTable) -> list[str]:
+    """What each parameter left open took, a sentence each (parameters.open_rule)."""
+    return [f"{rule[0].upper()}{rule[1:]}." for rule in table.open_rules]
 
 
 def _winner_subject(ranked: list, standing: Standing | None) -> str:

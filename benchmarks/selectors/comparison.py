@@ -23,16 +23,26 @@ from decimal import Decimal
 from benchmarks import inspector, units
 from benchmarks.currency import USD
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark, Vendor
+from benchmarks.models import Benchmark
 from benchmarks.per_dollar import pareto_frontier
 from benchmarks.questions import PricePerformanceQuery, lenient_query
-from benchmarks.questions.price_performance import (
-    DEFAULT_FAMILIES,
-    ORDERS,
-    VENDOR_DEFAULT_FAMILIES,
-)
+from benchmarks.questions.parameters import open_label
+from benchmarks.questions.price_performance import DEFAULT_FAMILIES, ESTIMATES, ORDERS
 from benchmarks.selectors import answer_sentence, demo, prices
 from benchmarks.selectors.baseline import baseline_row
+from benchmarks.selectors.busy import WORKER_PARAMETERS
+from benchmarks.selectors.comparison_families import (
+    default_families,
+    each_vendors_families,
+    of_question,
+    priced_note,
+    question_vendors,
+)
+from benchmarks.selectors.comparison_leniency import (
+    busy_that_applies,
+    currency_that_applies,
+    kept,
+)
 from benchmarks.selectors.comparison_menus import (
     STUDY_VIEWS,
     AnswerLinks,
@@ -44,6 +54,7 @@ from benchmarks.selectors.comparison_menus import (
     page_region_first,
 )
 from benchmarks.selectors.cross_cloud import cross_cloud_table, regions_in_question
+from benchmarks.selectors.empty_answer import empty_because
 from benchmarks.selectors.family_facts import family_facts
 from benchmarks.selectors.kept_series import read_samples
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
@@ -136,6 +147,13 @@ class Comparison(AnswerLinks):
     resolved: dict[str, str] = field(default_factory=dict)
     # (field, message) of a refused question, shown beside its control.
     error: tuple[str | None, str] | None = None
+    # The question as asked, before what could not apply was dropped: the form shows it.
+    asked: PricePerformanceQuery | None = None
+    # The families the question asked (its vendors' defaults when it named none; empty: all),
+    # which the form keeps whatever the answer shows.
+    families_asked: tuple[str, ...] = ()
+    # The parameters of the question the answer set aside, as the address keeps them.
+    kept: dict[str, str] = field(default_factory=dict)
 
     @property
     def bars_left_out(self) -> int:
@@ -150,13 +168,16 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
     """The chart page's data; an empty benchmark or region means the page's defaults.
 
     No families means every family; a question that asked none (`families_asked` false) takes
-    its regions' vendors' defaults (VENDOR_DEFAULT_FAMILIES: AWS's five in an AWS region).
+    its regions' vendors' defaults (VENDOR_DEFAULT_FAMILIES: AWS's five in an AWS region). The
+    form keeps the families asked (`families_asked`); the answer may show more, said.
     """
     benchmarks = [b for b in Benchmark.objects.order_by("key") if b.families]
     menu = prices.price_menu()
     if not families_asked:
         query = replace(query, families=default_families(query, menu))
     result = Comparison(benchmarks=benchmarks, price_menu=menu, query=query)
+    result.asked = query
+    result.families_asked = query.families
     result.groups = menu_groups(benchmarks)
     result.demo_note = demo.loading_note()
     by_key = {benchmark.key: benchmark for benchmark in benchmarks}
@@ -170,8 +191,16 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
     if query.regions:
         query = page_region_first(query, menu)
     query = lenient_query(query, benchmark, menu, result.notes)
+    query = busy_that_applies(query, benchmark, result.notes)
+    query = currency_that_applies(query, result.notes)
+    # The vendors whose families the page chose (their defaults), said in a note or not.
+    given: list[str] = []
+    said = False
     if families_asked and query.families:
-        query = _each_vendors_families(query, menu, result.notes)
+        query, given = each_vendors_families(query, menu, result.notes)
+        said = bool(given)
+    elif not families_asked:
+        given = question_vendors(query, menu)
     result.query = query
     try:
         if query.regions:
@@ -183,52 +212,39 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
                 query, benchmark=by_key.get(query.benchmark), region=menu.regions.get(query.region)
             )
             table = _table(query, benchmark, result.notes, subject)
+            if given and not table.results and table.unpriced:
+                table = _priced_families(result, table, benchmark, subject, given[0], said)
     except DomainError as error:
         result.error = (error.field, error.message)
         return result
     _describe(result, table, by_key)
+    result.kept = kept(result.asked, result.query)
     return result
 
 
-def default_families(query: PricePerformanceQuery, menu: prices.PriceMenu) -> tuple[str, ...]:
-    """The families a question that names none opens on: its region's vendor's defaults, or
-    those of every vendor of a cross-cloud question's regions (AWS's for a region without
-    prices, as the page then shows DEFAULT_REGION's)."""
-    region = menu.regions.get(query.region)
-    vendors = [vendor for vendor, _ in query.regions] or [region.vendor if region else Vendor.AWS]
-    return tuple(
-        family for vendor in dict.fromkeys(vendors) for family in VENDOR_DEFAULT_FAMILIES[vendor]
-    )
-
-
-def _each_vendors_families(
-    query: PricePerformanceQuery, menu: prices.PriceMenu, notes: list[str]
-) -> PricePerformanceQuery:
-    """A region whose vendor has none of the families asked (another cloud's region chosen,
-    or ticked, with AWS's families ticked) takes its vendor's defaults, said in a note: in
-    place of those asked for one region, beside them for a cross-cloud question."""
-    facts = family_facts()
-    asked_vendors = {vendor for family in query.families for vendor in _vendors(family, facts)}
-    region = menu.regions.get(query.region)
-    vendors = [vendor for vendor, _ in query.regions] or [region.vendor if region else Vendor.AWS]
-    added: list[str] = []
-    for vendor in dict.fromkeys(vendors):
-        if vendor in asked_vendors:
-            continue
-        defaults = VENDOR_DEFAULT_FAMILIES[vendor]
-        added.extend(defaults)
-        notes.append(
-            f"None of {', '.join(query.families)} is a family of {Vendor(vendor).label}: "
-            f"its {', '.join(defaults)} are shown{' too' if query.regions else ''}."
-        )
-    if not added:
-        return query
-    return replace(query, families=(*query.families, *added) if query.regions else tuple(added))
-
-
-def _vendors(family: str, facts: dict) -> tuple[str, ...]:
-    known = facts.get(family)
-    return known.vendors if known else ()
+def _priced_families(
+    result: Comparison,
+    table: PricePerformanceTable,
+    benchmark: Benchmark | None,
+    subject: BenchmarkInRegion,
+    vendor: str,
+    said: bool,
+) -> PricePerformanceTable:
+    """The families the page took for a region have no price there: every family of its
+    vendor with a price is ranked instead, when any has one, said in a note (in place of the
+    one that named the defaults, when `said`)."""
+    query = result.query
+    wider = replace(query, families=())
+    retry = _table(wider, benchmark, [], subject)
+    if not retry.results:
+        return table
+    note = priced_note(query, vendor, table.region.code)
+    if said:
+        result.notes[-1] = note
+    else:
+        result.notes.append(note)
+    result.query = wider
+    return retry
 
 
 def _table(
@@ -264,7 +280,13 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
         result.reading = result.reading.in_us_dollars()
     result.purchase_options = result.price_menu.get(table.region.code, [])
     result.params = [
-        ParamChoice(name, values, table.params.get(name))
+        ParamChoice(
+            name,
+            values,
+            table.params.get(name),
+            worker=name in WORKER_PARAMETERS,
+            open_label=open_label(benchmark, name),
+        )
         for name, values in (by_key.get(benchmark.key, benchmark).params or {}).items()
     ]
     rows = [*table.results, *table.unpriced]
@@ -278,23 +300,27 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     result.families = list(getattr(by_key.get(benchmark.key), "families", present))
     result.families_shown = present
     wanted = result.query.families
+    # Only the question's vendors' families can be missing from its answer.
+    theirs = of_question(wanted, question_vendors(result.query, result.price_menu), family_facts())
     result.missing = [
         Missing(family, _elsewhere(family, wanted, by_key, benchmark.key))
-        for family in wanted
+        for family in theirs
         if family not in present
     ]
     measured = {code for row in table.results for code in row.measured_in if code}
     if table.measured_in:
         measured.add(table.measured_in)
     result.measured_in_options = sorted(measured)
-    result.empty_because = _empty_because(result, table)
+    result.empty_because = empty_because(result.query, table, result.purchase_options)
     result.sources = source_groups(table.results)
     result.credit = inspector.credit_for(group.text for group in result.sources)
     result.flagged = [
         (row, flag, runs, run_ids) for row in table.results for flag, runs, run_ids in row.flags
     ]
     result.baseline_summary = _baseline_summary(table)
-    result.summary = answer_sentence.summary(table)
+    # What a parameter left open took is a note here, keeping the sentence to the answer.
+    result.summary = answer_sentence.summary(table, rules=False)
+    result.notes.extend(answer_sentence.open_rules(table))
     result.second_run = answer_sentence.second_run(table)
     result.price_dates = answer_sentence.price_dates(table)
     result.resolved = resolved_query(result.query, table)
@@ -323,25 +349,6 @@ def _elsewhere(family: str, wanted: tuple, by_key: dict, current: str) -> str | 
         key=lambda b: (len(set(b.families) & set(wanted)), -len(b.families), b.key),
     )
     return best.key
-
-
-def _empty_because(result: Comparison, table: PricePerformanceTable) -> str | None:
-    if table.results:
-        return None
-    benchmark, region = table.benchmark.key, table.region_code
-    if table.unpriced:
-        count = len(table.unpriced)
-        return (
-            f"{count} instance type{'s' if count != 1 else ''} measured with {benchmark} "
-            f"{'have' if count != 1 else 'has'} no {table.purchase_option} price in {region} "
-            f"on {table.at}: they are listed below with the reason. Try on_demand prices or "
-            "another region."
-        )
-    if table.measured_in:
-        return f"No results of {benchmark} were measured in {table.measured_in}."
-    if result.query.instance_types:
-        return f"None of {', '.join(result.query.instance_types)} has results for {benchmark}."
-    return f"No results for {benchmark} with these choices."
 
 
 def cpu_breakdown(row: PricePerformanceRow) -> list[CpuBreakdown]:
@@ -402,6 +409,8 @@ def resolved_query(query: PricePerformanceQuery, table: PricePerformanceTable) -
         "benchmark": table.benchmark.key,
         **where,
         "purchase_option": table.purchase_option,
+        # Its commitment or spot zone, where the option has one.
+        **{name: value for name, value in table.purchase.answer_fields().items() if value},
         "at": table.at.isoformat(),
         "basis": table.basis,
         **{name: str(value) for name, value in table.params.items()},
@@ -425,6 +434,13 @@ def resolved_query(query: PricePerformanceQuery, table: PricePerformanceTable) -
         resolved["measured_in"] = table.measured_in
     if table.price_dates != "any":
         resolved["price_dates"] = table.price_dates
+    # What the question asked of the runs and rows, when not the default.
+    if query.estimates != ESTIMATES[0]:
+        resolved["estimates"] = query.estimates
+    if query.busy is not None:
+        resolved["busy"] = f"{query.busy.normalize():f}"
+    if query.verified_only:
+        resolved["verified"] = "only"
     return resolved
 
 

@@ -15,12 +15,14 @@ from django.urls import reverse
 
 from benchmarks.models import Benchmark, Vendor
 from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions.price_performance import DEFAULT_BENCHMARK
 from benchmarks.selectors import prices
 
 if TYPE_CHECKING:
     from benchmarks.selectors.comparison import Comparison
 
-# Among benchmarks that cover the families equally well, the page opens on the first of these.
+# Without DEFAULT_BENCHMARK, among benchmarks that cover the families equally well, the page
+# opens on the first of these.
 PREFERRED_BENCHMARKS = ("openssl:aes-256-cbc", "openssl:aes-128-gcm", "openssl:sha256")
 
 
@@ -91,6 +93,10 @@ class ParamChoice:
     name: str
     values: list[Any]
     selected: Any | None
+    # A worker count, which `busy` chooses instead.
+    worker: bool = False
+    # What the menu calls the parameter left open.
+    open_label: str = "any"
 
 
 @dataclass(frozen=True)
@@ -153,14 +159,22 @@ class AnswerLinks:
 
     @property
     def permalink(self) -> str:
-        return f"{reverse('comparison')}?{urlencode(self.resolved)}"
+        """The page's address: the question as asked, with what the form keeps that the
+        answer set aside (`kept`: the families asked, a currency without a rate that day)."""
+        question = {**self.resolved, **(getattr(self, "kept", None) or {})}
+        return f"{reverse('comparison')}?{urlencode(question)}"
 
 
 def default_benchmark(benchmarks: list[Benchmark], families: tuple[str, ...]) -> Benchmark | None:
-    """The benchmark whose results cover the most of the wanted families (no query)."""
+    """The default question's benchmark (DEFAULT_BENCHMARK) while it has results, else the
+    one whose results cover the most of the wanted families (no query): never the one that
+    happens to cover most once everything is loaded (stress-ng:cpu at one worker)."""
     candidates = [benchmark for benchmark in benchmarks if benchmark.families]
     if not candidates:
         return None
+    default = next((b for b in candidates if b.key == DEFAULT_BENCHMARK), None)
+    if default is not None:
+        return default
 
     def preference(benchmark: Benchmark) -> tuple:
         key = benchmark.key

@@ -11,7 +11,6 @@ several vendors' regions ranked together are `selectors.cross_cloud`'s.
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +18,7 @@ from django.utils import timezone
 
 from benchmarks import units
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
-from benchmarks.errors import AmbiguousParameter, DomainError
+from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, qualified_name
 from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
@@ -31,10 +30,10 @@ from benchmarks.selectors.basis import bandwidth_figures, on_basis
 from benchmarks.selectors.fargate_estimates import estimated_series
 from benchmarks.selectors.kept_series import (
     EXTRAS,
-    KeptSeries,
     question_rows,
 )
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
+from benchmarks.selectors.open_parameters import one_value_per_parameter
 from benchmarks.selectors.standing import Standing, stand
 from benchmarks.services.statistics import params_key
 
@@ -192,6 +191,9 @@ class PricePerformanceTable:
     unpriced: list[Unpriced] = field(default_factory=list)
     # What the page changed in a question it could not answer as asked (lenient mode).
     notes: list[str] = field(default_factory=list)
+    # What a parameter left open took where a type was measured with several of its values
+    # (parameters.open_rule), said in the answer's sentence.
+    open_rules: list[str] = field(default_factory=list)
     # A cross-cloud question's regions (vendor:code), each row naming its own; empty for
     # the one `region`.
     regions: list[str] = field(default_factory=list)
@@ -244,55 +246,6 @@ def best_first(rows: list[PricePerformanceRow], reading: units.Reading) -> list:
     return sorted(rows, key=lambda row: sign * row.median)
 
 
-def _open_parameters(rows: list[KeptSeries]) -> list[tuple[str, tuple, set]]:
-    """(parameter, machine, values) for each parameter with several values in one row."""
-    groups: dict[tuple, list[KeptSeries]] = defaultdict(list)
-    for row in rows:
-        groups[(row.machine.name, row.variant)].append(row)
-    ambiguous = []
-    for machine, members in groups.items():
-        if len(members) < 2:
-            continue
-        seen: dict[str, set] = defaultdict(set)
-        for member in members:
-            for name, value in member.params.items():
-                seen[name].add(_hashable(value))
-        for name, values in sorted(seen.items()):
-            if len(values) > 1:
-                ambiguous.append((name, machine, values))
-    return ambiguous
-
-
-def _hashable(value: Any) -> Any:
-    return str(value) if isinstance(value, dict | list) else value
-
-
-def _one_value_per_parameter(
-    rows: list[KeptSeries], params: dict[str, Any], lenient: bool, notes: list[str]
-) -> list[KeptSeries]:
-    """Refuse to mix parameters in a row; the page instead picks the best-covered value."""
-    while True:
-        ambiguous = _open_parameters(rows)
-        if not ambiguous:
-            return rows
-        name, (type_name, _), values = ambiguous[0]
-        if not lenient:
-            shown = ", ".join(str(v) for v in sorted(values, key=str))
-            raise AmbiguousParameter(
-                f"results for {type_name} were measured with several values of "
-                f"{name} ({shown}); choose one with {name}=",
-                name=name,
-            )
-        coverage: dict[Any, set] = defaultdict(set)
-        for row in rows:
-            if name in row.params:
-                coverage[_hashable(row.params[name])].add(row.machine.pk)
-        best = max(coverage, key=lambda value: (len(coverage[value]), str(value)))
-        params[name] = best
-        notes.append(f"{name} set to {best}, the value most instance types were measured with")
-        rows = [row for row in rows if _hashable(row.params.get(name)) == best]
-
-
 def price_performance_table(
     query: PricePerformanceQuery,
     *,
@@ -336,7 +289,8 @@ def price_performance_table(
     if query.busy is not None:
         # Each type at its share of vCPUs busy (selectors/busy.py).
         rows = busy.at_busy(rows, busy.worker_parameter(benchmark, params), query.busy)
-    rows = _one_value_per_parameter(rows, params, lenient, notes)
+    said: list[str] = []
+    rows = one_value_per_parameter(rows, params, lenient, notes, benchmark, said)
     if query.verified_only:
         rows = verified.only_verified(rows, measured_in=query.measured_in)
     # Fargate sizes no task measured, estimated (selectors/fargate_estimates.py).
@@ -366,6 +320,7 @@ def price_performance_table(
         purchase=query.purchase,
         exchange_rate=rate,
         notes=notes,
+        open_rules=said,
         order=query.order,
     )
     for row in rows:

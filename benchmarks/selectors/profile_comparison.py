@@ -43,6 +43,8 @@ class ProfileComparison(AnswerLinks):
     resolved: dict[str, str] = field(default_factory=dict)
     demo_note: str | None = None
     error: tuple[str | None, str] | None = None
+    # Why no type is ranked, naming the control to change.
+    empty_because: str | None = None
 
     @property
     def menu_value(self) -> str:
@@ -78,6 +80,12 @@ def profile_comparison(query: ProfileQuery) -> ProfileComparison:
     result.purchase_options = result.price_menu.get(table.region.code, [])
     result.families_shown = sorted({row.family for row in table.results})
     result.summary = answer_sentence.profile_summary(table)
+    if not table.results:
+        result.empty_because = (
+            f"No type here has a price and every benchmark of {profile.name}: choose another "
+            "region under Prices of region, another price under Price, or another workload "
+            "under Workload or benchmark."
+        )
     result.bars = table.results[:BARS_CHARTED]
     result.resolved = {
         "profile": profile.key,
@@ -87,5 +95,6 @@ def profile_comparison(query: ProfileQuery) -> ProfileComparison:
         "at": table.at.isoformat(),
         "basis": table.basis,
         "families": ",".join(query.families),
+        **({"estimates": query.estimates} if query.estimates != "include" else {}),
     }
     return result

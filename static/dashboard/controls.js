@@ -6,15 +6,14 @@
   if (!form) return;
 
   form.classList.add("live");
-  // The rest of the question is open on wide screens; on a phone it would push the answer down.
-  const more = document.getElementById("more-options");
-  if (more && window.matchMedia("(min-width: 641px)").matches) more.open = true;
 
   function submit() {
     // Empty optional choices stay out of the address.
     form.querySelectorAll("[data-optional]").forEach((field) => {
       if (!field.value) field.disabled = true;
     });
+    // Every family asked stays every family (family-picker.js), not the names of this answer's.
+    if (window.PricebenchFamilies) window.PricebenchFamilies.beforeSubmit();
     if (form.requestSubmit) form.requestSubmit();
     else form.submit();
   }
@@ -59,14 +58,23 @@
         other.disabled = true;
       });
     }
+    // A share of vCPUs busy chooses the worker count itself: the one chosen goes, and the
+    // other way round (the question takes one of them).
+    const busy = document.getElementById("busy");
+    if (busy && field === busy) {
+      form.querySelectorAll("[data-worker-param]").forEach((other) => { other.disabled = true; });
+    } else if (busy && field.hasAttribute("data-worker-param") && field.value) {
+      busy.value = "";
+    }
     if (field.type === "date" && (!field.value || typing)) return; // a date still being typed
     submit();
   });
 
-  // The address shows the question with every default the page chose, unless it was refused.
-  const copy = document.getElementById("copy-link");
-  if (copy && !document.querySelector(".error")) {
-    window.history.replaceState(null, "", copy.dataset.permalink + window.location.hash);
+  // The address shows the question with every default the page chose, unless it was refused;
+  // an empty answer's too.
+  const answer = document.getElementById("comparison-answer");
+  if (answer && answer.dataset.permalink && !document.querySelector(".error")) {
+    window.history.replaceState(null, "", answer.dataset.permalink + window.location.hash);
   }
   // Delegated: family-picker.js puts a new toolbar (and a new permalink) in the page.
   document.addEventListener("click", (event) => {

@@ -53,6 +53,24 @@ def test_the_answer_sentence_and_the_first_chart_are_on_the_first_screen(demo_si
         context.close()
 
 
+@pytest.mark.parametrize("size", list(SIZES))
+def test_other_clouds_leave_the_first_chart_on_the_first_screen(sqlite_clouds_site, browser, size):
+    """With other clouds' prices the question has a "Rank with" box, a date and a method too:
+    folded under More, they leave the first chart's bars on the first screen (issue 54)."""
+    context, page = open_landing(browser, size, url=sqlite_clouds_site)
+    width, height = SIZES[size]
+    try:
+        assert page.locator("#clouds").count() == 1 and not page.locator("#clouds").is_visible()
+        answer = page.locator('[data-role="answer"]').bounding_box()
+        assert answer["y"] + answer["height"] <= height, (size, answer)
+        chart = page.locator("#per-dollar-chart").bounding_box()
+        assert min(height, chart["y"] + chart["height"]) - chart["y"] >= 100, (size, chart)
+        if size == "desktop":
+            assert chart["y"] <= height / 2 + 120, (size, chart)
+    finally:
+        context.close()
+
+
 def test_the_site_menu_is_folded_on_a_phone_and_open_on_a_desktop(demo_site, browser):
     for size, folded in (("phone", True), ("desktop", False)):
         context, page = open_landing(browser, size, url=demo_site.url)
@@ -135,6 +153,7 @@ def test_a_typed_date_is_asked_for_once_on_enter(demo_site, page):
         "request",
         lambda request: request.resource_type == "document" and requests.append(request.url),
     )
+    page.click("#more-options summary")  # the date is under More, at every width
     page.focus("#at")  # the month first, in the en-US layout: mm/dd/yyyy
     page.keyboard.type("01152018")
     page.wait_for_timeout(300)

@@ -121,6 +121,7 @@ def test_rank_with_ranks_the_region_chosen_in_a_clouds_menu(sqlite_clouds_site, 
         "options => options.map(option => option.value)"
     )
     assert {"hcloud:fsn1", "hcloud:nbg1", "hcloud:hel1", "hcloud:ash"} <= set(offered), offered
+    page.click("#more-options summary")  # "Rank with" is under More, at every width
     with page.expect_navigation():
         page.select_option('#clouds select[data-region-of="hcloud"]', "hcloud:nbg1")
     page.wait_for_selector("#results-table th:text('Region')", timeout=30000)

@@ -20,6 +20,8 @@ COMPARE = "/compare/?types=c7g.xlarge,c7a.xlarge,c7i.xlarge&baseline=c7a.xlarge"
         (f"{QUESTION}&purchase_option=bogus", "#purchase_option"),
         (f"{QUESTION}&purchase_option=reserved&term=9y", "#term"),
         (f"{QUESTION}&purchase_option=spot&spot_zone=bogus", "#spot_zone"),
+        # A control of its own since issue 54 (under More, opened by the refusal).
+        (f"{QUESTION}&verified=bogus", "#verified"),
         ("/instance-types/?burstable=bogus", "#burstable"),
         ("/instance-types/?purchase_option=bogus", "#purchase_option"),
         (f"{COMPARE}&basis=bogus", "#basis"),
@@ -42,7 +44,10 @@ def test_a_refused_parameter_is_said_beside_its_control(sqlite_site, page, asked
 @pytest.mark.parametrize(
     ("asked", "said"),
     [
-        (f"{QUESTION}&verified=bogus", "verified=bogus refused: bogus is not a valid choice."),
+        (
+            f"{QUESTION}&include=bogus",
+            "include=bogus refused: bogus: not a valid choice; choose from values, quartiles",
+        ),
         ("/instance-types/?sort=bogus", "sort=bogus refused: bogus is not a valid choice."),
     ],
 )
