@@ -3,10 +3,10 @@
 
 from rest_framework import serializers
 
-
 # What a benchmark's noise was measured on; named in the schema apart from the answer's
 # `basis` (sustained, burst, unlimited) by SPECTACULAR_SETTINGS' ENUM_NAME_OVERRIDES.
 NOISE_BASES = ["repeats", "peers", "repeats and peers", "members"]
+
 
 class IntervalSerializer(serializers.Serializer):
     low = serializers.FloatField()
