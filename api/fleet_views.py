@@ -15,6 +15,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.query_parameters import KnownParameters
 from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
 from benchmarks.fleet.answer import answer_fleet, csv_rows
@@ -132,7 +133,7 @@ class FleetAnswerSerializer(serializers.Serializer):
         }
 
 
-class FleetView(APIView):
+class FleetView(KnownParameters, APIView):
     """Your fleet, re-bought: upload a fleet file (`file`, multipart) and get, per instance type
     and region, the type that does the same work for least money, and what that saves a month.
 
@@ -149,6 +150,9 @@ class FleetView(APIView):
 
     permission_classes = [AllowAny]
     parser_classes = [MultiPartParser]
+    # The question's names; any other is a benchmark's own, which the answer checks.
+    extra_parameters = frozenset(FleetQuestionSerializer().fields)
+    takes_benchmark_parameters = True
     throttle_classes = [*APIView.throttle_classes, UploadRateThrottle]
 
     @extend_schema(
