@@ -42,7 +42,7 @@ LEVEL = 0.9
 # A 90% interval's reach (in log) is INFLATE x the leave-one-out errors' root mean square,
 # at least the benchmarks' own noise: five figures' errors understate a sixth's (set by
 # `validate_workload_model` on held-out benchmarks: docs/workload.md).
-INFLATE = 2.0
+INFLATE = 3.0
 # No interval narrower than this reach (ratio - 1): the buyer's own figure has noise too.
 FLOOR = 0.05
 # A fallback's interval is widened by this factor over its own leave-one-out reach.

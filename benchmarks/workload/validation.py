@@ -71,8 +71,9 @@ def hold_out(
     except model.NotEnough:
         return None
     others = [row for row in rows if row not in given]
-    errors, covered = _score(model.predict_all(vectors, chosen, given, truth[given]), others, truth)
-    single_errors, _ = _score(model.predict_all(vectors, single, given, truth[given]), others, truth)
+    figures = truth[given]
+    errors, covered = _score(model.predict_all(vectors, chosen, given, figures), others, truth)
+    single_errors, _ = _score(model.predict_all(vectors, single, given, figures), others, truth)
     used = list(chosen.fit.columns)
     return Case(
         tool=tool,
