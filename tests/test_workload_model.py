@@ -86,3 +86,17 @@ def test_no_benchmark_on_every_given_type_is_not_enough():
     except model.NotEnough:
         return
     raise AssertionError("expected NotEnough")
+
+
+def test_a_held_out_tool_is_predicted_from_the_others_only():
+    from benchmarks.workload import validation
+
+    rng = np.random.default_rng(3)
+    base = rng.normal(0, 0.6, size=(60, 1))
+    logs = np.hstack([base, base + rng.normal(0, 0.02, size=(60, 1)), rng.normal(0, 0.6, (60, 1))])
+    vectors = _vectors(logs)
+    case = validation.hold_out(vectors, ["held", "kin", "other"], "held", np.ones(60, bool))
+    assert not case.leaked and 0 not in case.used
+    assert case.used == [1]
+    assert case.predictions == 55 and case.median_error < 0.05
+    assert validation.summary([case])["cases"] == 1

@@ -30,7 +30,7 @@ from benchmarks.workload import model
 DUPLICATE_MARGIN = 0.10
 # The method's figures on benchmarks held out of it (validate_workload_model on the full
 # demo, docs/workload.md): quoted in every answer's `validation.held_out_benchmarks`.
-HELD_OUT = {"cases": 12, "median_error": 0.228, "interval_coverage": 0.844, "level": model.LEVEL}
+HELD_OUT = {"cases": 12, "median_error": 0.253, "interval_coverage": 0.844, "level": model.LEVEL}
 
 
 @dataclass(frozen=True)

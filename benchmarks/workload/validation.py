@@ -37,6 +37,8 @@ class Case:
     leaked: bool
     # Single best benchmark (log-log, fitted to the same five) for comparison.
     single_error: float | None
+    # Every prediction's |predicted / truth - 1|, for the median over all predictions.
+    errors: list[float]
 
 
 def pick_given(vectors: model.Vectors, column: int, rows: np.ndarray, excluded: np.ndarray):
@@ -86,6 +88,7 @@ def hold_out(
         coverage=float(np.mean(covered)) if covered else None,
         leaked=bool(excluded[used].any()),
         single_error=float(np.median(single_errors)) if single_errors else None,
+        errors=errors,
     )
 
 
@@ -103,8 +106,10 @@ def _score(predicted, rows, truth):
 
 def summary(cases: Sequence[Case]) -> dict:
     """Over every prediction of every case: the median error and the interval coverage
-    (each case weighted by its predictions), as `validation` quotes the method's."""
-    errors = [case.median_error for case in cases if case.median_error is not None]
+    (each case weighted by its predictions), as `validation` quotes the method's; and the
+    median over tools of each tool's median error (a tool with many types counts once)."""
+    errors = [error for case in cases for error in case.errors]
+    per_tool = [case.median_error for case in cases if case.median_error is not None]
     weights = [case.predictions for case in cases if case.coverage is not None]
     covered = [case.coverage for case in cases if case.coverage is not None]
     return {
@@ -112,4 +117,5 @@ def summary(cases: Sequence[Case]) -> dict:
         "median_error": float(np.median(errors)) if errors else None,
         "interval_coverage": float(np.average(covered, weights=weights)) if covered else None,
         "level": model.LEVEL,
+        "median_of_tools": float(np.median(per_tool)) if per_tool else None,
     }

@@ -50,8 +50,9 @@ class Command(BaseCommand):
             )
         total = validation.summary(cases)
         self.stdout.write(
-            f"\n{total['cases']} tools held out: median of their median errors "
-            f"{_share(total['median_error'])}, 90% intervals covered "
+            f"\n{total['cases']} tools held out: median error over all predictions "
+            f"{_share(total['median_error'])} (median of the tools' "
+            f"{_share(total['median_of_tools'])}), 90% intervals covered "
             f"{_share(total['interval_coverage'])} of {sum(c.predictions for c in cases):,} "
             f"truths; model named a held-out tool's benchmark in "
             f"{sum(c.leaked for c in cases)} ({time.monotonic() - started:.1f} s)"
