@@ -6,6 +6,7 @@ from django.urls import include, path
 from dashboard import browse, views
 from dashboard.llm_serving import llm_serving_page
 from dashboard.throttle import limit_failed_logins
+from dashboard.workload_page import workload_page
 
 urlpatterns = [
     path("", views.comparison, name="comparison"),
@@ -27,6 +28,7 @@ urlpatterns = [
     path("network/", views.network_page, name="network"),
     path("databases/", views.databases_page, name="databases"),
     path("llm-serving/", llm_serving_page, name="llm-serving"),
+    path("workload/", workload_page, name="workload"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
 ]

@@ -67,9 +67,7 @@ def hold_out(
     truth = vectors.logs[:, best]
     try:
         chosen = model.choose(vectors, given, truth[given], excluded=excluded)
-        single = model.choose(
-            vectors, given, truth[given], excluded=excluded, methods=("single",)
-        )
+        single = model.choose(vectors, given, truth[given], excluded=excluded, methods=("single",))
     except model.NotEnough:
         return None
     others = [row for row in rows if row not in given]
