@@ -11,6 +11,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.noise_serializers import IntervalSerializer
 from benchmarks.currency import USD, currencies
 from benchmarks.models import PurchaseOption, Vendor
 from benchmarks.selectors.workload import WorkloadQuestion, predict_workload
@@ -24,12 +25,20 @@ class FigureSerializer(serializers.Serializer):
 
 
 class WorkloadQuestionSerializer(serializers.Serializer):
-    figures = FigureSerializer(many=True, help_text="At least two types' figures")
+    figures = FigureSerializer(
+        many=True, min_length=2, max_length=MAX_FIGURES, help_text="At least two types' figures"
+    )
     higher_is_better = serializers.BooleanField(default=True)
     unit = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
-    region = serializers.CharField(max_length=50, required=False, help_text="e.g. us-east-1")
+    # Blank is absent, as for price-performance's query parameters.
+    region = serializers.CharField(
+        max_length=50, required=False, allow_blank=True, help_text="e.g. us-east-1 (default)"
+    )
     regions = serializers.CharField(
-        max_length=500, required=False, help_text="vendor:region,... instead of `region`"
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        help_text="vendor:region,... instead of `region`",
     )
     purchase_option = serializers.ChoiceField(
         choices=PurchaseOption.choices, default=PurchaseOption.ON_DEMAND
@@ -44,10 +53,6 @@ class WorkloadQuestionSerializer(serializers.Serializer):
     )
 
     def validate_figures(self, figures):
-        if len(figures) < 2:
-            raise serializers.ValidationError("at least two figures (two instance types)")
-        if len(figures) > MAX_FIGURES:
-            raise serializers.ValidationError(f"at most {MAX_FIGURES} figures")
         for index, figure in enumerate(figures):
             if not math.isfinite(figure["value"]) or figure["value"] <= 0:
                 raise serializers.ValidationError(
@@ -87,12 +92,6 @@ class WorkloadQuestionSerializer(serializers.Serializer):
             at=data.get("at"),
             exclude_benchmarks=data["exclude_benchmarks"],
         )
-
-
-class IntervalSerializer(serializers.Serializer):
-    low = serializers.FloatField()
-    high = serializers.FloatField()
-    level = serializers.FloatField()
 
 
 class WorkloadRowSerializer(serializers.Serializer):
@@ -153,11 +152,30 @@ class WorkloadAnswerSerializer(serializers.Serializer):
 class WorkloadPredictView(APIView):
     """Your workload predicted: give your own figures on at least two instance types; the
     answer learns which stored benchmarks move like them (leave-one-out), predicts every
-    type with a 90% interval, and ranks them per dollar in the region asked. Nothing stored."""
+    type with a 90% interval, and ranks them per dollar in the region asked. Nothing stored.
+
+    Rules no schema states (each a 400 naming it): every figure names a stored instance type
+    with benchmark figures (`vendor:name` for another cloud's); two figures for one type agree
+    within 10%; `exclude_benchmarks` names stored benchmarks or tools; `region` (or each of
+    `regions`, vendor:code) is one its vendor has."""
 
     # A question, not a write: anyone may ask, and no session means no CSRF token to send.
     authentication_classes: list = []
     permission_classes = [AllowAny]
+
+    @extend_schema(exclude=True)
+    def get(self, request):
+        # The API root links every endpoint; a question is a body, so a GET has none: a 400
+        # naming it, as any other endpoint answers a question with nothing asked.
+        return Response(
+            {
+                "figures": [
+                    'POST the question as JSON: {"figures": [{"instance_type", '
+                    '"value"}, ...], "region": ...} (docs/workload.md)'
+                ]
+            },
+            status=400,
+        )
 
     @extend_schema(request=WorkloadQuestionSerializer, responses=WorkloadAnswerSerializer)
     def post(self, request):
