@@ -44,6 +44,11 @@ class WorkloadQuestionSerializer(serializers.Serializer):
         choices=PurchaseOption.choices, default=PurchaseOption.ON_DEMAND
     )
     currency = serializers.CharField(max_length=3, default=USD)
+    basis = serializers.ChoiceField(
+        choices=["sustained", "burst", "unlimited"],
+        default="sustained",
+        help_text="How burstable types are ranked, as price-performance's basis",
+    )
     at = serializers.DateField(required=False, help_text="Prices in force that day")
     exclude_benchmarks = serializers.ListField(
         child=serializers.CharField(max_length=120),
@@ -91,6 +96,7 @@ class WorkloadQuestionSerializer(serializers.Serializer):
             currency=data["currency"],
             at=data.get("at"),
             exclude_benchmarks=data["exclude_benchmarks"],
+            basis=data["basis"],
         )
 
 
@@ -105,6 +111,9 @@ class WorkloadRowSerializer(serializers.Serializer):
     currency = serializers.CharField()
     per_dollar = serializers.FloatField()
     per_dollar_interval = IntervalSerializer()
+    baseline_share = serializers.FloatField(
+        allow_null=True, help_text="A burstable type's sustained share of each vCPU"
+    )
     from_benchmarks = serializers.ListField(child=serializers.CharField())
     rank = serializers.IntegerField()
     rank_range = serializers.ListField(child=serializers.IntegerField())

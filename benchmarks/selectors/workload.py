@@ -21,6 +21,7 @@ from benchmarks.models import Region, qualified_name
 from benchmarks.noise import rank_ranges
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
+from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.lookups import vendor_and_name
 from benchmarks.selectors.workload_vectors import load_vectors
 from benchmarks.workload import model
@@ -30,7 +31,7 @@ from benchmarks.workload import model
 DUPLICATE_MARGIN = 0.10
 # The method's figures on benchmarks held out of it (validate_workload_model on the full
 # demo, docs/workload.md): quoted in every answer's `validation.held_out_benchmarks`.
-HELD_OUT = {"cases": 12, "median_error": 0.253, "interval_coverage": 0.844, "level": model.LEVEL}
+HELD_OUT = {"cases": 12, "median_error": 0.254, "interval_coverage": 0.845, "level": model.LEVEL}
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,8 @@ class WorkloadQuestion:
     currency: str = USD
     at: datetime.date | None = None
     exclude_benchmarks: list[str] = field(default_factory=list)
+    # How burstable types are ranked, as price-performance's `basis`: sustained or burst.
+    basis: str = "sustained"
 
 
 def predict_workload(question: WorkloadQuestion) -> dict:
@@ -162,9 +165,16 @@ def _rows(question, loaded, predicted, figures) -> tuple[list[dict], list[dict]]
         reach = math.log1p(model.FLOOR) if measured else found.reach
         value, low, high = (_value(v, hib) for v in (log, log - reach, log + reach))
         low, high = sorted((low, high))
-        price = rate.convert(usd)
-        per_dollar, per_low, per_high = (_per_dollar(v, price, hib) for v in (value, low, high))
-        per_low, per_high = sorted((per_low, per_high))
+        # What a dollar buys on the question's basis, as price-performance's (a burstable
+        # type sustains its baseline share of the figure, every vCPU taken as busy).
+        bought = on_basis(machine, value, usd, question.basis, higher_is_better=hib)
+        per_dollar = bought["per_dollar"]
+        if not per_dollar or not math.isfinite(per_dollar):
+            continue  # unlimited mode without a surplus rate: no figure on that basis
+        if hib:
+            per_low, per_high = per_dollar * low / value, per_dollar * high / value
+        else:
+            per_low, per_high = per_dollar * value / high, per_dollar * value / low
         rows.append({
             "instance_type": qualified_name(machine.vendor, machine.name),
             "vendor": machine.vendor,
@@ -172,25 +182,18 @@ def _rows(question, loaded, predicted, figures) -> tuple[list[dict], list[dict]]
             "interval": {"low": _round(low), "high": _round(high), "level": model.LEVEL},
             "measured": measured,
             "usd_per_hour": usd,
-            "price_per_hour": price,
+            "price_per_hour": rate.convert(usd),
             "currency": rate.currency,
             "per_dollar": _round(per_dollar),
             "per_dollar_interval": {
                 "low": _round(per_low), "high": _round(per_high), "level": model.LEVEL},
+            "baseline_share": bought.get("baseline_share"),
             "from_benchmarks": [_column_name(loaded.columns[c]) for c in found.columns],
             "rank": None,
             "rank_range": None,
             "_margin": math.expm1(reach),
         })  # fmt: skip
     return rows, not_predicted
-
-
-def _per_dollar(value: float, price: float, higher_is_better: bool) -> float:
-    """Work per dollar: figure / price, or for a time 3600 / (figure x price) (runs per dollar,
-    as price-performance words a lower-is-better figure)."""
-    if price <= 0:
-        return math.inf
-    return value / price if higher_is_better else 3600 / (value * price)
 
 
 def _round(value: float) -> float:

@@ -1,11 +1,11 @@
 """The benchmark vectors the workload model learns from: every well-covered benchmark and
-parameter set's kept median per instance type, read in two queries and kept in the process.
+parameter set's kept median per instance type, read in three queries and kept in the process.
 
 The kept statistics (every region's, no variant) are the figures every answer reads. A
 column is a benchmark with one parameter set measured on at least MINIMUM_TYPES types (a
 parameter set on a handful of types predicts nothing elsewhere). The matrix is read again
-only when a benchmark's statistics or noise changed (the newest `stats_updated_at` or
-`noise_measured_at`): a million figures take seconds to read, a question under a second.
+only when a benchmark's statistics or noise or a type's specification changed (`_version`):
+a million figures take seconds to read, a question under a second.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ import numpy as np
 from django.db import connection
 from django.db.models import Max
 
-from benchmarks.models import Benchmark, InstanceType, SeriesStatistics
+from benchmarks.models import Benchmark, InstanceType, Region, SeriesStatistics
 from benchmarks.noise import Noise
+from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
 from benchmarks.workload.model import Vectors
 
 MINIMUM_TYPES = 50
@@ -45,7 +46,7 @@ class Loaded:
 
     vectors: Vectors
     columns: list[Column]
-    types: dict[int, InstanceType]
+    types: dict[int, Machine]
 
 
 _kept: dict[tuple, Loaded] = {}
@@ -53,15 +54,14 @@ _lock = threading.Lock()
 
 
 def _version() -> tuple:
+    """What the kept vectors were read from: the newest statistics and noise, and the newest
+    write of specifications (a region's `prices_updated_at` is bumped by those too)."""
     latest = Benchmark.objects.aggregate(
         stats=Max("stats_updated_at"), noise=Max("noise_measured_at")
     )
-    return (
-        connection.alias,
-        connection.settings_dict.get("NAME"),
-        latest["stats"],
-        latest["noise"],
-    )
+    specifications = Region.objects.aggregate(latest=Max("prices_updated_at"))["latest"]
+    database = (connection.alias, connection.settings_dict.get("NAME"))
+    return (*database, latest["stats"], latest["noise"], specifications)
 
 
 def load_vectors() -> Loaded:
@@ -111,7 +111,11 @@ def _read() -> Loaded:
         )
         noise = Noise.from_dict(benchmark.noise)
         reaches.append(noise.reach("", "", key[1])[1] if noise else UNMEASURED_REACH)
-    types = InstanceType.objects.in_bulk(type_ids)
+    # Machines, as price-performance reads them: what pricing and the burst model need.
+    types = {
+        values[0]: machine_of(values)
+        for values in InstanceType.objects.filter(pk__in=type_ids).values_list(*COLUMNS)
+    }
     vectors = Vectors(
         types=type_ids, columns=kept_columns, logs=logs, reaches=np.asarray(reaches, float)
     )

@@ -36,8 +36,9 @@ CANDIDATES = 6
 RIDGE = 0.002
 # A benchmark in the mix below this share of the weights is dropped.
 SMALLEST_WEIGHT = 0.02
-# Fallbacks tried, best-correlated first, for a type that lacks a chosen benchmark.
-FALLBACKS = 12
+# Fallbacks tried, best-correlated first, for a type that lacks a chosen benchmark (only
+# those that predict a type the ones before could not are fitted).
+FALLBACKS = 200
 LEVEL = 0.9
 # A 90% interval's reach (in log) is INFLATE x the leave-one-out errors' root mean square,
 # at least the benchmarks' own noise: five figures' errors understate a sixth's (set by

@@ -88,3 +88,19 @@ def test_bad_input_is_a_400_naming_it(client, stored, figures, extra, named):
     answer = _ask(client, figures, **extra)
     assert answer.status_code == 400, answer.content
     assert named in answer.content.decode()
+
+
+def test_a_burstable_type_is_ranked_on_what_it_sustains(client, stored):
+    InstanceType.objects.filter(name="wl8.large").update(burstable=True, baseline_share="0.25")
+    workload_vectors._kept.clear()  # the machines are kept with the vectors
+    given = [("wl1.large", 20.0), ("wl3.large", 60.0), ("wl5.large", 100.0)]
+    rows = {row["instance_type"]: row for row in _ask(client, given).json()["results"]}
+    assert rows["wl8.large"]["baseline_share"] == 0.25
+    assert rows["wl7.large"]["baseline_share"] is None
+    # Both predicted at 200 per dollar on their figure; the burstable one sustains a quarter.
+    assert rows["wl8.large"]["per_dollar"] == pytest.approx(rows["wl7.large"]["per_dollar"] / 4)
+    assert rows["wl8.large"]["rank"] == len(rows)
+    burst = _ask(client, given, basis="burst").json()["results"]
+    assert {row["instance_type"]: row for row in burst}["wl8.large"]["per_dollar"] == (
+        pytest.approx(rows["wl7.large"]["per_dollar"])
+    )
