@@ -58,6 +58,8 @@ def test_excluded_columns_are_never_used():
 def test_a_type_without_the_chosen_benchmark_falls_back_with_a_wider_interval_or_none():
     logs = _three_benchmarks()
     truth = logs[:, 0]
+    # Benchmark 1 moves nearly like 0: a fallback worth its interval.
+    logs[:, 1] = logs[:, 0] + np.random.default_rng(2).normal(0, 0.05, len(logs))
     logs[10, 0] = np.nan  # has benchmarks 1 and 2 only
     logs[11, :] = np.nan  # has nothing
     vectors = _vectors(logs)
@@ -100,3 +102,13 @@ def test_a_held_out_tool_is_predicted_from_the_others_only():
     assert case.used == [1]
     assert case.predictions == 55 and case.median_error < 0.05
     assert validation.summary([case])["cases"] == 1
+
+
+def test_a_fallback_that_predicts_the_figures_poorly_predicts_nothing():
+    logs = _three_benchmarks()
+    truth = logs[:, 0]
+    logs[10, 0] = logs[10, 1] = np.nan  # only benchmark 2, which moves unlike the figures
+    vectors = _vectors(logs)
+    given = [0, 1, 2, 3, 4, 5]
+    chosen = model.choose(vectors, given, truth[given])
+    assert model.predict_all(vectors, chosen, given, truth[given])[10] is None

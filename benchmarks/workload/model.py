@@ -48,6 +48,9 @@ INFLATE = 3.0
 FLOOR = 0.05
 # A fallback's interval is widened by this factor over its own leave-one-out reach.
 FALLBACK_WIDEN = 1.5
+# A fallback whose 90% interval would reach beyond this (log: half to twice the figure)
+# predicts nothing: a type it alone could predict is listed as not predicted instead.
+FALLBACK_MOST = math.log(2.0)
 
 
 @dataclass(frozen=True)
@@ -248,8 +251,8 @@ def choose(
 
 def predict_all(vectors: Vectors, model: Model, given: Sequence[int], y: Sequence[float]):
     """Every type's prediction: the model's where a type has its benchmarks, else the first
-    fallback benchmark it has (a `single` fit on the given figures, a wider interval); None
-    where it has none."""
+    fallback benchmark it has (a `single` fit on the given figures, a wider interval, at most
+    FALLBACK_MOST); None where it has none."""
     logs = vectors.logs
     predicted: list[Prediction | None] = [None] * len(vectors.types)
     main = model.fit.predict(logs)
@@ -267,6 +270,8 @@ def predict_all(vectors: Vectors, model: Model, given: Sequence[int], y: Sequenc
         one = fit("single", x, y, columns) if len(y) >= 3 else fit("ratio", x, y, columns)
         check = leave_one_out(one.method, x, y, columns) if len(y) >= 3 else Check()
         reach = max(FALLBACK_WIDEN * reach_of(check, noise_reach(vectors, one)), model.reach)
+        if reach > FALLBACK_MOST:
+            continue
         values = one.predict(logs[have])
         for row, value in zip(np.flatnonzero(have), values, strict=True):
             predicted[row] = Prediction(float(value), reach, [column])
