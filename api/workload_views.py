@@ -158,6 +158,10 @@ class WorkloadAnswerSerializer(serializers.Serializer):
     summary = serializers.CharField()
 
 
+class PostTheQuestionSerializer(serializers.Serializer):
+    figures = serializers.ListField(child=serializers.CharField())
+
+
 class WorkloadPredictView(APIView):
     """Your workload predicted: give your own figures on at least two instance types; the
     answer learns which stored benchmarks move like them (leave-one-out), predicts every
@@ -172,7 +176,10 @@ class WorkloadPredictView(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
-    @extend_schema(exclude=True)
+    @extend_schema(
+        description="A question is a body: a GET answers 400 saying what to POST.",
+        responses={400: PostTheQuestionSerializer},
+    )
     def get(self, request):
         # The API root links every endpoint; a question is a body, so a GET has none: a 400
         # naming it, as any other endpoint answers a question with nothing asked.

@@ -88,7 +88,9 @@
       data: {
         labels: bars.map((row) => (row.measured ? "● " : "") + row.instance_type),
         datasets: [{
-          label: "per dollar" + (body.unit ? " (" + body.unit + " per USD-hour)" : ""),
+          // A throughput's per dollar is what an hour's dollar buys: figure x 3600 / USD per hour.
+          label: body.higher_is_better ? "work per dollar (figure x 3600 s / USD per hour)"
+            : "jobs per dollar (3600 s / (figure x USD per hour))",
           data: bars.map((row) => ({ x: row.per_dollar, xMin: row.per_dollar_interval.low, xMax: row.per_dollar_interval.high })),
           backgroundColor: bars.map((row) => (row.measured ? "#1f77b4" : "#9ecae1")),
           errorBarColor: "#222", errorBarWhiskerColor: "#222", errorBarLineWidth: 1, errorBarWhiskerSize: 6,
@@ -115,7 +117,12 @@
       headers: { "Content-Type": "application/json", Accept: "application/json" },
       body: JSON.stringify(body),
     });
-    const answer = await response.json();
+    let answer;
+    try {
+      answer = await response.json();
+    } catch (error) {
+      answer = "the server answered " + response.status;
+    }
     if (!response.ok) {
       answerBox.hidden = true;
       errorBox.textContent = errorText(answer);
