@@ -7,11 +7,13 @@ import math
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.noise_serializers import IntervalSerializer
+from api.schema import FIELD_ERRORS
 from benchmarks.currency import USD, currencies
 from benchmarks.models import PurchaseOption, Vendor
 from benchmarks.selectors.workload import WorkloadQuestion, predict_workload
@@ -158,10 +160,6 @@ class WorkloadAnswerSerializer(serializers.Serializer):
     summary = serializers.CharField()
 
 
-class PostTheQuestionSerializer(serializers.Serializer):
-    figures = serializers.ListField(child=serializers.CharField())
-
-
 class WorkloadPredictView(APIView):
     """Your workload predicted: give your own figures on at least two instance types; the
     answer learns which stored benchmarks move like them (leave-one-out), predicts every
@@ -175,10 +173,12 @@ class WorkloadPredictView(APIView):
     # A question, not a write: anyone may ask, and no session means no CSRF token to send.
     authentication_classes: list = []
     permission_classes = [AllowAny]
+    # A list of figures is JSON's to carry (a form's nested lists are not): others get 415.
+    parser_classes = [JSONParser]
 
     @extend_schema(
         description="A question is a body: a GET answers 400 saying what to POST.",
-        responses={400: PostTheQuestionSerializer},
+        responses={400: FIELD_ERRORS},
     )
     def get(self, request):
         # The API root links every endpoint; a question is a body, so a GET has none: a 400

@@ -104,3 +104,14 @@ def test_a_burstable_type_is_ranked_on_what_it_sustains(client, stored):
     assert {row["instance_type"]: row for row in burst}["wl8.large"]["per_dollar"] == (
         pytest.approx(rows["wl7.large"]["per_dollar"])
     )
+
+
+def test_a_form_body_is_refused_as_unsupported_not_a_server_error(client, stored):
+    answer = client.post(URL, {"figures": ["wl1.large"], "region": "us-east-1"})
+    assert answer.status_code == 415
+
+
+def test_a_get_is_a_400_saying_to_post(client):
+    answer = client.get(URL)
+    assert answer.status_code == 400
+    assert "POST" in answer.content.decode()
