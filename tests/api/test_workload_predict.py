@@ -115,3 +115,20 @@ def test_a_get_is_a_400_saying_to_post(client):
     answer = client.get(URL)
     assert answer.status_code == 400
     assert "POST" in answer.content.decode()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"figures": [{"instance_type": "wl1.large"}, {"instance_type": "wl2.large", "value": 2}]},
+        {"figures": ["x", "y"]},
+        {
+            "figures": [{"instance_type": "wl1.large", "value": 1},
+                        {"instance_type": "wl2.large", "value": 2}],
+            "exclude_benchmarks": ["a" * 130],
+        },
+    ],
+)  # fmt: skip
+def test_a_malformed_figure_is_a_400_naming_its_position(client, body):
+    answer = client.post(URL, body, content_type="application/json")
+    assert answer.status_code == 400, answer.content
