@@ -17,6 +17,7 @@ from api import (
 )
 from api.llm_serving_views import LlmModelsView, LlmServingView
 from api.unit_price_views import CheapestRegionsView, UnitPricesView
+from api.workload_views import WorkloadPredictView
 
 app_name = "api"
 
@@ -29,6 +30,8 @@ endpoints = [
     # The five side by side: a vCPU-hour and a GiB-hour on each type.
     path("unit-prices/", UnitPricesView.as_view(), name="unit-prices"),
     path("cheapest-regions/", CheapestRegionsView.as_view(), name="cheapest-regions"),
+    # A buyer's own figures on a few types, predicted on every type (a question: POST).
+    path("workloads/predict/", WorkloadPredictView.as_view(), name="workload-predict"),
     # 1 month, 1 year and 3 years of one type, every way it can be paid.
     path(
         "commitment-cost/",

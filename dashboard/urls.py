@@ -7,6 +7,7 @@ from dashboard import browse, views
 from dashboard.fleet_page import fleet_page
 from dashboard.llm_serving import llm_serving_page
 from dashboard.throttle import limit_failed_logins
+from dashboard.workload_page import workload_page
 
 urlpatterns = [
     path("", views.comparison, name="comparison"),
@@ -29,6 +30,7 @@ urlpatterns = [
     path("databases/", views.databases_page, name="databases"),
     path("llm-serving/", llm_serving_page, name="llm-serving"),
     path("fleet/", fleet_page, name="fleet"),
+    path("workload/", workload_page, name="workload"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
 ]

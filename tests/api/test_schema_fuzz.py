@@ -9,6 +9,7 @@ real output to upload), so that successful answers are checked too, not only 400
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 import schemathesis
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -21,6 +22,8 @@ from schemathesis.core.failures import FailureGroup
 from schemathesis.pytest.lazy import get_all_tests
 from schemathesis.specs.openapi import checks as openapi_checks
 
+from benchmarks.models import qualified_name
+from benchmarks.selectors import workload_vectors
 from benchmarks.services import statistics
 from benchmarks.services.demo import load_demo
 
@@ -145,7 +148,28 @@ def existing_names(uploads: list[bytes], uploader) -> tuple[dict, dict]:
     return query, path
 
 
-def steer_to_existing_names(schema, query: dict, path: dict, uploads: list[bytes]) -> None:
+def workload_figures() -> list[list[dict]]:
+    """Figures a buyer could give (POST workloads/predict/): three stored types' medians of
+    the benchmark measured on the most types, which some benchmark then moves like."""
+    loaded = workload_vectors.load_vectors()
+    logs, types = loaded.vectors.logs, loaded.vectors.types
+    if not logs.size:
+        return []
+    column = int(np.isfinite(logs).sum(axis=0).argmax())
+    rows = np.flatnonzero(np.isfinite(logs[:, column]))[:3]
+    sign = 1 if loaded.columns[column].higher_is_better else -1
+    names = [
+        qualified_name(loaded.types[types[r]].vendor, loaded.types[types[r]].name) for r in rows
+    ]
+    return [[
+        {"instance_type": name, "value": float(np.exp(sign * logs[row, column]))}
+        for name, row in zip(names, rows, strict=True)
+    ]]  # fmt: skip
+
+
+def steer_to_existing_names(
+    schema, query: dict, path: dict, uploads: list[bytes], figures: list | None = None
+) -> None:
     """Half of the schema-valid cases name only things that exist (every such parameter at
     once); schema-violating ones are left as generated, for the negative check to judge."""
 
@@ -171,6 +195,8 @@ def steer_to_existing_names(schema, query: dict, path: dict, uploads: list[bytes
             # fleets/ reads a fleet file; runs/ a benchmark's output.
             fleet = case.operation.path.endswith("/fleets/")
             known["body", "file"] = FLEET_UPLOADS if fleet else uploads
+        if isinstance(case.body, dict) and "figures" in case.body and figures:
+            known["body", "figures"] = figures
         if not known:
             return st.just(case)
         existing = st.fixed_dictionaries({part: st.sampled_from(v) for part, v in known.items()})
@@ -187,12 +213,22 @@ def _with(case, chosen: dict):
         # An identity proof made up by the generator never verifies (a 400 naming it): the
         # real upload is sent without one (tests/api/test_verified_uploads.py sends real ones).
         case.body.pop("identity", None)
+    if ("body", "figures") in chosen:
+        # Figures of stored types, priced where the demo has prices, learned from anything.
+        case.body.update(region="us-east-1", currency="USD", exclude_benchmarks=[])
+        for name in ("regions", "at"):
+            case.body.pop(name, None)
     return case
 
 
-def test_it_answers_every_operation_as_its_schema_says(application, uploader, shared_data: Path):
+def test_it_answers_every_operation_as_its_schema_says(
+    application, uploader, shared_data: Path, monkeypatch
+):
     from api.tokens import create_upload_token
 
+    # The demo's first part measures few types per benchmark: the workload model may learn
+    # from any benchmark measured on three.
+    monkeypatch.setattr(workload_vectors, "MINIMUM_TYPES", 3)
     load_demo()
     # Planned as empty tables otherwise (or from a bloated worker's stale statistics): ANALYZE
     # counts this transaction's own rows, and is rolled back with them.
@@ -206,7 +242,7 @@ def test_it_answers_every_operation_as_its_schema_says(application, uploader, sh
     # The WSGI client asks for gzip but hands schemathesis the bytes undecoded: plain
     # answers are what it can read (tests/api/test_price_performance_at_scale.py checks gzip).
     schema.config.update(headers={"Authorization": f"Token {key}", "Accept-Encoding": "identity"})
-    steer_to_existing_names(schema, query, path, uploads)
+    steer_to_existing_names(schema, query, path, uploads, workload_figures())
     cases: Counter[str] = Counter()
     successes: Counter[str] = Counter()
 

@@ -1,0 +1,135 @@
+"""The benchmark vectors the workload model learns from: every well-covered benchmark and
+parameter set's kept median per instance type, read in three queries and kept in the process.
+
+The kept statistics (every region's, no variant) are the figures every answer reads. A
+column is a benchmark with one parameter set measured on at least MINIMUM_TYPES types (a
+parameter set on a handful of types predicts nothing elsewhere). The matrix is read again
+only when a benchmark's statistics or noise or a type's specification changed (`_version`):
+a million figures take seconds to read, a question under a second.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+from django.db import connection
+from django.db.models import Max
+
+from benchmarks.models import Benchmark, InstanceType, Region, SeriesStatistics
+from benchmarks.noise import Noise
+from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
+from benchmarks.workload.model import Vectors
+
+MINIMUM_TYPES = 50
+# A column whose noise is not measured counts this reach (ratio - 1): a typical benchmark's.
+UNMEASURED_REACH = 0.05
+
+
+@dataclass(frozen=True)
+class Column:
+    """What a column is: the benchmark and its parameter set."""
+
+    benchmark: str
+    tool: str
+    params_key: str
+    params: dict
+    higher_is_better: bool
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The vectors, each column's description and each type's (id -> (vendor, name))."""
+
+    vectors: Vectors
+    columns: list[Column]
+    types: dict[int, Machine]
+
+
+_kept: dict[tuple, Loaded] = {}
+_lock = threading.Lock()
+
+
+def _version() -> tuple:
+    """What the kept vectors were read from: the newest statistics and noise, and the newest
+    write of specifications (a region's `prices_updated_at` is bumped by those too)."""
+    latest = Benchmark.objects.aggregate(
+        stats=Max("stats_updated_at"), noise=Max("noise_measured_at")
+    )
+    specifications = Region.objects.aggregate(latest=Max("prices_updated_at"))["latest"]
+    database = (connection.alias, connection.settings_dict.get("NAME"))
+    return (*database, latest["stats"], latest["noise"], specifications)
+
+
+def load_vectors() -> Loaded:
+    """The vectors as the data stands (read again when a benchmark's statistics changed)."""
+    version = _version()
+    with _lock:
+        found = _kept.get(version)
+        if found is None:
+            _kept.clear()
+            found = _kept[version] = _read()
+        return found
+
+
+def _read() -> Loaded:
+    benchmarks = {
+        benchmark.pk: benchmark
+        for benchmark in Benchmark.objects.only("id", "key", "higher_is_better", "noise")
+    }
+    rows = SeriesStatistics.objects.filter(
+        measured_in=SeriesStatistics.ALL_REGIONS, variant="", median__gt=0
+    ).values_list("benchmark_id", "params_key", "instance_type_id", "median")
+    by_column: dict[tuple[int, str], list[tuple[int, float]]] = {}
+    for benchmark_id, params, type_id, median in rows.iterator(chunk_size=20_000):
+        by_column.setdefault((benchmark_id, params), []).append((type_id, median))
+    kept_columns = sorted(
+        (key for key, values in by_column.items() if len(values) >= MINIMUM_TYPES),
+        key=lambda key: (benchmarks[key[0]].key, key[1]),
+    )
+    type_ids = sorted({type_id for key in kept_columns for type_id, _ in by_column[key]})
+    position = {type_id: i for i, type_id in enumerate(type_ids)}
+    logs = np.full((len(type_ids), len(kept_columns)), np.nan)
+    columns, reaches = [], []
+    for j, key in enumerate(kept_columns):
+        benchmark = benchmarks[key[0]]
+        sign = 1.0 if benchmark.higher_is_better else -1.0
+        values = by_column[key]
+        rows_at = np.fromiter((position[t] for t, _ in values), int, len(values))
+        logs[rows_at, j] = sign * np.log(np.fromiter((v for _, v in values), float, len(values)))
+        columns.append(
+            Column(
+                benchmark=benchmark.key,
+                tool=benchmark.tool,
+                params_key=key[1],
+                params=_params(key[1]),
+                higher_is_better=benchmark.higher_is_better,
+            )
+        )
+        noise = Noise.from_dict(benchmark.noise)
+        reaches.append(noise.reach("", "", key[1])[1] if noise else UNMEASURED_REACH)
+    # Machines, as price-performance reads them: what pricing and the burst model need.
+    types = {
+        values[0]: machine_of(values)
+        for values in InstanceType.objects.filter(pk__in=type_ids).values_list(*COLUMNS)
+    }
+    vectors = Vectors(
+        types=type_ids, columns=kept_columns, logs=logs, reaches=np.asarray(reaches, float)
+    )
+    return Loaded(vectors=vectors, columns=columns, types=types)
+
+
+def _params(key: str) -> dict:
+    """A parameter set's canonical text back to its values (JSON; {} where it is not)."""
+    try:
+        value = json.loads(key) if key else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def finite(value) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)

@@ -1,0 +1,119 @@
+"""How the workload model does on benchmarks held out of it: each tool in turn plays a buyer.
+
+Pure: vectors in, a table out. For a tool, its workload is its parameter set measured on the
+most types of the cloud asked (AWS); five of those types' figures go in, every other type's
+figure is the truth, and the model may use no benchmark of that tool. The five are types a
+buyer would have at hand: among the WELL_COVERED types with the most benchmarks, five spread
+evenly over the workload's range (the slowest, the fastest and three between).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchmarks.workload import model
+
+GIVEN = 5
+WELL_COVERED = 40
+
+
+@dataclass
+class Case:
+    """One held-out tool's result."""
+
+    tool: str
+    column: int
+    given: list[int]
+    method: str
+    used: list[int]
+    predictions: int
+    median_error: float | None
+    coverage: float | None
+    # The model named a benchmark of the held-out tool (must never happen).
+    leaked: bool
+    # Single best benchmark (log-log, fitted to the same five) for comparison.
+    single_error: float | None
+    # Every prediction's |predicted / truth - 1|, for the median over all predictions.
+    errors: list[float]
+
+
+def pick_given(vectors: model.Vectors, column: int, rows: np.ndarray, excluded: np.ndarray):
+    """The five rows (of `rows`, those with the workload's figure) given as the buyer's."""
+    coverage = np.isfinite(vectors.logs[np.ix_(rows, np.flatnonzero(~excluded))]).sum(axis=1)
+    order = np.lexsort((rows, -coverage))
+    covered = rows[order[:WELL_COVERED]]
+    by_value = covered[np.argsort(vectors.logs[covered, column], kind="stable")]
+    spots = np.linspace(0, len(by_value) - 1, GIVEN).round().astype(int)
+    return [int(by_value[i]) for i in spots]
+
+
+def hold_out(
+    vectors: model.Vectors, tools: Sequence[str], tool: str, cloud: np.ndarray
+) -> Case | None:
+    """The model's error and coverage with `tool` held out (None: too few types measure it)."""
+    tools = np.asarray(tools)
+    excluded = tools == tool
+    ours = np.flatnonzero(excluded)
+    measured = np.isfinite(vectors.logs[:, ours]) & cloud[:, None]
+    best = int(ours[np.argmax(measured.sum(axis=0))])
+    rows = np.flatnonzero(cloud & np.isfinite(vectors.logs[:, best]))
+    if len(rows) < GIVEN + 1:
+        return None
+    given = pick_given(vectors, best, rows, excluded)
+    truth = vectors.logs[:, best]
+    try:
+        chosen = model.choose(vectors, given, truth[given], excluded=excluded)
+        single = model.choose(vectors, given, truth[given], excluded=excluded, methods=("single",))
+    except model.NotEnough:
+        return None
+    others = [row for row in rows if row not in given]
+    figures = truth[given]
+    errors, covered = _score(model.predict_all(vectors, chosen, given, figures), others, truth)
+    single_errors, _ = _score(model.predict_all(vectors, single, given, figures), others, truth)
+    used = list(chosen.fit.columns)
+    return Case(
+        tool=tool,
+        column=best,
+        given=given,
+        method=chosen.fit.method,
+        used=used,
+        predictions=len(errors),
+        median_error=float(np.median(errors)) if errors else None,
+        coverage=float(np.mean(covered)) if covered else None,
+        leaked=bool(excluded[used].any()),
+        single_error=float(np.median(single_errors)) if single_errors else None,
+        errors=errors,
+    )
+
+
+def _score(predicted, rows, truth):
+    errors, covered = [], []
+    for row in rows:
+        found = predicted[row]
+        if found is None:
+            continue
+        miss = found.log - truth[row]
+        errors.append(abs(math.exp(miss) - 1))
+        covered.append(abs(miss) <= found.reach + 1e-12)
+    return errors, covered
+
+
+def summary(cases: Sequence[Case]) -> dict:
+    """Over every prediction of every case: the median error and the interval coverage
+    (each case weighted by its predictions), as `validation` quotes the method's; and the
+    median over tools of each tool's median error (a tool with many types counts once)."""
+    errors = [error for case in cases for error in case.errors]
+    per_tool = [case.median_error for case in cases if case.median_error is not None]
+    weights = [case.predictions for case in cases if case.coverage is not None]
+    covered = [case.coverage for case in cases if case.coverage is not None]
+    return {
+        "cases": len(cases),
+        "median_error": float(np.median(errors)) if errors else None,
+        "interval_coverage": float(np.average(covered, weights=weights)) if covered else None,
+        "level": model.LEVEL,
+        "median_of_tools": float(np.median(per_tool)) if per_tool else None,
+    }

@@ -1,0 +1,134 @@
+"""`POST /api/v1/workloads/predict/`: a buyer's figures learned from stored benchmarks,
+predicted and ranked on every priced type; bad input is a 400 naming it; nothing stored."""
+
+import csv
+import datetime
+import io
+from decimal import Decimal
+
+import pytest
+
+from benchmarks.models import InstanceType, Price, Region, Run
+from benchmarks.selectors import workload_vectors
+from benchmarks.services import runs as run_services
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/workloads/predict/"
+# Per type: price, and two benchmarks' figures (alpha moves like the workload, beta does not).
+TYPES = {
+    f"wl{i}.large": (Decimal("0.10") * i, (100.0 * i, 50.0 * (9 - i) ** 0.5)) for i in range(1, 9)
+}
+
+
+@pytest.fixture
+def stored(monkeypatch):
+    monkeypatch.setattr(workload_vectors, "MINIMUM_TYPES", 3)
+    region = Region.objects.get(code="us-east-1")
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["benchmark", "instance_type", "region", "value", "unit", "param.threads"])
+    for name, (usd, (alpha, beta)) in TYPES.items():
+        machine, _ = InstanceType.objects.get_or_create(name=name, defaults={"vcpus": 2})
+        Price.objects.create(
+            instance_type=machine, region=region, purchase_option="on_demand",
+            usd_per_hour=usd, effective_from=datetime.date(2024, 1, 1), source="test",
+        )  # fmt: skip
+        writer.writerow(["wltest:alpha", name, "us-east-1", alpha, "ops/s", 1])
+        writer.writerow(["wlother:beta", name, "us-east-1", beta, "ops/s", 1])
+    run, _ = run_services.record_run(content=out.getvalue().encode(), format="csv")
+    assert run.status == Run.Status.DONE, run.error
+
+
+def _ask(client, figures, **extra):
+    body = {"figures": [{"instance_type": t, "value": v} for t, v in figures], "unit": "req/s"}
+    return client.post(URL, body | extra, content_type="application/json")
+
+
+def test_it_learns_the_benchmark_that_moves_like_the_figures_and_predicts_the_rest(client, stored):
+    given = [("wl1.large", 20.0), ("wl3.large", 60.0), ("wl5.large", 100.0), ("wl7.large", 140.0)]
+    runs = Run.objects.count()
+    answer = _ask(client, given, region="us-east-1")
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert [b["benchmark"] for b in body["model"]["benchmarks"]] == ["wltest:alpha"]
+    rows = {row["instance_type"]: row for row in body["results"]}
+    assert len(rows) == len(TYPES)
+    assert rows["wl1.large"]["measured"] and not rows["wl2.large"]["measured"]
+    assert rows["wl8.large"]["predicted"] == pytest.approx(160.0, rel=0.01)
+    low, high = rows["wl8.large"]["interval"]["low"], rows["wl8.large"]["interval"]["high"]
+    assert low < 160.0 < high
+    # Every type does 200 per dollar: all tied, every rank range spans them all.
+    assert all(row["rank_range"] == [1, len(TYPES)] for row in body["results"])
+    assert body["validation"]["cases"] == 4
+    assert body["validation"]["median_error"] == pytest.approx(0, abs=1e-6)
+    assert "wltest:alpha" in body["summary"]
+    assert Run.objects.count() == runs  # nothing stored
+
+
+def test_excluded_tools_are_never_learned_from(client, stored):
+    given = [("wl1.large", 20.0), ("wl3.large", 60.0), ("wl5.large", 100.0)]
+    body = _ask(client, given, exclude_benchmarks=["wltest"]).json()
+    assert [b["benchmark"] for b in body["model"]["benchmarks"]] == ["wlother:beta"]
+
+
+@pytest.mark.parametrize(
+    ("figures", "extra", "named"),
+    [
+        ([("wl1.large", 20.0)], {}, "figures"),
+        ([("wl1.large", 20.0), ("wl2.large", -1.0)], {}, "value"),
+        ([("wl1.large", 20.0), ("wl2.large", 0)], {}, "value"),
+        ([("wl1.large", 20.0), ("nosuch.type", 5.0)], {}, "nosuch.type"),
+        ([("wl1.large", 20.0), ("wl1.large", 40.0), ("wl2.large", 5.0)], {}, "wl1.large"),
+        ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"exclude_benchmarks": ["nope"]}, "nope"),
+        ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"region": "xx-nowhere-9"}, "region"),
+    ],
+)
+def test_bad_input_is_a_400_naming_it(client, stored, figures, extra, named):
+    answer = _ask(client, figures, **extra)
+    assert answer.status_code == 400, answer.content
+    assert named in answer.content.decode()
+
+
+def test_a_burstable_type_is_ranked_on_what_it_sustains(client, stored):
+    InstanceType.objects.filter(name="wl8.large").update(burstable=True, baseline_share="0.25")
+    workload_vectors._kept.clear()  # the machines are kept with the vectors
+    given = [("wl1.large", 20.0), ("wl3.large", 60.0), ("wl5.large", 100.0)]
+    rows = {row["instance_type"]: row for row in _ask(client, given).json()["results"]}
+    assert rows["wl8.large"]["baseline_share"] == 0.25
+    assert rows["wl7.large"]["baseline_share"] is None
+    # Both predicted at 200 per dollar on their figure; the burstable one sustains a quarter.
+    assert rows["wl8.large"]["per_dollar"] == pytest.approx(rows["wl7.large"]["per_dollar"] / 4)
+    assert rows["wl8.large"]["rank"] == len(rows)
+    burst = _ask(client, given, basis="burst").json()["results"]
+    assert {row["instance_type"]: row for row in burst}["wl8.large"]["per_dollar"] == (
+        pytest.approx(rows["wl7.large"]["per_dollar"])
+    )
+
+
+def test_a_form_body_is_refused_as_unsupported_not_a_server_error(client, stored):
+    answer = client.post(URL, {"figures": ["wl1.large"], "region": "us-east-1"})
+    assert answer.status_code == 415
+
+
+def test_a_get_is_a_400_saying_to_post(client):
+    answer = client.get(URL)
+    assert answer.status_code == 400
+    assert "POST" in answer.content.decode()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"figures": [{"instance_type": "wl1.large"}, {"instance_type": "wl2.large", "value": 2}]},
+        {"figures": ["x", "y"]},
+        {
+            "figures": [{"instance_type": "wl1.large", "value": 1},
+                        {"instance_type": "wl2.large", "value": 2}],
+            "exclude_benchmarks": ["a" * 130],
+        },
+    ],
+)  # fmt: skip
+def test_a_malformed_figure_is_a_400_naming_its_position(client, body):
+    answer = client.post(URL, body, content_type="application/json")
+    assert answer.status_code == 400, answer.content
