@@ -111,9 +111,14 @@ def _peer_deviations(figures: list[SeriesFigure]) -> list[list[float]]:
     """Each figure against the median of the types with its processor and vCPUs, for each
     parameter set (groups of one type measure nothing)."""
     groups: dict[tuple, list[float]] = defaultdict(list)
+    # Figures of one parameter set often share its dict (statistics/noise.py): keyed once.
+    keys: dict[int, tuple] = {}
     for figure in figures:
         if figure.cpu_model and figure.vcpus:
-            key = (_params_key(figure.params), figure.cpu_model, figure.vcpus)
+            params_key = keys.get(id(figure.params))
+            if params_key is None:
+                params_key = keys[id(figure.params)] = _params_key(figure.params)
+            key = (params_key, figure.cpu_model, figure.vcpus)
             groups[key].append(figure.median)
     deviations = [_deviations(values) for values in groups.values() if len(values) >= 2]
     return [group for group in deviations if group]

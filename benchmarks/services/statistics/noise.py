@@ -9,47 +9,73 @@ benchmark, in no query of their own.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
+from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from benchmarks import noise
-from benchmarks.models import Benchmark, FargateBasis, SeriesStatistics
+from benchmarks.models import Benchmark, FargateBasis, InstanceType, SeriesStatistics
 
 from .compute import ALL_REGIONS
 from .fargate import keep_fargate_basis
 
 
-def measure_benchmark(benchmark_id: int) -> noise.Noise | None:
-    """The noise of one benchmark from its all-regions statistics rows."""
+def measure_benchmark(
+    benchmark_id: int, *, vcpus_of: dict[int, Any] | None = None
+) -> noise.Noise | None:
+    """The noise of one benchmark from its all-regions statistics rows.
+
+    The JSON columns are read as text: a benchmark's rows repeat a few parameter sets and
+    CPU models, each decoded once here, and a series' samples are decoded only when it has
+    several runs (few do). Decoding every row's JSON took most of the measurement's time
+    on the full demo (docs/performance.md, "Loading the demo").
+    """
     rows = SeriesStatistics.objects.filter(
         benchmark_id=benchmark_id, measured_in=ALL_REGIONS, only_flagged=False
     ).values_list(
-        "series__params",
-        "instance_type__vcpus",
-        "cpu_models",
+        # The series' params as canonical JSON: the same set as `series__params`.
+        "params_key",
+        "instance_type_id",
+        Cast("cpu_models", TextField()),
         "median",
         "runs",
-        "samples",
+        Cast("samples", TextField()),
     )
+    if vcpus_of is None:
+        vcpus_of = instance_type_vcpus()
     figures = []
-    # Every run's figure only where the series keeps them all (one sample per run).
-    for params, vcpus, cpu_models, median, runs, samples in rows.iterator(2000):
+    params_of: dict[str, dict] = {}
+    processor_of: dict[str, str] = {}
+    for key, type_id, cpu_models, median, runs, samples in rows.iterator(2000):
+        params = params_of.get(key)
+        if params is None:
+            params = params_of[key] = json.loads(key) or {}
+        processor = processor_of.get(cpu_models)
+        if processor is None:
+            processor = processor_of[cpu_models] = _main_processor(json.loads(cpu_models))
+        kept = json.loads(samples) if runs >= 2 else ()
         figures.append(
             noise.SeriesFigure(
-                params=params or {},
-                cpu_model=_main_processor(cpu_models),
-                vcpus=float(vcpus) if vcpus else None,
+                params=params,
+                cpu_model=processor,
+                vcpus=float(vcpus) if (vcpus := vcpus_of.get(type_id)) else None,
                 median=median,
                 # Every run's figure only where the series keeps them all (one per run).
-                runs=[value for value, _cpu in samples]
-                if runs >= 2 and len(samples) == runs
-                else (),
+                runs=[value for value, _cpu in kept] if runs >= 2 and len(kept) == runs else (),
             )
         )
     return noise.measure(figures)
+
+
+def instance_type_vcpus() -> dict[int, Any]:
+    """Every instance type's vCPUs by id: looked up by the measurement rather than joined to
+    each statistics row, and read once for all the benchmarks `keep_noise` measures."""
+    return dict(InstanceType.objects.values_list("pk", "vcpus"))
 
 
 def _main_processor(cpu_models: dict) -> str:
@@ -74,9 +100,10 @@ def keep_noise(benchmark_ids: Collection[int] | None = None, *, stale_only: bool
             Q(noise_measured_at=None) | Q(stats_updated_at__gt=F("noise_measured_at"))
         )
     measured = 0
+    vcpus_of = instance_type_vcpus()
     for pk in benchmarks.order_by("pk").values_list("pk", flat=True):
         started = timezone.now()
-        figure = measure_benchmark(pk)
+        figure = measure_benchmark(pk, vcpus_of=vcpus_of)
         with transaction.atomic():
             Benchmark.objects.filter(pk=pk).update(
                 noise=figure.as_dict() if figure else None, noise_measured_at=started
