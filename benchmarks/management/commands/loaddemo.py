@@ -5,6 +5,7 @@ stored."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from benchmarks.models import Vendor
 from benchmarks.services import locks, statistics
@@ -86,6 +87,7 @@ class Command(BaseCommand):
         statistics.analyze_tables()
         measured = statistics.keep_noise()
         self.stdout.write(f"noise measured for {measured:,} benchmarks")
+        _checkpoint()
         self.stdout.write(
             f"demo loaded: prices {prices}; runs stored {stored:,}, already present {present:,}"
         )
@@ -132,3 +134,16 @@ class Command(BaseCommand):
         )
         self.stdout.flush()
         return cloud
+
+
+def _checkpoint() -> None:
+    """On SQLite, copy the write-ahead log into the database file and empty it.
+
+    In WAL mode (dashboard/settings.py) the last pages a load wrote stay in the log
+    (`pricebench.sqlite3-wal`) while another connection (the server's) is open: copied now,
+    the database file alone holds the whole demo, as a copy of it expects.
+    """
+    if connection.vendor != "sqlite":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
