@@ -6,6 +6,7 @@ import logging
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 
 logger = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 5
@@ -29,11 +30,14 @@ class DatabaseUnavailableMiddleware:
             return None
         logger.warning("database unavailable for %s %s: %s", request.method, request.path,
                        exception)  # fmt: skip
-        message = f"the database is unavailable; retry in {RETRY_AFTER_SECONDS} seconds"
         if request.path.startswith("/api/"):
+            message = f"the database is unavailable; retry in {RETRY_AFTER_SECONDS} seconds"
             response = JsonResponse({"detail": message}, status=503)
         else:
-            response = HttpResponse(message, status=503, content_type="text/plain")
+            # A page, for a person: rendered without the request, whose context processors
+            # would read the session from the database.
+            page = render_to_string("503.html", {"retry_after": RETRY_AFTER_SECONDS})
+            response = HttpResponse(page, status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
 

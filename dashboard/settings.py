@@ -113,6 +113,19 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # `make run` serves pages while `loaddemo` writes: in WAL mode a reader never waits for
+    # a writer (with the default rollback journal, a load's commit locked every reader out,
+    # and pages waited 5 s and answered 503). A write begins IMMEDIATE, taking the write
+    # lock at once, so that a second writer waits up to `timeout` for it rather than failing
+    # at once when its read turns into a write; the loader commits every few seconds.
+    # synchronous=NORMAL is WAL's durable setting: a commit survives the process, and only
+    # a power cut may lose the last ones.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": envint("DATABASE_SQLITE_TIMEOUT", 30),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # SQLite keeps only the key columns of a covering index (`statistics_peer_rows`): its
 # answers are the same, only PostgreSQL reads them from the index alone.

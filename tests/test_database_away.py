@@ -2,6 +2,7 @@
 for a query it refused (that is the server's fault, a 500), told apart by the driver's own
 error as Django wraps it."""
 
+import json
 import sqlite3
 
 import pytest
@@ -78,3 +79,33 @@ def test_the_api_says_unavailable_only_when_the_database_is(monkeypatch, run, st
     assert response.status_code == status
     said = "database is unavailable" in response.content.decode()
     assert said == (status == 503)
+
+
+def test_a_page_that_meets_the_database_away_is_an_html_page_that_says_when_to_retry():
+    from django.test import RequestFactory
+
+    from dashboard.middleware import RETRY_AFTER_SECONDS, DatabaseUnavailableMiddleware
+
+    middleware = DatabaseUnavailableMiddleware(lambda request: None)
+    request = RequestFactory().get("/", {"benchmark": "openssl:sha256"})
+    response = middleware.process_exception(request, sqlite_error(missing_file))
+    assert response.status_code == 503
+    assert response["Content-Type"].startswith("text/html")
+    assert response["Retry-After"] == str(RETRY_AFTER_SECONDS)
+    page = response.content.decode()
+    assert page.startswith("<!doctype html>")
+    assert f"The database is unavailable; retry in {RETRY_AFTER_SECONDS} seconds" in page
+    assert 'id="database-unavailable"' in page
+
+
+def test_an_api_request_that_meets_the_database_away_stays_json():
+    from django.test import RequestFactory
+
+    from dashboard.middleware import DatabaseUnavailableMiddleware
+
+    middleware = DatabaseUnavailableMiddleware(lambda request: None)
+    request = RequestFactory().get(URL, QUESTION)
+    response = middleware.process_exception(request, sqlite_error(missing_file))
+    assert response.status_code == 503
+    assert response["Content-Type"] == "application/json"
+    assert "database is unavailable" in json.loads(response.content)["detail"]

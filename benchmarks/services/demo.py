@@ -4,10 +4,11 @@ specifications, Spare Cores' figures and the prices of the samples the project b
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime
 import functools
-import io
+import gc
 import json
 import lzma
 import os
@@ -176,13 +177,27 @@ class SparecoresDemoSummary(sparecores.ImportReport):
         return sum(self.present.values())
 
 
+@dataclass(frozen=True)
+class _DemoColumns:
+    """A bundled file's header: its line as the file holds it, and each column's position."""
+
+    line: str
+    index: dict[str, int]
+
+
 @dataclass
 class _DemoMachine:
     """One instance type of the bundled file: its lscpu figures and its runs' rows."""
 
     name: str
     cpu: CpuInfo
-    runs: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # path -> rows
+    columns: _DemoColumns
+    # path -> the run's rows, each as its cells and its line as the file holds it.
+    runs: dict[str, list[tuple[list[str], str]]] = field(default_factory=dict)
+
+    def first(self, path: str, column: str) -> str:
+        """A run's first row's cell of `column`."""
+        return self.runs[path][0][0][self.columns.index[column]]
 
 
 def sparecores_file(vendor: str) -> Path:
@@ -210,11 +225,48 @@ def load_sparecores_demo(
     after one query. `progress(done, total, summary)` is called before the first type and
     after each transaction (the types found stored counted in the first).
     """
-    if families is not None:
-        machines = list(_machines_of(frozenset(families) - frozenset(exclude_families), vendor))
-    else:
-        excluded = frozenset(exclude_families)
-        machines = list(_demo_machines(lambda family: family not in excluded, vendor))
+    with _fewer_collections():
+        if families is not None:
+            wanted = frozenset(families) - frozenset(exclude_families)
+            machines = list(_machines_of(wanted, vendor))
+        else:
+            excluded = frozenset(exclude_families)
+            machines = list(_demo_machines(lambda family: family not in excluded, vendor))
+        # The rows read live until the load ends: out of the collector's sight.
+        gc.freeze()
+        try:
+            return _load_machines(machines, vendor, progress)
+        finally:
+            gc.unfreeze()
+
+
+# Allocations between two collections of the youngest generation while the demo loads
+# (Python's default is 700).
+COLLECT_EVERY = 50_000
+
+
+@contextlib.contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Python's cyclic garbage collector, run less often while the demo loads.
+
+    A load makes millions of objects that live until it ends (the bundled rows, then each
+    batch's results, series and statistics rows); collecting every 700 allocations, the
+    collector went through them again and again, a third of the load's time.
+    """
+    threshold = gc.get_threshold()
+    gc.set_threshold(COLLECT_EVERY, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def _load_machines(
+    machines: list[_DemoMachine],
+    vendor: str,
+    progress: Callable[[int, int, SparecoresDemoSummary], None] | None,
+) -> SparecoresDemoSummary:
+    """`load_sparecores_demo` of the machines read."""
     stored = set(
         Run.objects.filter(region=None, variant="", upload_key__isnull=False)
         .exclude(instance_type=None)
@@ -227,8 +279,8 @@ def load_sparecores_demo(
     pending = []
     for machine in machines:
         keys = {
-            upload_checks.upload_key(rows[0]["sha256"], machine.name, "", "")
-            for rows in machine.runs.values()
+            upload_checks.upload_key(machine.first(path, "sha256"), machine.name, "", "")
+            for path in machine.runs
         }
         if keys <= stored:
             summary.types_finished_before += 1
@@ -242,9 +294,11 @@ def load_sparecores_demo(
     done = len(machines) - len(pending)
     if progress and done and not pending:
         progress(done, len(machines), summary)
+    # Parameter sets recur across machines: each text is read once per load.
+    params_of: dict[str, dict] = {}
     for start in range(0, len(pending), MACHINES_PER_TRANSACTION):
         for machine_summary in _load_demo_machines(
-            pending[start : start + MACHINES_PER_TRANSACTION], vendor
+            pending[start : start + MACHINES_PER_TRANSACTION], vendor, params_of
         ):
             summary.add(machine_summary)
             done += 1
@@ -258,9 +312,19 @@ def _runs_by_kind(paths: Iterable[str]) -> dict[str, int]:
     return dict(Counter(path.split("/")[-2] for path in paths))
 
 
-@transaction.atomic
-def _load_demo_machines(batch: list[_DemoMachine], vendor: str) -> list[sparecores.MachineSummary]:
-    """Some machines' figures in one transaction, through the batch ingest path."""
+def _load_demo_machines(
+    batch: list[_DemoMachine], vendor: str, params_of: dict[str, dict]
+) -> list[sparecores.MachineSummary]:
+    """Some machines' figures in one transaction, through the batch ingest path: their
+    outputs are made before it begins, so that it holds the write lock only to write."""
+    outputs = {machine.name: _demo_outputs(machine, params_of) for machine in batch}
+    with transaction.atomic():
+        return _store_demo_machines(batch, vendor, outputs)
+
+
+def _store_demo_machines(
+    batch: list[_DemoMachine], vendor: str, outputs: dict[str, list[machine_runs.MachineOutput]]
+) -> list[sparecores.MachineSummary]:
     created = {
         machine.name: sparecores.ensure_instance_type(
             machine.name, machine.cpu, source=sparecores.TYPE_SOURCE, vendor=vendor
@@ -270,7 +334,7 @@ def _load_demo_machines(batch: list[_DemoMachine], vendor: str) -> list[sparecor
     outcomes = machine_runs.record_many_machines(
         [
             machine_runs.MachineOutputs(
-                qualified_name(vendor, machine.name), _demo_outputs(machine), region_code=None
+                qualified_name(vendor, machine.name), outputs[machine.name], region_code=None
             )
             for machine in batch
         ]
@@ -292,42 +356,64 @@ def _load_demo_machines(batch: list[_DemoMachine], vendor: str) -> list[sparecor
     return summaries
 
 
-def _demo_outputs(machine: _DemoMachine) -> list[machine_runs.MachineOutput]:
-    """The machine's bundled figures as outputs already parsed, one per Spare Cores file."""
+def _demo_outputs(
+    machine: _DemoMachine, params_of: dict[str, dict]
+) -> list[machine_runs.MachineOutput]:
+    """The machine's bundled figures as outputs already parsed, one per Spare Cores file.
+
+    A run's raw output is its rows as the bundled file holds them, under the file's header:
+    the build script (scripts/build_demo_sparecores.py) wrote them with the csv module's
+    DictWriter, one row per line, which is what writing them again would give. Results of
+    one parameter set share its dict (`params_of`, read once per text): nothing changes a
+    result's parameters once parsed.
+    """
+    index = machine.columns.index
+    benchmark, params, value, unit, higher, notes = (
+        index[name]
+        for name in ("benchmark", "params", "value", "unit", "higher_is_better", "notes")
+    )
     outputs = []
     for path, rows in machine.runs.items():
-        first = rows[0]
+        first = rows[0][0]
+        results = []
+        for cells, _line in rows:
+            text = cells[params]
+            read = params_of.get(text)
+            if read is None:
+                read = params_of[text] = json.loads(text)
+            results.append(
+                ParsedResult(
+                    benchmark=cells[benchmark],
+                    params=read,
+                    value=float(cells[value]),
+                    unit=cells[unit],
+                    higher_is_better=cells[higher] == "1",
+                    notes=cells[notes] or None,
+                )
+            )
+        tool_version = first[index["tool_version"]]
+        cpu_model = first[index["cpu_model"]]
+        measured_at = first[index["measured_at"]]
         folder = path.split("/")[-2]
         parsed = ParsedOutput(
             format=inspector.KINDS[folder].format,
-            results=[
-                ParsedResult(
-                    benchmark=row["benchmark"],
-                    params=json.loads(row["params"]),
-                    value=float(row["value"]),
-                    unit=row["unit"],
-                    higher_is_better=row["higher_is_better"] == "1",
-                    notes=row["notes"] or None,
-                )
-                for row in rows
-            ],
-            tool_version=first["tool_version"] or None,
-            cpu_model=first["cpu_model"] or None,
+            results=results,
+            tool_version=tool_version or None,
+            cpu_model=cpu_model or None,
         )
+        content = machine.columns.line + "".join(line for _cells, line in rows)
         outputs.append(
             machine_runs.MachineOutput(
-                content=_csv_text(rows).encode("utf-8"),
+                content=content.encode("utf-8"),
                 filename=path,
                 format=parsed.format,
-                measured_at=datetime.date.fromisoformat(first["measured_at"])
-                if first["measured_at"]
-                else None,
-                tool_version=first["tool_version"],
-                cpu_model=first["cpu_model"],
-                source=first["source"],
-                licence=first["licence"],
+                measured_at=datetime.date.fromisoformat(measured_at) if measured_at else None,
+                tool_version=tool_version,
+                cpu_model=cpu_model,
+                source=first[index["source"]],
+                licence=first[index["licence"]],
                 parsed=parsed,
-                content_sha256=first["sha256"],
+                content_sha256=first[index["sha256"]],
             )
         )
     return outputs
@@ -344,58 +430,63 @@ def _demo_machines(wanted: Callable[[str], bool], vendor: str) -> Iterator[_Demo
     """The vendor's bundled file's instance types of the families `wanted` accepts, in order,
     read as a stream. The other rows are skipped by the name their line starts with, before
     the CSV reader sees them: the file has one row per line (its build script checks no cell
-    holds a line break) and the instance type first."""
+    holds a line break) and the instance type first. Each row keeps its line, the run's raw
+    output (`_demo_outputs`)."""
     machine: _DemoMachine | None = None
     families: dict[str, bool] = {}
     kind = machine_kind(vendor)
     path = sparecores_file(vendor)
+    line = ""
 
-    def kept(line: str) -> bool:
-        name = line.partition(",")[0]
-        keep = families.get(name)
-        if keep is None:
-            keep = families[name] = wanted(family_of(kind, name))
-        return keep
+    def kept(lines: Iterable[str]) -> Iterator[str]:
+        nonlocal line
+        for line in lines:  # noqa: B007 (the row being read, for the loop below)
+            name = line.partition(",")[0]
+            keep = families.get(name)
+            if keep is None:
+                keep = families[name] = wanted(family_of(kind, name))
+            if keep:
+                yield line
 
     with lzma.open(path, "rt", encoding="utf-8", newline="") as handle:
-        header = next(csv.reader([handle.readline()]))
+        header_line = handle.readline()
+        header = next(csv.reader([header_line]))
         if header[0] != "instance_type":
             raise ValueError(f"{path.name}: its first column is not instance_type")
-        for cells in csv.reader(line for line in handle if kept(line)):
+        columns = _DemoColumns(header_line, {name: at for at, name in enumerate(header)})
+        width = len(header)
+        run_path = columns.index["path"]
+        # The reader takes one line per row: `line` is the row's when it is handed out.
+        for cells in csv.reader(kept(handle)):
+            if len(cells) != width:
+                raise ValueError(f"{path.name}: a row of {len(cells)} cells, not {width}")
             name = cells[0]
-            row = dict(zip(header, cells, strict=True))
             if machine is None or machine.name != name:
                 if machine is not None:
                     yield machine
-                machine = _DemoMachine(name=name, cpu=_cpu(row))
-            machine.runs.setdefault(row["path"], []).append(row)
+                machine = _DemoMachine(name=name, cpu=_cpu(cells, columns), columns=columns)
+            machine.runs.setdefault(cells[run_path], []).append((cells, line))
     if machine is not None:
         yield machine
 
 
-def _cpu(row: dict[str, str]) -> CpuInfo:
+def _cpu(cells: list[str], columns: _DemoColumns) -> CpuInfo:
+    def cell(column: str) -> str:
+        return cells[columns.index[column]]
+
     def number(column: str) -> int | None:
-        return int(row[column]) if row[column] else None
+        return int(cell(column)) if cell(column) else None
 
     cores = number("physical_cores")
     return CpuInfo(
-        model_name=row["cpu_model"] or None,
-        architecture=row["architecture"] or None,
+        model_name=cell("cpu_model") or None,
+        architecture=cell("architecture") or None,
         cpus=number("vcpus"),
         threads_per_core=number("threads_per_core"),
         # CpuInfo knows cores as per socket times sockets: one socket holding them all.
         cores_per_socket=cores,
         sockets=1 if cores else None,
     )
-
-
-def _csv_text(rows: list[dict[str, str]]) -> str:
-    """A run's rows as they stand in the bundled file: what its raw_output keeps."""
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return text.getvalue()
 
 
 # ---- the other clouds ------------------------------------------------------------------

@@ -112,7 +112,14 @@ def store(rows: list[ResultRow]) -> set[int]:
     An uploaded result the screen holds (services/screening.py) is stored out of its series,
     its row's `series_id` None: the caller refreshes the statistics of the others only.
     """
-    keys = [statistics.params_key(row.params) for row in rows]
+    # Keyed once per dict: the results of one parameter set may share it (the bundled demo's).
+    keyed: dict[int, str] = {}
+    keys = []
+    for row in rows:
+        key = keyed.get(id(row.params))
+        if key is None:
+            key = keyed[id(row.params)] = statistics.params_key(row.params)
+        keys.append(key)
     created = statistics.attach_series(rows, keys=keys)
     held = screening.screen(rows, created=created)
     for index in held:

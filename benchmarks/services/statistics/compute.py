@@ -418,6 +418,8 @@ def statistics_rows(
     for series_id in sorted(by_series):
         samples, key = by_series[series_id], keys[series_id]
         rows.append((*statistics_row(series_id, ALL_REGIONS, samples, now), *key))
+        if len(samples) == 1:
+            continue  # measured in one region (most series of fresh data)
         regions: dict[str | None, list[Sample]] = defaultdict(list)
         for sample in samples:
             regions[sample.region].append(sample)

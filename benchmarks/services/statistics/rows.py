@@ -15,6 +15,7 @@ from django.db import IntegrityError, connection, transaction
 
 # Rows a non-PostgreSQL database is sent per executemany.
 INSERT_BATCH = 5000
+_MISSING = object()
 
 
 class JsonText(str):
@@ -26,11 +27,20 @@ def stored_params(texts: Sequence[str], params: Sequence[dict[str, Any]]) -> lis
     """What `insert_rows` writes for params whose `params_key`s are `texts`.
 
     On PostgreSQL the canonical texts themselves (jsonb keeps no key order, so nothing changes
-    but the dumping saved); elsewhere the dicts, whose keys then keep the parser's order.
+    but the dumping saved); elsewhere each dict as the JSON field writes it, its keys in the
+    parser's order: dumped once per dict, which the results of one parameter set may share
+    (the bundled demo's do).
     """
     if connection.vendor == "postgresql":
         return [JsonText(text) for text in texts]
-    return list(params)
+    dumped: dict[int, JsonText] = {}
+    stored = []
+    for value in params:
+        text = dumped.get(id(value))
+        if text is None:
+            text = dumped[id(value)] = JsonText(json.dumps(value))
+        stored.append(text)
+    return stored
 
 
 def _json_text(value: Any) -> str:
@@ -63,10 +73,20 @@ def insert_rows(
         elif kind == "DateTimeField":
             adapters.append((index, ops.adapt_datetimefield_value))
 
+    # Dates and times recur across rows (a batch's `now`, a run's day): each is adapted once.
+    adapted: list[dict] = [{} for _ in adapters]
+
     def adapt(row: tuple) -> tuple:
         values = list(row)
-        for index, adapter in adapters:
-            values[index] = adapter(values[index])
+        for (index, adapter), seen in zip(adapters, adapted, strict=True):
+            value = values[index]
+            if adapter is _json_text:
+                values[index] = value if isinstance(value, JsonText) else json.dumps(value)
+                continue
+            text = seen.get(value, _MISSING)
+            if text is _MISSING:
+                text = seen[value] = adapter(value)
+            values[index] = text
         return tuple(values)
 
     quote = ops.quote_name
