@@ -305,9 +305,16 @@ def finder_step(page, walk: Walk) -> str:
 
 def compare_step(page, walk: Walk) -> str:
     """Compare's region, price, method or date changed, then asked."""
-    what = walk.pick(("#region", "#purchase_option", "#basis", "date"))
+    what = walk.pick(("region", "#purchase_option", "#basis", "date"))
     if what == "date":
         page.fill("#at", walk.pick(DATES[1:]))
+    elif what == "region":
+        # One menu per compared cloud (each type priced in its own vendor's region), or the
+        # one region menu before any type is compared.
+        menus = page.locator("#compare-choices select[name=regions], #compare-choices #region")
+        menu = menus.nth(walk.pick(range(menus.count())))
+        values = menu.locator("option").evaluate_all("os => os.map(o => o.value)")
+        menu.select_option(walk.pick(values))
     else:
         page.select_option(what, walk.pick(options(page, what)))
     navigate(page, lambda: page.click("#show"))
