@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.noise_serializers import IntervalSerializer
+from api.query_parameters import KnownParameters
 from api.schema import FIELD_ERRORS
 from benchmarks.currency import USD, currencies
 from benchmarks.models import PurchaseOption, Vendor
@@ -160,7 +161,7 @@ class WorkloadAnswerSerializer(serializers.Serializer):
     summary = serializers.CharField()
 
 
-class WorkloadPredictView(APIView):
+class WorkloadPredictView(KnownParameters, APIView):
     """Your workload predicted: give your own figures on at least two instance types; the
     answer learns which stored benchmarks move like them (leave-one-out), predicts every
     type with a 90% interval, and ranks them per dollar in the region asked. Nothing stored.

@@ -74,7 +74,8 @@ def test_a_line_under_the_answer_says_how_far_a_second_run_moves():
     )  # fmt: skip
     html = Client().get(page).content.decode()
     answer, line = html.index('data-role="answer"'), html.index('data-role="second-run"')
-    assert answer < line < html.index('id="per-dollar-chart"')
+    # Under the answer, beneath the per-dollar chart whose error bars it explains.
+    assert answer < html.index('id="per-dollar-chart"') < line
     assert (
         "A second run of the same type differs by up to 5.6% in 9 runs of 10 and by up to 16% "
         "in 19 of 20: a lead inside that is a tie (2,623 pairs of runs)."

@@ -25,11 +25,16 @@ def test_the_navigations_compare_opens_the_compare_page(sqlite_site, page):
 def test_the_best_mark_of_a_latency_goes_to_the_lowest(sqlite_site, page):
     page.goto(f"{sqlite_site}{S2}")
     medians = page.locator('tr[data-line="redis:set-latency"] td .figure').all_inner_texts()
-    best = page.locator('tr[data-line="redis:set-latency"] td').evaluate_all(
-        "cells => cells.findIndex(c => c.classList.contains('best'))"
+    cells = page.locator('tr[data-line="redis:set-latency"] td')
+    best = cells.evaluate_all("cells => cells.findIndex(c => c.classList.contains('best'))")
+    within = cells.evaluate_all(
+        "cells => cells.flatMap((c, i) => c.classList.contains('within-noise') ? [i] : [])"
     )
     seconds = [float(text.split(" ")[0]) for text in medians]  # all in ms or all in µs
-    assert best == seconds.index(min(seconds))
+    lowest = seconds.index(min(seconds))
+    # The lowest latency is marked best, or, where the calibrated noise ties the line (no type
+    # leads beyond it), striped among those within noise of the best.
+    assert best == lowest or (best == -1 and lowest in within), (best, within, seconds)
     assert "per dollar" not in page.inner_text('tr[data-line="compression:gzip-ratio"]')
     assert "per cent" not in page.inner_text("#compare-table")
 

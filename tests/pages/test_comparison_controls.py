@@ -136,7 +136,11 @@ def test_the_default_view_draws_a_bar_per_type_matching_the_api(demo_site, page)
     rows = page.locator("#results-table tbody tr").evaluate_all(
         "rows => rows.map(row => row.dataset.key)"
     )
-    bars = page.evaluate("Chart.getChart('per-dollar-chart').data.datasets[0].data")
+    # A bar with error bars is a point {x, xMin, xMax}: its figure is x.
+    bars = page.evaluate(
+        "Chart.getChart('per-dollar-chart').data.datasets[0].data"
+        ".map(p => (p && typeof p === 'object') ? p.x : p)"
+    )
     assert len(bars) == len(rows) > 10
     assert bars == sorted(bars, reverse=True)
     api_url = demo_site.url + page.locator("#api-link").get_attribute("href")
@@ -284,7 +288,8 @@ def test_study_s1_shows_fargate_generations_apart_and_t2_nano_burst_and_sustaine
     bar = page.evaluate(
         """() => { const c = Chart.getChart('per-dollar-chart');
                    const i = c.data.labels.findIndex(l => l.endsWith('t2.nano'));
-                   return c.data.datasets.map(d => d.data[i]); }"""
+                   const figure = (p) => (p && typeof p === 'object') ? p.x : p;
+                   return c.data.datasets.map(d => figure(d.data[i])); }"""
     )
     assert len(bar) == 2 and bar[1] > bar[0] > 0
     assert bar[1] / bar[0] == pytest.approx(20, rel=1e-3)

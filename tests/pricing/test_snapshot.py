@@ -34,7 +34,7 @@ def test_the_bundled_files_are_what_the_script_builds_from_the_shared_data(share
     kept, left_out = script.demo_price_rows(pricing)
     assert bundled("prices.csv") == as_text(kept)
     # Types newer than the bundled specifications are left out, not priced without them.
-    assert "c8ib.2xlarge" in left_out and len(left_out) == 189
+    assert "c8ib.2xlarge" in left_out and len(left_out) == 176
     assert bundled("fargate_rates.csv") == as_text(script.fargate_rows(pricing))
     assert bundled("instance_types.csv") == as_text(script.instance_type_rows(pricing))
 
