@@ -99,6 +99,11 @@ class Estimate:
     high: float | None = None
 
 
+def estimated_label(label: str, estimated: bool) -> str:
+    """A row's name as every chart, table and sentence shows it: an estimate says so."""
+    return f"{label} (estimated)" if estimated else label
+
+
 def processes_of(params: dict | None) -> int | None:
     """A figure's process count (its `processes` parameter), None where it has none."""
     value = (params or {}).get("processes")

@@ -72,7 +72,7 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
             {
                 "key": row.key,
                 # Every chart names an estimated row so (and fills it hatched: charts.js).
-                "label": row.label + (" (estimated)" if row.estimated else ""),
+                "label": row.shown_label,
                 "instance_type": row.instance_type,
                 "family": row.family,
                 "colour": colours[row.family],
@@ -432,9 +432,7 @@ def profile_chart(comparison: ProfileComparison) -> dict | None:
         "families": [{"name": name, "colour": colours[name]} for name in families],
         "bars": [
             {
-                "label": row.instance_type
-                + (f" ({row.variant})" if row.variant else "")
-                + (" (estimated)" if row.estimated else ""),
+                "label": row.shown_label,
                 "family": row.family,
                 "per_dollar": row.per_dollar,
                 "estimated": row.estimated,

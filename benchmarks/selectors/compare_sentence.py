@@ -8,6 +8,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from benchmarks import units
+from benchmarks.fargate_estimate import estimated_label
 from benchmarks.models import PurchaseOption
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def summary(comparison: TypeComparison) -> str:
     estimated = {names[i] for i in positions if any(line.cells[i].estimated for line in shared)}
 
     def named(name: str) -> str:
-        return f"{name} (estimated)" if name in estimated else name
+        return estimated_label(name, name in estimated)
 
     leader = max(among, key=lambda name: (wins[name], -names.index(name)))
     sentence = f"{opening}, {named(leader)} buys the most per dollar on {wins[leader]}"

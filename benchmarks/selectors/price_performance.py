@@ -19,6 +19,7 @@ from django.utils import timezone
 from benchmarks import units
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import DomainError
+from benchmarks.fargate_estimate import estimated_label
 from benchmarks.models import Benchmark, InstanceType, Region, qualified_name
 from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
@@ -139,6 +140,11 @@ class PricePerformanceRow:
     def label(self) -> str:
         """How the charts and tables name this row: `c7a.xlarge`, `c7a.xlarge (base)`."""
         return f"{self.instance_type} ({self.variant})" if self.variant else self.instance_type
+
+    @property
+    def shown_label(self) -> str:
+        """The label every chart and data table shows: an estimated row says so."""
+        return estimated_label(self.label, self.estimated)
 
     @property
     def page_name(self) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 from django.utils import timezone
 
 from benchmarks import profiles as definitions
+from benchmarks.fargate_estimate import estimated_label
 from benchmarks.models import Benchmark, Region, SeriesStatistics
 from benchmarks.noise import Noise
 from benchmarks.per_dollar import SECONDS_PER_HOUR
@@ -63,6 +64,12 @@ class ProfileRow:
     @property
     def burstable(self) -> bool:
         return self.baseline_share is not None
+
+    @property
+    def shown_label(self) -> str:
+        """The label its chart shows: `c7a.xlarge (base)`, an estimated row's says so."""
+        label = f"{self.instance_type} ({self.variant})" if self.variant else self.instance_type
+        return estimated_label(label, self.estimated)
 
     @property
     def median(self) -> float:

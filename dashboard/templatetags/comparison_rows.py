@@ -35,7 +35,7 @@ def _text(value) -> str:
 def _name(row) -> str:
     """The row's label (`c7a.xlarge (base)`), escaped; an estimated row's says so, as its
     bars do (`fargate-1vcpu-2gb-arm64 (estimated)`)."""
-    return _text(row.label + (" (estimated)" if row.estimated else ""))
+    return _text(row.shown_label)
 
 
 def _width_percent(share) -> str:
