@@ -303,40 +303,39 @@ def pair_margin(one: float, other: float) -> float:
 def rank_ranges(figures: Sequence[float], margins: Sequence[float]) -> list[tuple[int, int]]:
     """For figures in rank order (best first, higher is better), each with its margin, the
     ranks each could take: from one after the figures clearly above it to the count of those
-    not clearly below it, two figures differing beyond the wider of their margins.
+    not clearly below it, "clearly" as `beyond` says it with the wider of two margins.
 
-    Clearly above figure i: f_j > f_i (1 + m_i) and f_j / (1 + m_j) > f_i; clearly below:
-    f_j (1 + m_i) < f_i and f_j (1 + m_j) < f_i. Each is counted by a sweep over one
-    condition with the other's values kept in order: n log n, not n^2."""
+    With k = 1 + margin + TOLERANCE, clearly above figure i: f_j > f_i k_i and
+    f_j / k_j > f_i; clearly below: f_j k_i < f_i and f_j k_j < f_i. Each is counted by a
+    sweep over one condition with the other's values kept in order: n log n, not n^2."""
     count = len(figures)
     if not count:
         return []
-    factors = [1 + margin for margin in margins]
-    above = _count_both(
-        points=[(f, f / k) for f, k in zip(figures, factors, strict=True)],
-        queries=[(f * k, f) for f, k in zip(figures, factors, strict=True)],
-    )
+    factors = [1 + margin + repeats.TOLERANCE for margin in margins]
+    reduced = [f / k for f, k in zip(figures, factors, strict=True)]
+    raised = [f * k for f, k in zip(figures, factors, strict=True)]
+    above = _count_both(figures, reduced, raised, figures)
     # Below: negate both coordinates to count with the same "greater than" sweep.
     below = _count_both(
-        points=[(-f, -f * k) for f, k in zip(figures, factors, strict=True)],
-        queries=[(-f / k, -f) for f, k in zip(figures, factors, strict=True)],
+        [-f for f in figures], [-f for f in raised], [-f for f in reduced], [-f for f in figures]
     )
     return [(above[i] + 1, count - below[i]) for i in range(count)]
 
 
-def _count_both(points: list[tuple], queries: list[tuple]) -> list[int]:
-    """For each query (a, b), how many points (x, y) have x > a and y > b."""
-    by_x = sorted(points, key=lambda point: -point[0])
-    order = sorted(range(len(queries)), key=lambda i: -queries[i][0])
+def _count_both(xs: list[float], ys: list[float], queries_a: list[float], queries_b: list[float]):
+    """For each query (a_i, b_i), how many points (x_j, y_j) have x_j > a_i and y_j > b_i."""
+    points = sorted(zip(xs, ys, strict=True), reverse=True)
+    points.append((-math.inf, 0.0))  # a sentinel no query takes
     seen: list[float] = []
-    counts = [0] * len(queries)
+    insort, bisect_right = bisect.insort, bisect.bisect_right
+    counts = [0] * len(queries_a)
     taken = 0
-    for index in order:
-        a, b = queries[index]
-        while taken < len(by_x) and by_x[taken][0] > a:
-            bisect.insort(seen, by_x[taken][1])
+    for index in sorted(range(len(queries_a)), key=queries_a.__getitem__, reverse=True):
+        a = queries_a[index]
+        while points[taken][0] > a:
+            insort(seen, points[taken][1])
             taken += 1
-        counts[index] = len(seen) - bisect.bisect_right(seen, b)
+        counts[index] = taken - bisect_right(seen, queries_b[index])
     return counts
 
 

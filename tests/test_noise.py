@@ -187,6 +187,41 @@ def test_a_row_whose_own_runs_are_far_apart_spans_the_ranks_they_reach():
     assert ranges == [(1, 2), (1, 4), (2, 3), (3, 4)]
 
 
+def test_rank_ranges_say_clearly_above_and_below_as_beyond_does():
+    # One tie rule: the sweep counts exactly the rows `beyond` calls ahead or behind with the
+    # wider of two margins, at a margin's edge too: a lead within TOLERANCE of the margin is
+    # a tie (float error, not a difference any run makes).
+    import random
+
+    generator = random.Random(55)
+    cases = [
+        ([110.0, 100.0, 90.9090909090909], [0.1, 0.1, 0.1]),
+        ([110.00000005, 100.0], [0.1, 0.1]),
+        ([110.00000005, 100.0], [0.0, 0.1]),
+    ]
+    for _ in range(200):
+        count = generator.randint(1, 30)
+        figures = sorted(
+            (generator.choice([100.0, 110.0, 121.0, generator.uniform(1, 200)])
+             for _ in range(count)),
+            reverse=True,
+        )  # fmt: skip
+        margins = [generator.choice([0.0, 0.1, 0.21, generator.uniform(0, 0.5)]) for _ in figures]
+        cases.append((figures, margins))
+    for figures, margins in cases:
+        expected = []
+        for i, (figure, margin) in enumerate(zip(figures, margins, strict=True)):
+            pairs = [
+                (other, noise.pair_margin(margin, margins[j]))
+                for j, other in enumerate(figures)
+                if j != i
+            ]
+            above = sum(noise.beyond(other, figure, pair) for other, pair in pairs)
+            below = sum(noise.beyond(figure, other, pair) for other, pair in pairs)
+            expected.append((above + 1, len(figures) - below))
+        assert noise.rank_ranges(figures, margins) == expected, (figures, margins)
+
+
 def test_the_interval_reaches_the_quantile_and_covers_the_rows_own_runs():
     assert noise.interval(100.0, 0.1, 100.0, 100.0, runs=1) == (
         pytest.approx(100 / 1.1),
