@@ -34,6 +34,10 @@ ENOUGH_REPEATS = 50
 # one run): its margin was two standard deviations of a difference of two runs, and its
 # interval reaches 1.645 of them (both assume normal noise; a rebuild replaces them).
 LEGACY_SIGMAS = {"margin": 2.0, "interval": 1.645}
+# A row's own runs count from two: its margin is at least how far apart they are, its interval
+# covers them, and it has a `spread` (Hetzner cx22's two stress-ng runs, 27% apart, widen its
+# rank range and interval; no quantile is read from a row's own runs, so two are enough).
+OWN_RUNS = 2
 
 
 @dataclass(frozen=True)
@@ -340,8 +344,9 @@ def _count_both(xs: list[float], ys: list[float], queries_a: list[float], querie
 
 
 def own_difference(minimum: float, maximum: float, runs: int) -> float:
-    """How far apart a row's own runs are (max / min - 1, the pairs' measure); 0 with one."""
-    if runs < 2 or minimum <= 0:
+    """How far apart a row's own runs are (max / min - 1, the pairs' measure); 0 with fewer
+    than OWN_RUNS."""
+    if runs < OWN_RUNS or minimum <= 0:
         return 0.0
     return maximum / minimum - 1
 
@@ -350,15 +355,15 @@ def interval(
     median: float, reach: float, minimum: float, maximum: float, runs: int
 ) -> tuple[float, float]:
     """A row's 90% interval: `reach` (ratio - 1) either side of its median, widened to cover
-    its own runs where it has several."""
+    its own runs where it has OWN_RUNS or more."""
     low, high = median / (1 + reach), median * (1 + reach)
-    if runs >= 2:
+    if runs >= OWN_RUNS:
         low, high = min(low, minimum), max(high, maximum)
     return low, high
 
 
 def relative_spread(minimum: float, maximum: float, median: float, runs: int) -> float | None:
-    """The spread of a row's own runs, (max - min) / median; None with one run."""
-    if runs < 2 or not median:
+    """The spread of a row's own runs, (max - min) / median; None with fewer than OWN_RUNS."""
+    if runs < OWN_RUNS or not median:
         return None
     return round((maximum - minimum) / abs(median), 6)
