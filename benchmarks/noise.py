@@ -75,17 +75,30 @@ class Noise:
             return self.quantiles[repeats.INTERVAL_QUANTILE]
         return LEGACY_SIGMAS["interval"] * math.sqrt(2) * self.relative
 
-    def reach(self, vendor: str, allocation: str, params: str = "") -> tuple[float, float]:
-        """(tie margin, interval reach) for a machine of this vendor and CPU allocation
-        measured with these parameters (their canonical text): its parameter set's group's,
-        else the set's; else its group's, else the benchmark's."""
+    def judged_by(self, vendor: str, allocation: str, params: str = "") -> tuple[str, dict | None]:
+        """The distribution a machine of this vendor and CPU allocation, measured with these
+        parameters (their canonical text), is judged by, and its group's name: its parameter
+        set's group ("aws dedicated", else "dedicated"), else the set's (""); else its
+        group, else the benchmark's (""). None for noise kept before quantiles were."""
         kept = self.by_params.get(params) if params else None
         groups = kept["groups"] if kept else self.groups
-        group = groups.get(repeats.group_name(vendor, allocation)) or groups.get(allocation)
-        if group or kept:
-            spread = Spread.from_dict(group or kept)
-            return spread.tie_margin, spread.interval
-        return self.margin, self.interval
+        for name in (repeats.group_name(vendor, allocation), allocation):
+            if groups.get(name):
+                return name, groups[name]
+        if kept:
+            return "", kept
+        if self.quantiles:
+            return "", {"pairs": self.pairs or 0, "quantiles": self.quantiles}
+        return "", None
+
+    def reach(self, vendor: str, allocation: str, params: str = "") -> tuple[float, float]:
+        """(tie margin, interval reach) of the distribution such a machine is judged by
+        (`judged_by`)."""
+        kept = self.judged_by(vendor, allocation, params)[1]
+        if kept is None:
+            return self.margin, self.interval
+        spread = Spread.from_dict(kept)
+        return spread.tie_margin, spread.interval
 
     def as_dict(self) -> dict:
         kept = {"relative": self.relative, "series": self.series, "method": self.method}

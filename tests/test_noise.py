@@ -132,6 +132,43 @@ def test_vendors_and_allocations_with_enough_pairs_keep_their_own_distribution()
     assert Noise.from_dict(measured.as_dict()) == measured
 
 
+def test_the_sentence_and_the_ranks_name_the_same_distribution():
+    # One lookup (Noise.judged_by) for the margins (reach) and the line under the answer.
+    from types import SimpleNamespace
+
+    from benchmarks.selectors.answer_sentence import second_run
+    from benchmarks.selectors.standing import Standing
+
+    measured = noise.measure(
+        repeated([(100.0, 100.5)] * 60, vendor="aws")
+        + repeated([(100.0, 130.0)] * 60, vendor="azure")
+    )
+    assert measured.judged_by("aws", "dedicated") == (
+        "aws dedicated",
+        measured.groups["aws dedicated"],
+    )
+    assert measured.judged_by("gcp", "dedicated") == ("dedicated", measured.groups["dedicated"])
+    assert measured.judged_by("gcp", "burstable") == (
+        "", {"pairs": measured.pairs, "quantiles": measured.quantiles}
+    )  # fmt: skip
+    legacy = Noise.from_dict({"relative": 0.01, "series": 10, "method": "m"})
+    assert legacy.judged_by("aws", "dedicated") == ("", None)
+
+    def said(vendor, allocation):
+        winner = SimpleNamespace(
+            instance_type="x.large", per_dollar=1.0, vendor=vendor, cpu_allocation=allocation,
+            params_key="",
+        )  # fmt: skip
+        table = SimpleNamespace(
+            standing=Standing(noise=measured, best_family=None, tied=False), results=[winner]
+        )
+        return second_run(table)
+
+    assert said("aws", "dedicated").startswith("On Amazon Web Services' dedicated vCPUs, ")
+    assert said("gcp", "dedicated").startswith("On dedicated vCPUs, ")
+    assert said("gcp", "burstable").startswith("A second run of the same type differs by up to")
+
+
 def test_a_thin_group_keeps_the_wider_of_its_own_and_its_fallbacks_quantiles():
     quiet = repeated([(100.0, 100.5)] * 60, vendor="aws")
     calm = repeated([(100.0, 100.1)] * 10, vendor="gcp")
