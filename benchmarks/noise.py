@@ -34,6 +34,10 @@ ENOUGH_REPEATS = 50
 # one run): its margin was two standard deviations of a difference of two runs, and its
 # interval reaches 1.645 of them (both assume normal noise; a rebuild replaces them).
 LEGACY_SIGMAS = {"margin": 2.0, "interval": 1.645}
+# A row's own runs count from two: its margin is at least how far apart they are, its interval
+# covers them, and it has a `spread` (Hetzner cx22's two stress-ng runs, 27% apart, widen its
+# rank range and interval; no quantile is read from a row's own runs, so two are enough).
+OWN_RUNS = 2
 
 
 @dataclass(frozen=True)
@@ -71,17 +75,30 @@ class Noise:
             return self.quantiles[repeats.INTERVAL_QUANTILE]
         return LEGACY_SIGMAS["interval"] * math.sqrt(2) * self.relative
 
-    def reach(self, vendor: str, allocation: str, params: str = "") -> tuple[float, float]:
-        """(tie margin, interval reach) for a machine of this vendor and CPU allocation
-        measured with these parameters (their canonical text): its parameter set's group's,
-        else the set's; else its group's, else the benchmark's."""
+    def judged_by(self, vendor: str, allocation: str, params: str = "") -> tuple[str, dict | None]:
+        """The distribution a machine of this vendor and CPU allocation, measured with these
+        parameters (their canonical text), is judged by, and its group's name: its parameter
+        set's group ("aws dedicated", else "dedicated"), else the set's (""); else its
+        group, else the benchmark's (""). None for noise kept before quantiles were."""
         kept = self.by_params.get(params) if params else None
         groups = kept["groups"] if kept else self.groups
-        group = groups.get(repeats.group_name(vendor, allocation)) or groups.get(allocation)
-        if group or kept:
-            spread = Spread.from_dict(group or kept)
-            return spread.tie_margin, spread.interval
-        return self.margin, self.interval
+        for name in (repeats.group_name(vendor, allocation), allocation):
+            if groups.get(name):
+                return name, groups[name]
+        if kept:
+            return "", kept
+        if self.quantiles:
+            return "", {"pairs": self.pairs or 0, "quantiles": self.quantiles}
+        return "", None
+
+    def reach(self, vendor: str, allocation: str, params: str = "") -> tuple[float, float]:
+        """(tie margin, interval reach) of the distribution such a machine is judged by
+        (`judged_by`)."""
+        kept = self.judged_by(vendor, allocation, params)[1]
+        if kept is None:
+            return self.margin, self.interval
+        spread = Spread.from_dict(kept)
+        return spread.tie_margin, spread.interval
 
     def as_dict(self) -> dict:
         kept = {"relative": self.relative, "series": self.series, "method": self.method}
@@ -303,46 +320,46 @@ def pair_margin(one: float, other: float) -> float:
 def rank_ranges(figures: Sequence[float], margins: Sequence[float]) -> list[tuple[int, int]]:
     """For figures in rank order (best first, higher is better), each with its margin, the
     ranks each could take: from one after the figures clearly above it to the count of those
-    not clearly below it, two figures differing beyond the wider of their margins.
+    not clearly below it, "clearly" as `beyond` says it with the wider of two margins.
 
-    Clearly above figure i: f_j > f_i (1 + m_i) and f_j / (1 + m_j) > f_i; clearly below:
-    f_j (1 + m_i) < f_i and f_j (1 + m_j) < f_i. Each is counted by a sweep over one
-    condition with the other's values kept in order: n log n, not n^2."""
+    With k = 1 + margin + TOLERANCE, clearly above figure i: f_j > f_i k_i and
+    f_j / k_j > f_i; clearly below: f_j k_i < f_i and f_j k_j < f_i. Each is counted by a
+    sweep over one condition with the other's values kept in order: n log n, not n^2."""
     count = len(figures)
     if not count:
         return []
-    factors = [1 + margin for margin in margins]
-    above = _count_both(
-        points=[(f, f / k) for f, k in zip(figures, factors, strict=True)],
-        queries=[(f * k, f) for f, k in zip(figures, factors, strict=True)],
-    )
+    factors = [1 + margin + repeats.TOLERANCE for margin in margins]
+    reduced = [f / k for f, k in zip(figures, factors, strict=True)]
+    raised = [f * k for f, k in zip(figures, factors, strict=True)]
+    above = _count_both(figures, reduced, raised, figures)
     # Below: negate both coordinates to count with the same "greater than" sweep.
     below = _count_both(
-        points=[(-f, -f * k) for f, k in zip(figures, factors, strict=True)],
-        queries=[(-f / k, -f) for f, k in zip(figures, factors, strict=True)],
+        [-f for f in figures], [-f for f in raised], [-f for f in reduced], [-f for f in figures]
     )
     return [(above[i] + 1, count - below[i]) for i in range(count)]
 
 
-def _count_both(points: list[tuple], queries: list[tuple]) -> list[int]:
-    """For each query (a, b), how many points (x, y) have x > a and y > b."""
-    by_x = sorted(points, key=lambda point: -point[0])
-    order = sorted(range(len(queries)), key=lambda i: -queries[i][0])
+def _count_both(xs: list[float], ys: list[float], queries_a: list[float], queries_b: list[float]):
+    """For each query (a_i, b_i), how many points (x_j, y_j) have x_j > a_i and y_j > b_i."""
+    points = sorted(zip(xs, ys, strict=True), reverse=True)
+    points.append((-math.inf, 0.0))  # a sentinel no query takes
     seen: list[float] = []
-    counts = [0] * len(queries)
+    insort, bisect_right = bisect.insort, bisect.bisect_right
+    counts = [0] * len(queries_a)
     taken = 0
-    for index in order:
-        a, b = queries[index]
-        while taken < len(by_x) and by_x[taken][0] > a:
-            bisect.insort(seen, by_x[taken][1])
+    for index in sorted(range(len(queries_a)), key=queries_a.__getitem__, reverse=True):
+        a = queries_a[index]
+        while points[taken][0] > a:
+            insort(seen, points[taken][1])
             taken += 1
-        counts[index] = len(seen) - bisect.bisect_right(seen, b)
+        counts[index] = taken - bisect_right(seen, queries_b[index])
     return counts
 
 
 def own_difference(minimum: float, maximum: float, runs: int) -> float:
-    """How far apart a row's own runs are (max / min - 1, the pairs' measure); 0 with one."""
-    if runs < 2 or minimum <= 0:
+    """How far apart a row's own runs are (max / min - 1, the pairs' measure); 0 with fewer
+    than OWN_RUNS."""
+    if runs < OWN_RUNS or minimum <= 0:
         return 0.0
     return maximum / minimum - 1
 
@@ -351,15 +368,15 @@ def interval(
     median: float, reach: float, minimum: float, maximum: float, runs: int
 ) -> tuple[float, float]:
     """A row's 90% interval: `reach` (ratio - 1) either side of its median, widened to cover
-    its own runs where it has several."""
+    its own runs where it has OWN_RUNS or more."""
     low, high = median / (1 + reach), median * (1 + reach)
-    if runs >= 2:
+    if runs >= OWN_RUNS:
         low, high = min(low, minimum), max(high, maximum)
     return low, high
 
 
 def relative_spread(minimum: float, maximum: float, median: float, runs: int) -> float | None:
-    """The spread of a row's own runs, (max - min) / median; None with one run."""
-    if runs < 2 or not median:
+    """The spread of a row's own runs, (max - min) / median; None with fewer than OWN_RUNS."""
+    if runs < OWN_RUNS or not median:
         return None
     return round((maximum - minimum) / abs(median), 6)

@@ -132,6 +132,43 @@ def test_vendors_and_allocations_with_enough_pairs_keep_their_own_distribution()
     assert Noise.from_dict(measured.as_dict()) == measured
 
 
+def test_the_sentence_and_the_ranks_name_the_same_distribution():
+    # One lookup (Noise.judged_by) for the margins (reach) and the line under the answer.
+    from types import SimpleNamespace
+
+    from benchmarks.selectors.answer_sentence import second_run
+    from benchmarks.selectors.standing import Standing
+
+    measured = noise.measure(
+        repeated([(100.0, 100.5)] * 60, vendor="aws")
+        + repeated([(100.0, 130.0)] * 60, vendor="azure")
+    )
+    assert measured.judged_by("aws", "dedicated") == (
+        "aws dedicated",
+        measured.groups["aws dedicated"],
+    )
+    assert measured.judged_by("gcp", "dedicated") == ("dedicated", measured.groups["dedicated"])
+    assert measured.judged_by("gcp", "burstable") == (
+        "", {"pairs": measured.pairs, "quantiles": measured.quantiles}
+    )  # fmt: skip
+    legacy = Noise.from_dict({"relative": 0.01, "series": 10, "method": "m"})
+    assert legacy.judged_by("aws", "dedicated") == ("", None)
+
+    def said(vendor, allocation):
+        winner = SimpleNamespace(
+            instance_type="x.large", per_dollar=1.0, vendor=vendor, cpu_allocation=allocation,
+            params_key="",
+        )  # fmt: skip
+        table = SimpleNamespace(
+            standing=Standing(noise=measured, best_family=None, tied=False), results=[winner]
+        )
+        return second_run(table)
+
+    assert said("aws", "dedicated").startswith("On Amazon Web Services' dedicated vCPUs, ")
+    assert said("gcp", "dedicated").startswith("On dedicated vCPUs, ")
+    assert said("gcp", "burstable").startswith("A second run of the same type differs by up to")
+
+
 def test_a_thin_group_keeps_the_wider_of_its_own_and_its_fallbacks_quantiles():
     quiet = repeated([(100.0, 100.5)] * 60, vendor="aws")
     calm = repeated([(100.0, 100.1)] * 10, vendor="gcp")
@@ -185,6 +222,41 @@ def test_a_row_whose_own_runs_are_far_apart_spans_the_ranks_they_reach():
     # one run each with no margin, still order among themselves.
     ranges = noise.rank_ranges([100.0, 98.0, 90.0, 80.0], [0.0, 0.3, 0.0, 0.0])
     assert ranges == [(1, 2), (1, 4), (2, 3), (3, 4)]
+
+
+def test_rank_ranges_say_clearly_above_and_below_as_beyond_does():
+    # One tie rule: the sweep counts exactly the rows `beyond` calls ahead or behind with the
+    # wider of two margins, at a margin's edge too: a lead within TOLERANCE of the margin is
+    # a tie (float error, not a difference any run makes).
+    import random
+
+    generator = random.Random(55)
+    cases = [
+        ([110.0, 100.0, 90.9090909090909], [0.1, 0.1, 0.1]),
+        ([110.00000005, 100.0], [0.1, 0.1]),
+        ([110.00000005, 100.0], [0.0, 0.1]),
+    ]
+    for _ in range(200):
+        count = generator.randint(1, 30)
+        figures = sorted(
+            (generator.choice([100.0, 110.0, 121.0, generator.uniform(1, 200)])
+             for _ in range(count)),
+            reverse=True,
+        )  # fmt: skip
+        margins = [generator.choice([0.0, 0.1, 0.21, generator.uniform(0, 0.5)]) for _ in figures]
+        cases.append((figures, margins))
+    for figures, margins in cases:
+        expected = []
+        for i, (figure, margin) in enumerate(zip(figures, margins, strict=True)):
+            pairs = [
+                (other, noise.pair_margin(margin, margins[j]))
+                for j, other in enumerate(figures)
+                if j != i
+            ]
+            above = sum(noise.beyond(other, figure, pair) for other, pair in pairs)
+            below = sum(noise.beyond(figure, other, pair) for other, pair in pairs)
+            expected.append((above + 1, len(figures) - below))
+        assert noise.rank_ranges(figures, margins) == expected, (figures, margins)
 
 
 def test_the_interval_reaches_the_quantile_and_covers_the_rows_own_runs():

@@ -12,6 +12,7 @@ from collections import Counter
 from benchmarks import currency, units
 from benchmarks.models import Vendor
 from benchmarks.questions.purchase import Purchase
+from benchmarks.repeats import group_name
 from benchmarks.selectors.baseline import baseline_row
 from benchmarks.selectors.price_performance import (
     PricePerformanceRow,
@@ -148,19 +149,15 @@ def second_run(table: PricePerformanceTable) -> str:
 
 def _group_of(noise, vendor: str, allocation: str, params: str) -> tuple[str, dict]:
     """(where, in words, its kept distribution) the noise judges such a machine by
-    (Noise.reach's order: the parameter set's group, the set, the group, the benchmark)."""
-    kept = noise.by_params.get(params)
-    groups = kept["groups"] if kept else noise.groups
-    by_vendor = groups.get(f"{vendor} {allocation}")
-    if by_vendor:
-        name = _vendor_name(vendor)
-        whose = f"{name}'" if name.endswith("s") else f"{name}'s"
-        return f"on {whose} {allocation} vCPUs, ", by_vendor
-    if groups.get(allocation):
-        return f"on {allocation} vCPUs, ", groups[allocation]
-    if kept:
-        return "", kept
-    return "", {"quantiles": noise.quantiles, "pairs": noise.pairs or 0}
+    (Noise.judged_by, as the ranks and ties are judged)."""
+    name, kept = noise.judged_by(vendor, allocation, params)
+    if name and name == group_name(vendor, allocation):
+        vendor_name = _vendor_name(vendor)
+        whose = f"{vendor_name}'" if vendor_name.endswith("s") else f"{vendor_name}'s"
+        return f"on {whose} {allocation} vCPUs, ", kept
+    if name:
+        return f"on {allocation} vCPUs, ", kept
+    return "", kept
 
 
 def _vendor_name(vendor: str) -> str:

@@ -8,8 +8,8 @@ the sentence and the charts alike; it reads nothing: the noise comes kept on the
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
+from math import ceil, floor, inf, log10
 
 from benchmarks import noise as noise_figures
 from benchmarks import repeats
@@ -50,20 +50,19 @@ def stand(rows: list, noise: Noise | None, *, higher_is_better: bool = True) -> 
     A row's margin is its vendor's and CPU allocation's tie margin (noise.reach), or how far
     apart its own runs are where that is wider; two rows differ beyond the wider of their
     margins (noise.pair_margin)."""
-    margin_of = _margins(rows, noise)
-    if noise is not None and rows and hasattr(rows[0], "interval"):
-        _intervals(rows, noise, higher_is_better)
-    ranked = sorted(
-        (row for row in rows if row.per_dollar is not None),
-        key=lambda row: (-row.per_dollar, row.instance_type),
+    margin_of = _judge(rows, noise, higher_is_better)
+    order = sorted(
+        (index for index, row in enumerate(rows) if row.per_dollar is not None),
+        key=lambda index: (-rows[index].per_dollar, rows[index].instance_type),
     )
-    margins = [margin_of[id(row)] for row in ranked]
+    if not order:
+        return Standing(noise=noise, best_family=None, tied=False)
+    ranked = [rows[index] for index in order]
+    margins = [margin_of[index] for index in order]
     ranges = noise_figures.rank_ranges([row.per_dollar for row in ranked], margins)
     for position, (row, (best, worst)) in enumerate(zip(ranked, ranges, strict=True), start=1):
         row.rank = position
         row.rank_range = [best, worst]
-    if not ranked:
-        return Standing(noise=noise, best_family=None, tied=False)
     winner, winner_margin = ranked[0], margins[0]
 
     def apart(row, margin) -> bool:
@@ -92,87 +91,82 @@ def stand(rows: list, noise: Noise | None, *, higher_is_better: bool = True) -> 
     return Standing(noise=noise, best_family=family, tied=tied)
 
 
-def _margins(rows: list, noise: Noise | None) -> dict[int, float]:
-    """Each row's tie margin by id (and its `spread` and `tie_margin` where it keeps them)."""
-    margin_of: dict[int, float] = {}
-    # A thousand rows hold a few vendors, allocations and parameter sets: each one's margin
-    # read once.
-    reaches: dict[tuple[str, str, str], float] = {}
-    with_runs = bool(rows) and hasattr(rows[0], "runs")
-    keeps_margin = bool(rows) and hasattr(rows[0], "tie_margin")
+def _judge(rows: list, noise: Noise | None, higher_is_better: bool) -> list[float]:
+    """Each row's tie margin, in the rows' order; and, where a row keeps them, its `spread`,
+    `tie_margin` and 90% intervals. One pass: a thousand rows hold a few vendors, allocations
+    and parameter sets, each one's distribution read once (Noise.reach)."""
+    if not rows:
+        return []
+    first = rows[0]
+    with_runs = hasattr(first, "runs")
+    keeps_margin = hasattr(first, "tie_margin")
+    with_intervals = noise is not None and hasattr(first, "interval")
+    reaches: dict[tuple[str, str, str], tuple[float, float]] = {}
+    margins = []
     for row in rows:
-        margin = 0.0
+        margin = reach = 0.0
         if noise is not None:
-            group = _group(row)
-            margin = reaches.get(group)
-            if margin is None:
-                margin = reaches[group] = noise.reach(*group)[0]
+            group = (
+                getattr(row, "vendor", ""),
+                getattr(row, "cpu_allocation", "") or "",
+                getattr(row, "params_key", ""),
+            )
+            found = reaches.get(group)
+            if found is None:
+                found = reaches[group] = noise.reach(*group)
+            margin, reach = found
         if with_runs:
-            runs = row.runs
-            row.spread = noise_figures.relative_spread(row.min, row.max, row.median, runs)
-            if runs >= 2:
-                margin = max(margin, noise_figures.own_difference(row.min, row.max, runs))
-        margin_of[id(row)] = margin
+            row.spread = noise_figures.relative_spread(row.min, row.max, row.median, row.runs)
+            if row.runs >= noise_figures.OWN_RUNS:
+                margin = max(margin, noise_figures.own_difference(row.min, row.max, row.runs))
+        margins.append(margin)
         if keeps_margin:
             row.tie_margin = round(margin, 6)
-    return margin_of
+        if with_intervals:
+            _intervals(row, reach, higher_is_better)
+    return margins
 
 
-def _group(row) -> tuple[str, str, str]:
-    """What a row's noise is looked up by (Noise.reach): vendor, CPU allocation, parameters."""
-    return (
-        getattr(row, "vendor", ""),
-        getattr(row, "cpu_allocation", "") or "",
-        getattr(row, "params_key", ""),
-    )
-
-
-def _intervals(rows: list, noise: Noise, higher_is_better: bool) -> None:
-    """Each row's 90% interval around its median, and what it makes of its per-dollar figure
+def _intervals(row, reach: float, higher_is_better: bool) -> None:
+    """A row's 90% interval around its median, and what it makes of its per-dollar figure
     (a lower-is-better figure's per dollar is 3600 / (median x price): the bounds swap)."""
+    median = row.median
+    if median <= 0:
+        return
+    low, high = noise_figures.interval(median, reach, row.min, row.max, row.runs)
+    estimate = getattr(row, "estimate", None)
+    if estimate is not None:
+        # An estimate's interval also covers how far its source types disagree.
+        sources = estimate.get("sources_range")
+        if sources:
+            low, high = min(low, sources["low"]), max(high, sources["high"])
+    low, high = _outward(low, high, median)
     level = repeats.INTERVAL_LEVEL
-    reaches: dict[tuple[str, str, str], float] = {}
-    for row in rows:
-        median = row.median
-        if median <= 0:
-            continue
-        group = _group(row)
-        reach = reaches.get(group)
-        if reach is None:
-            reach = reaches[group] = noise.reach(*group)[1]
-        low, high = noise_figures.interval(median, reach, row.min, row.max, row.runs)
-        estimate = getattr(row, "estimate", None)
-        if estimate is not None:
-            # An estimate's interval also covers how far its source types disagree.
-            sources = estimate.get("sources_range")
-            if sources:
-                low, high = min(low, sources["low"]), max(high, sources["high"])
-        low, high = _outward(low, high, median)
-        row.interval = {"low": low, "high": high, "level": level}
-        bought = row.per_dollar
-        if bought is None:
-            row.per_dollar_interval = None
-            continue
-        if higher_is_better:
-            bought_low, bought_high = bought * low / median, bought * high / median
-        else:
-            bought_low, bought_high = bought * median / high, bought * median / low
-        bought_low, bought_high = _outward(bought_low, bought_high, bought)
-        row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": level}
+    row.interval = {"low": low, "high": high, "level": level}
+    bought = row.per_dollar
+    if bought is None:
+        row.per_dollar_interval = None
+        return
+    if higher_is_better:
+        bought_low, bought_high = bought * low / median, bought * high / median
+    else:
+        bought_low, bought_high = bought * median / high, bought * median / low
+    bought_low, bought_high = _outward(bought_low, bought_high, bought)
+    row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": level}
 
 
 def _outward(low: float, high: float, around: float) -> tuple[float, float]:
     """`low` and `high` at six significant digits of `around`, rounded outward (an interval
     as written still holds the figure it was drawn around). A power of ten divides last, so
     that the float written is the shortest decimal (0.0123456, not 0.012345600000000001)."""
-    if not 0 < around < math.inf or not 0 <= low <= high < math.inf:
+    if not (0 < around < inf and 0 <= low <= high < inf):
         return low, high
-    shift = 5 - math.floor(math.log10(around))
+    shift = 5 - floor(log10(around))
     if shift >= 0:
         scale = 10.0**shift
-        return math.floor(low * scale) / scale, math.ceil(high * scale) / scale
+        return floor(low * scale) / scale, ceil(high * scale) / scale
     scale = 10.0**-shift
-    return math.floor(low / scale) * scale, math.ceil(high / scale) * scale
+    return floor(low / scale) * scale, ceil(high / scale) * scale
 
 
 def profile_noise(members: list, noises: dict[str, Noise | None]) -> Noise | None:
