@@ -89,8 +89,6 @@ def comparison(request):
         refused = profile_form.error_dict()
     question = request.GET.copy()
     question.pop("profile", None)
-    # How many rows the page writes (ShownRowsForm) is the page's, not a benchmark parameter.
-    question.pop("rows", None)
     form = PricePerformanceForm(question, optional=("benchmark", "region"))
     valid = form.is_valid() and not refused
     # Without `families`, the question's vendor's default families (`families=` means all).

@@ -12,8 +12,9 @@ from django import forms
 from benchmarks.errors import DomainError
 from benchmarks.selectors import lookups
 
-# Query parameters that belong to the API's machinery, never to a benchmark.
-RESERVED = frozenset({"format", "limit", "offset", "page_size", "csrfmiddlewaretoken"})
+# Query parameters that belong to the API's or the pages' machinery, never to a benchmark:
+# `rows` is how many rows the comparison page writes (dashboard.forms.ShownRowsForm).
+RESERVED = frozenset({"format", "limit", "offset", "page_size", "csrfmiddlewaretoken", "rows"})
 MAX_PARAMS = 20
 DATE_ERRORS = {"invalid": "Date has wrong format. Use YYYY-MM-DD."}
 INTEGER_ERRORS = {"invalid": "A valid integer is required."}
