@@ -26,7 +26,7 @@ from benchmarks.questions.price_performance import (
     DEFAULT_REGION,
     PRICE_DATES_LABELS,
 )
-from benchmarks.questions.profiles import ProfileForm
+from benchmarks.questions.profiles import CARRIED_FOR_BENCHMARKS, ProfileForm
 from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import commitment_cost as commitment_cost_selector
@@ -133,19 +133,11 @@ def _busy_menu(asked) -> dict:
     }
 
 
-# A benchmark question's parameters a profile's does not take: kept in its form and address
-# (hidden), for the next benchmark chosen.
-CARRIED_BY_PROFILES = (
-    "currency", "busy", "verified", "price_dates", "order", "vcpus", "memory_gib",
-    "measured_in", "vendor", "regions",
-)  # fmt: skip
-
-
 def _profile_comparison(request, form: ProfileForm):
     """`/?profile=KEY`: a workload profile's answer, in the page's question bar."""
     query = form.query()
     result = profile_comparison_selector.profile_comparison(query)
-    carried = {name: request.GET[name] for name in CARRIED_BY_PROFILES if request.GET.get(name)}
+    carried = {name: request.GET[name] for name in CARRIED_FOR_BENCHMARKS if request.GET.get(name)}
     if result.resolved:
         result.resolved.update(carried)
     context = {
