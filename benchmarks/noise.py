@@ -71,15 +71,29 @@ class Noise:
             return self.quantiles[repeats.INTERVAL_QUANTILE]
         return LEGACY_SIGMAS["interval"] * math.sqrt(2) * self.relative
 
-    def reach(self, vendor: str, allocation: str, params: str = "") -> tuple[float, float]:
-        """(tie margin, interval reach) for a machine of this vendor and CPU allocation
-        measured with these parameters (their canonical text): its parameter set's group's,
-        else the set's; else its group's, else the benchmark's."""
+    def judged_by(self, vendor: str, allocation: str, params: str = "") -> tuple[str, dict | None]:
+        """The kept distribution that judges a machine of this vendor and CPU allocation
+        measured with these parameters (their canonical text), and which it is: ("vendor",
+        its vendor's and allocation's group) or ("allocation", its allocation's group), of
+        its parameter set where kept, else of the benchmark; else ("set", the parameter
+        set's); else ("benchmark", None): the benchmark's own figures."""
         kept = self.by_params.get(params) if params else None
         groups = kept["groups"] if kept else self.groups
-        group = groups.get(repeats.group_name(vendor, allocation)) or groups.get(allocation)
-        if group or kept:
-            spread = Spread.from_dict(group or kept)
+        group = groups.get(repeats.group_name(vendor, allocation))
+        if group:
+            return "vendor", group
+        if groups.get(allocation):
+            return "allocation", groups[allocation]
+        if kept:
+            return "set", kept
+        return "benchmark", None
+
+    def reach(self, vendor: str, allocation: str, params: str = "") -> tuple[float, float]:
+        """(tie margin, interval reach) for a machine of this vendor and CPU allocation
+        measured with these parameters (`judged_by`)."""
+        _, kept = self.judged_by(vendor, allocation, params)
+        if kept:
+            spread = Spread.from_dict(kept)
             return spread.tie_margin, spread.interval
         return self.margin, self.interval
 

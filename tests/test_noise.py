@@ -326,3 +326,26 @@ def test_a_row_is_judged_by_its_parameter_sets_distribution_first():
     assert stand(quiet, measured).tied is False and quiet[0].tie_margin == pytest.approx(0.002)
     assert stand(loud, measured).tied is True and loud[0].tie_margin == pytest.approx(0.2)
     assert loud[0].interval["high"] == pytest.approx(101.0 * 1.2, rel=1e-5)
+
+
+def test_the_answers_line_and_its_ranks_read_the_same_distribution():
+    # answer_sentence.second_run words what judged_by names; reach judges the ranks by it.
+    one = [replace(f, params_key='{"workers":1}') for f in repeated([(100.0, 100.2)] * 60)]
+    many = [
+        replace(f, params_key='{"workers":64}', series_id=f.series_id + 100)
+        for f in repeated([(100.0, 120.0)] * 60)
+    ]
+    measured = noise.measure(one + many)
+    which, kept = measured.judged_by("aws", "dedicated", '{"workers":64}')
+    groups = measured.by_params['{"workers":64}']["groups"]
+    assert (which, kept) == ("vendor", groups[repeats.group_name("aws", "dedicated")])
+    spread = repeats.Spread.from_dict(kept)
+    assert measured.reach("aws", "dedicated", '{"workers":64}') == (
+        spread.tie_margin, spread.interval
+    )  # fmt: skip
+    # Parameters no set was measured with, or none: the benchmark's own groups, never a set's.
+    assert measured.judged_by("aws", "dedicated", '{"workers":8}')[1] is not None
+    assert measured.judged_by("aws", "dedicated", '{"workers":8}') == measured.judged_by(
+        "aws", "dedicated"
+    )
+    assert measured.judged_by("gcp", "shared") == ("benchmark", None)

@@ -148,19 +148,15 @@ def second_run(table: PricePerformanceTable) -> str:
 
 def _group_of(noise, vendor: str, allocation: str, params: str) -> tuple[str, dict]:
     """(where, in words, its kept distribution) the noise judges such a machine by
-    (Noise.reach's order: the parameter set's group, the set, the group, the benchmark)."""
-    kept = noise.by_params.get(params)
-    groups = kept["groups"] if kept else noise.groups
-    by_vendor = groups.get(f"{vendor} {allocation}")
-    if by_vendor:
+    (Noise.judged_by, as its ranks are judged)."""
+    which, kept = noise.judged_by(vendor, allocation, params)
+    if which == "vendor":
         name = _vendor_name(vendor)
         whose = f"{name}'" if name.endswith("s") else f"{name}'s"
-        return f"on {whose} {allocation} vCPUs, ", by_vendor
-    if groups.get(allocation):
-        return f"on {allocation} vCPUs, ", groups[allocation]
-    if kept:
-        return "", kept
-    return "", {"quantiles": noise.quantiles, "pairs": noise.pairs or 0}
+        return f"on {whose} {allocation} vCPUs, ", kept
+    if which == "allocation":
+        return f"on {allocation} vCPUs, ", kept
+    return "", kept or {"quantiles": noise.quantiles, "pairs": noise.pairs or 0}
 
 
 def _vendor_name(vendor: str) -> str:
