@@ -20,12 +20,7 @@ from benchmarks.questions import (
     VolumesForm,
 )
 from benchmarks.questions.commitment_cost import CommitmentCostForm
-from benchmarks.questions.price_performance import (
-    BASIS_LABELS,
-    BUSY_SHARES,
-    DEFAULT_REGION,
-    PRICE_DATES_LABELS,
-)
+from benchmarks.questions.price_performance import BASIS_LABELS, DEFAULT_REGION, PRICE_DATES_LABELS
 from benchmarks.questions.profiles import CARRIED_FOR_BENCHMARKS, ProfileForm
 from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
@@ -117,20 +112,10 @@ def comparison(request):
         "clouds": comparison_menus.cloud_controls(result, family_facts.arm_regions),
         "currencies": currency.menu(),
         "profiles": PROFILES,
-        **_busy_menu(result.asked or result.query),
+        **comparison_menus.busy_menu(result.asked or result.query),
     }
     status = 200 if valid and rows_form.is_valid() and not result.error else 400
     return render(request, "dashboard/comparison.html", context, status=status)
-
-
-def _busy_menu(asked) -> dict:
-    """The "vCPUs busy" menu: the usual shares, and the one asked (as the form sends it)."""
-    chosen = f"{asked.busy.normalize():f}" if asked.busy is not None else ""
-    shares = sorted({*BUSY_SHARES, *([asked.busy] if asked.busy is not None else [])})
-    return {
-        "busy_choices": [(f"{share.normalize():f}", f"{share:.0%}") for share in shares],
-        "busy_asked": chosen,
-    }
 
 
 def _profile_comparison(request, form: ProfileForm):
