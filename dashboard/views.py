@@ -20,13 +20,8 @@ from benchmarks.questions import (
     VolumesForm,
 )
 from benchmarks.questions.commitment_cost import CommitmentCostForm
-from benchmarks.questions.price_performance import (
-    BASIS_LABELS,
-    BUSY_SHARES,
-    DEFAULT_REGION,
-    PRICE_DATES_LABELS,
-)
-from benchmarks.questions.profiles import ProfileForm
+from benchmarks.questions.price_performance import BASIS_LABELS, DEFAULT_REGION, PRICE_DATES_LABELS
+from benchmarks.questions.profiles import CARRIED_FOR_BENCHMARKS, ProfileForm
 from benchmarks.questions.purchase import purchase_controls
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import commitment_cost as commitment_cost_selector
@@ -89,8 +84,6 @@ def comparison(request):
         refused = profile_form.error_dict()
     question = request.GET.copy()
     question.pop("profile", None)
-    # How many rows the page writes (ShownRowsForm) is the page's, not a benchmark parameter.
-    question.pop("rows", None)
     form = PricePerformanceForm(question, optional=("benchmark", "region"))
     valid = form.is_valid() and not refused
     # Without `families`, the question's vendor's default families (`families=` means all).
@@ -119,35 +112,17 @@ def comparison(request):
         "clouds": comparison_menus.cloud_controls(result, family_facts.arm_regions),
         "currencies": currency.menu(),
         "profiles": PROFILES,
-        **_busy_menu(result.asked or result.query),
+        **comparison_menus.busy_menu(result.asked or result.query),
     }
     status = 200 if valid and rows_form.is_valid() and not result.error else 400
     return render(request, "dashboard/comparison.html", context, status=status)
-
-
-def _busy_menu(asked) -> dict:
-    """The "vCPUs busy" menu: the usual shares, and the one asked (as the form sends it)."""
-    chosen = f"{asked.busy.normalize():f}" if asked.busy is not None else ""
-    shares = sorted({*BUSY_SHARES, *([asked.busy] if asked.busy is not None else [])})
-    return {
-        "busy_choices": [(f"{share.normalize():f}", f"{share:.0%}") for share in shares],
-        "busy_asked": chosen,
-    }
-
-
-# A benchmark question's parameters a profile's does not take: kept in its form and address
-# (hidden), for the next benchmark chosen.
-CARRIED_BY_PROFILES = (
-    "currency", "busy", "verified", "price_dates", "order", "vcpus", "memory_gib",
-    "measured_in", "vendor", "regions",
-)  # fmt: skip
 
 
 def _profile_comparison(request, form: ProfileForm):
     """`/?profile=KEY`: a workload profile's answer, in the page's question bar."""
     query = form.query()
     result = profile_comparison_selector.profile_comparison(query)
-    carried = {name: request.GET[name] for name in CARRIED_BY_PROFILES if request.GET.get(name)}
+    carried = {name: request.GET[name] for name in CARRIED_FOR_BENCHMARKS if request.GET.get(name)}
     if result.resolved:
         result.resolved.update(carried)
     context = {

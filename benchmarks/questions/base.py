@@ -12,8 +12,9 @@ from django import forms
 from benchmarks.errors import DomainError
 from benchmarks.selectors import lookups
 
-# Query parameters that belong to the API's machinery, never to a benchmark.
-RESERVED = frozenset({"format", "limit", "offset", "page_size", "csrfmiddlewaretoken"})
+# Query parameters that belong to the API's or the pages' machinery, never to a benchmark:
+# `rows` is how many rows the comparison page writes (dashboard.forms.ShownRowsForm).
+RESERVED = frozenset({"format", "limit", "offset", "page_size", "csrfmiddlewaretoken", "rows"})
 MAX_PARAMS = 20
 DATE_ERRORS = {"invalid": "Date has wrong format. Use YYYY-MM-DD."}
 INTEGER_ERRORS = {"invalid": "A valid integer is required."}
@@ -55,11 +56,21 @@ def families_field(most: int, help_text: str) -> forms.CharField:
     return field
 
 
-def joined_lists(data):
+def choice_field(values, help_text: str = "", *, required: bool = False) -> forms.ChoiceField:
+    """One of `values` (each its own label), refused in the API's words."""
+    return forms.ChoiceField(
+        choices=[(value, value) for value in values],
+        required=required,
+        help_text=help_text,
+        error_messages=CHOICE_ERRORS,
+    )
+
+
+def joined_lists(data, names=("families", "regions")):
     """The page's family and cloud checkboxes send one value each (and for families an empty
-    one, so that none ticked means every family): one comma-separated list of each, as the
-    API takes it."""
-    for name in ("families", "regions"):
+    one, so that none ticked means every family), as do the finder's type ticks (`types`):
+    one comma-separated list of each of `names`, as the API takes it."""
+    for name in names:
         if hasattr(data, "getlist") and len(data.getlist(name)) > 1:
             data = data.copy()
             data.setlist(name, [",".join(v for v in data.getlist(name) if v)])

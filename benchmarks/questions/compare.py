@@ -9,11 +9,16 @@ from dataclasses import dataclass
 
 from django import forms
 
-from benchmarks.errors import DomainError
 from benchmarks.models import PurchaseOption, Vendor
-from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm, comma_list, date_field
+from benchmarks.questions.base import (
+    CHOICE_ERRORS,
+    QuestionForm,
+    choice_field,
+    comma_list,
+    date_field,
+    joined_lists,
+)
 from benchmarks.questions.price_performance import BASES, DEFAULT_REGION, ESTIMATES
-from benchmarks.selectors import lookups
 
 MIN_TYPES, MAX_TYPES = 2, 8
 # `regions=azure:cheapest`: each of that vendor's types at its own cheapest region.
@@ -68,33 +73,17 @@ class CompareForm(QuestionForm):
         choices=PurchaseOption.choices, required=False, error_messages=CHOICE_ERRORS
     )
     at = date_field("Prices in force that day, YYYY-MM-DD (default today)")
-    basis = forms.ChoiceField(
-        choices=[(basis, basis) for basis in BASES], required=False, error_messages=CHOICE_ERRORS
-    )
-
-    estimates = forms.ChoiceField(
-        choices=[(choice, choice) for choice in ESTIMATES],
-        required=False,
-        help_text="include (default): a Fargate size no task measured on a benchmark is "
-        "estimated from EC2 types with the processor the task runs on, labelled so; exclude: "
-        "measured figures only",
-        error_messages=CHOICE_ERRORS,
+    basis = choice_field(BASES)
+    estimates = choice_field(
+        ESTIMATES,
+        "include (default): a Fargate size no task measured on a benchmark is estimated from "
+        "EC2 types with the processor the task runs on, labelled so; exclude: measured figures "
+        "only",
     )
 
     def __init__(self, data, *args, **kwargs):
         # The finder's ticks send one `types` each, the page's vendor menus one `regions` each.
-        for name in ("types", "regions"):
-            if hasattr(data, "getlist") and len(data.getlist(name)) > 1:
-                data = data.copy()
-                data.setlist(name, [",".join(v for v in data.getlist(name) if v)])
-        super().__init__(data, *args, **kwargs)
-
-    def clean_region(self) -> str:
-        # `hcloud:fsn1`, as `regions=` names it, is fsn1 once its vendor is known to have it.
-        try:
-            return lookups.region_code(self.cleaned_data["region"])
-        except DomainError as error:
-            raise forms.ValidationError(error.message) from None
+        super().__init__(joined_lists(data, ("types", "regions")), *args, **kwargs)
 
     def clean_regions(self) -> tuple[tuple[str, str], ...]:
         pairs: dict[str, str] = {}

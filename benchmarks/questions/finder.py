@@ -19,6 +19,7 @@ from benchmarks.models import Architecture, PurchaseOption
 from benchmarks.questions.base import (
     CHOICE_ERRORS,
     QueryForm,
+    choice_field,
     comma_list,
     date_field,
     family_names,
@@ -141,9 +142,7 @@ class FinderForm(QueryForm):
     )
     profile = profile_field(required=False)
     busy = PricePerformanceForm.base_fields["busy"]
-    basis = forms.ChoiceField(
-        choices=[(basis, basis) for basis in BASES], required=False, error_messages=CHOICE_ERRORS
-    )
+    basis = choice_field(BASES)
     architecture = forms.ChoiceField(
         choices=[("", "any"), *Architecture.choices], required=False, error_messages=CHOICE_ERRORS
     )

@@ -11,7 +11,7 @@ from decimal import Decimal
 from django import forms
 
 from benchmarks.currency import USD
-from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm
+from benchmarks.questions.base import QuestionForm, choice_field
 from benchmarks.questions.price_performance import PricePerformanceForm
 from benchmarks.questions.purchase import Purchase, PurchaseFields
 
@@ -38,15 +38,6 @@ def _target_field(help_text: str) -> forms.DecimalField:
         max_digits=12,
         decimal_places=3,
         help_text=help_text,
-    )
-
-
-def _choice_field(choices, help_text: str, *, required: bool = False) -> forms.ChoiceField:
-    return forms.ChoiceField(
-        choices=[(choice, choice) for choice in choices],
-        required=required,
-        help_text=help_text,
-        error_messages=CHOICE_ERRORS,
     )
 
 
@@ -82,7 +73,7 @@ class LlmServingForm(QuestionForm, PurchaseFields):
     model = forms.CharField(
         max_length=100, help_text="The model served, as Spare Cores names it, e.g. llama-8b"
     )
-    workload = _choice_field(WORKLOADS, "chat, rag or long", required=True)
+    workload = choice_field(WORKLOADS, "chat, rag or long", required=True)
     region = _price_field(
         "region",
         help_text="Region whose prices apply, e.g. eastus2, or vendor:region (azure:eastus2); "
@@ -102,8 +93,8 @@ class LlmServingForm(QuestionForm, PurchaseFields):
     max_tpot_ms = _target_field(
         "The longest time per output token accepted, in ms at `percentile` (default: none)"
     )
-    percentile = _choice_field(PERCENTILES, "The percentile the targets hold at (default p95)")
-    mode = _choice_field(MODES, "Only types serving on their cpu or their gpu (default both)")
+    percentile = choice_field(PERCENTILES, "The percentile the targets hold at (default p95)")
+    mode = choice_field(MODES, "Only types serving on their cpu or their gpu (default both)")
 
     clean_regions = PricePerformanceForm.clean_regions
     clean_currency = PricePerformanceForm.clean_currency
@@ -140,7 +131,7 @@ class LlmServingForm(QuestionForm, PurchaseFields):
 class LlmModelsForm(QuestionForm):
     """`llm-serving/models/`: no parameter but the workload, optional."""
 
-    workload = _choice_field(WORKLOADS, "Only types measured with this workload (default any)")
+    workload = choice_field(WORKLOADS, "Only types measured with this workload (default any)")
 
     def selector_arguments(self) -> dict:
         """The keyword arguments of `benchmarks.selectors.llm_serving.llm_models`."""

@@ -15,6 +15,7 @@ from benchmarks.questions.base import (
     CHOICE_ERRORS,
     MAX_PARAMS,
     QueryForm,
+    choice_field,
     comma_list,
     date_field,
     joined_lists,
@@ -160,18 +161,13 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         "instance type (default: every run)",
         error_messages=CHOICE_ERRORS,
     )
-    basis = forms.ChoiceField(
-        choices=[(basis, basis) for basis in BASES],
-        required=False,
-        help_text="How burstable types are ranked: sustained (default), burst or unlimited",
-        error_messages=CHOICE_ERRORS,
+    basis = choice_field(
+        BASES, "How burstable types are ranked: sustained (default), burst or unlimited"
     )
-    price_dates = forms.ChoiceField(
-        choices=[(option, option) for option in PRICE_DATES],
-        required=False,
-        help_text="any (default): the nearest price known when none was in force on `at`; "
-        "exact: such rows are left out, with the reason",
-        error_messages=CHOICE_ERRORS,
+    price_dates = choice_field(
+        PRICE_DATES,
+        "any (default): the nearest price known when none was in force on `at`; exact: such "
+        "rows are left out, with the reason",
     )
     regions = forms.CharField(
         required=False,
@@ -180,12 +176,9 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         "vendor:region,... e.g. aws:eu-central-1,hcloud:fsn1 (at most "
         f"{MAX_REGIONS})",
     )
-    vendor = forms.ChoiceField(
-        choices=[(vendor, vendor) for vendor in Vendor.values],
-        required=False,
-        help_text="Only this vendor's types: aws, azure, gcp or hcloud (with `regions`, only "
-        "its regions)",
-        error_messages=CHOICE_ERRORS,
+    vendor = choice_field(
+        Vendor.values,
+        "Only this vendor's types: aws, azure, gcp or hcloud (with `regions`, only its regions)",
     )
     currency = forms.CharField(
         required=False,
@@ -207,11 +200,8 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         decimal_places=3,
         help_text="Only types with this much memory in GiB, e.g. 4",
     )
-    order = forms.ChoiceField(
-        choices=[(order, order) for order in ORDERS],
-        required=False,
-        help_text="per_dollar (default): most per dollar first; price: cheapest first",
-        error_messages=CHOICE_ERRORS,
+    order = choice_field(
+        ORDERS, "per_dollar (default): most per dollar first; price: cheapest first"
     )
     busy = forms.DecimalField(
         required=False,
@@ -222,13 +212,10 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         help_text="For a benchmark run at several worker counts (stress-ng:cpu): each type's "
         "figure at this share of its vCPUs busy, e.g. 0.5 (workers = vCPUs x 0.5, at least 1)",
     )
-    estimates = forms.ChoiceField(
-        choices=[(choice, choice) for choice in ESTIMATES],
-        required=False,
-        help_text="include (default): Fargate sizes no task measured, estimated from EC2 types "
-        "with the processor the task runs on, each labelled `estimated`; exclude: measured rows "
-        "only",
-        error_messages=CHOICE_ERRORS,
+    estimates = choice_field(
+        ESTIMATES,
+        "include (default): Fargate sizes no task measured, estimated from EC2 types with the "
+        "processor the task runs on, each labelled `estimated`; exclude: measured rows only",
     )
     include = forms.CharField(
         required=False,

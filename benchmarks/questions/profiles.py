@@ -79,3 +79,13 @@ class ProfileForm(QuestionForm, PurchaseFields):
             families=comma_list(data.get("families", "")),
             estimates=data.get("estimates") or "include",
         )
+
+
+# A benchmark's question's parameters a profile's does not take (`currency`, `busy`,
+# `regions`, ...): the page keeps them in its form and address for the next benchmark chosen.
+# Not the benchmark itself, one of its rows (`baseline`), nor the API's extras (`include`).
+CARRIED_FOR_BENCHMARKS = tuple(
+    name
+    for name in _SHARED
+    if name not in ProfileForm.base_fields and name not in ("benchmark", "baseline", "include")
+)

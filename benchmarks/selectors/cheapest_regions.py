@@ -55,10 +55,7 @@ def cheapest_regions(*, query: CheapestRegionsQuery) -> CheapestRegions:
     answer = CheapestRegions(
         instance_type=instance_type.name, purchase_option=purchase.option, purchase=purchase, at=day
     )
-    if instance_type.kind == InstanceType.Kind.FARGATE:
-        quotes = _fargate_quotes(instance_type, purchase, day)
-    else:
-        quotes = _ec2_quotes(instance_type, purchase, day)
+    quotes = _quotes(instance_type, purchase, day)
     answer.results = sorted(
         (
             RegionPrice(
@@ -82,16 +79,23 @@ def cheapest_region(
     """The code of the region where the type costs least bought so on the day (a price in
     force before one that is not, then the cheapest, then the first code); None where no
     region prices it. One query."""
-    if instance_type.kind == InstanceType.Kind.FARGATE:
-        quotes = _fargate_quotes(instance_type, purchase, day)
-    else:
-        quotes = _ec2_quotes(instance_type, purchase, day)
+    quotes = _quotes(instance_type, purchase, day)
     priced = [
         (not quote.in_force, quote.usd_per_hour, code)
         for code, quote in quotes.items()
         if quote.usd_per_hour is not None
     ]
     return min(priced)[2] if priced else None
+
+
+def _quotes(
+    instance_type: InstanceType, purchase: Purchase, day: datetime.date
+) -> dict[str, PriceQuote]:
+    """The type's price in each region that has one, bought so on the day: an EC2 type's
+    prices, a Fargate task size's rates."""
+    if instance_type.kind == InstanceType.Kind.FARGATE:
+        return _fargate_quotes(instance_type, purchase, day)
+    return _ec2_quotes(instance_type, purchase, day)
 
 
 def _ec2_quotes(

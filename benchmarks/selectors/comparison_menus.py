@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from benchmarks.models import Benchmark, Vendor
 from benchmarks.questions import PricePerformanceQuery
-from benchmarks.questions.price_performance import DEFAULT_BENCHMARK
+from benchmarks.questions.price_performance import BUSY_SHARES, DEFAULT_BENCHMARK
 from benchmarks.selectors import prices
 
 if TYPE_CHECKING:
@@ -272,3 +272,13 @@ def page_region_first(
     lead = (region.vendor, region.code)
     others = tuple(pair for pair in query.regions if pair[0] != region.vendor)
     return replace(query, regions=(lead, *others))
+
+
+def busy_menu(asked: PricePerformanceQuery) -> dict[str, Any]:
+    """The "vCPUs busy" menu: the usual shares (BUSY_SHARES) and the one asked, as the form
+    sends them (`busy_choices`: value, label), and the one asked (`busy_asked`)."""
+    shares = sorted({*BUSY_SHARES, *([asked.busy] if asked.busy is not None else [])})
+    return {
+        "busy_choices": [(f"{share.normalize():f}", f"{share:.0%}") for share in shares],
+        "busy_asked": f"{asked.busy.normalize():f}" if asked.busy is not None else "",
+    }

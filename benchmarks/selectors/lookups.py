@@ -20,10 +20,14 @@ if TYPE_CHECKING:
 REGION_CODES = frozenset(region.code for region in AWS_REGIONS)
 
 
+def did_you_mean(name: str, choices) -> str:
+    """`; did you mean a, b?`, naming up to three of `choices` close to `name`; else ""."""
+    close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(close)}?" if close else ""
+
+
 def _unknown(what: str, name: str, choices: list[str], field: str) -> DomainError:
-    close = difflib.get_close_matches(name, choices, n=3, cutoff=0.6)
-    suggestion = f"; did you mean {', '.join(close)}?" if close else ""
-    return DomainError(f"unknown {what} {name!r}{suggestion}", field=field)
+    return DomainError(f"unknown {what} {name!r}{did_you_mean(name, choices)}", field=field)
 
 
 def vendor_and_name(text: str) -> tuple[str | None, str]:
@@ -84,9 +88,9 @@ def get_instance_type(name: str, *, field: str = "instance_type") -> InstanceTyp
     return found
 
 
-def types_by_names(names, *, field: str = "instance_type") -> dict[str, InstanceType]:
+def types_found(names) -> dict[str, InstanceType]:
     """The instance type each of `names` names (as `named_types` reads a name), in one query;
-    an unknown name raises `get_instance_type`'s DomainError, which suggests the closest."""
+    a name no type has is left out."""
     rows = list(InstanceType.objects.filter(types_named(names)))
     found = {}
     for text in names:
@@ -94,10 +98,15 @@ def types_by_names(names, *, field: str = "instance_type") -> dict[str, Instance
         matches = [row for row in rows if row.name == name and vendor in (None, row.vendor)]
         if matches:
             found[text] = min(matches, key=lambda row: (row.vendor != Vendor.AWS, row.vendor))
-        else:
-            # Raises, naming the closest names; finds the type if an import made it since.
-            found[text] = get_instance_type(text, field=field)
     return found
+
+
+def types_by_names(names, *, field: str = "instance_type") -> dict[str, InstanceType]:
+    """The instance type each of `names` names (`types_found`), in one query; an unknown name
+    raises `get_instance_type`'s DomainError, which suggests the closest (or finds the type,
+    if an import made it since)."""
+    found = types_found(names)
+    return {text: found.get(text) or get_instance_type(text, field=field) for text in names}
 
 
 def get_region(code: str, *, field: str = "region") -> Region:

@@ -4,48 +4,30 @@ it and the closest names (the API's 400), or, on a page, dropped with a note say
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, family_of
 from benchmarks.selectors.kept_series import in_families
-from benchmarks.selectors.lookups import types_named, vendor_and_name
+from benchmarks.selectors.lookups import did_you_mean, types_found, vendor_and_name
 
 if TYPE_CHECKING:
     from benchmarks.models import Benchmark
     from benchmarks.questions import PricePerformanceQuery
 
-# How many close names a refusal suggests.
-CLOSEST = 3
-
 
 def unknown_types(names) -> list[str]:
     """The names of `names` (`c7g.large`, `hcloud:cax11`, read as the selectors read them) no
     instance type has, in one query."""
-    found: dict[str, set[str]] = {}
-    for vendor, name in InstanceType.objects.filter(types_named(names)).values_list(
-        "vendor", "name"
-    ):
-        found.setdefault(name, set()).add(vendor)
-    unknown = []
-    for text in names:
-        vendor, name = vendor_and_name(text)
-        if not found.get(name) or (vendor is not None and vendor not in found[name]):
-            unknown.append(text)
-    return unknown
+    found = types_found(names)
+    return [text for text in names if text not in found]
 
 
 def families_with_types(families) -> set[str]:
     """The families of `families` some instance type is of, in one query."""
     rows = InstanceType.objects.filter(in_families(families)).values_list("kind", "name")
     return {family_of(kind, name) for kind, name in rows} & set(families)
-
-
-def _closest(name: str, choices) -> str:
-    close = difflib.get_close_matches(name, list(choices), n=CLOSEST, cutoff=0.6)
-    return f"; did you mean {', '.join(close)}?" if close else ""
 
 
 def checked_names(
@@ -76,7 +58,7 @@ def known_types(
     if not unknown:
         return names
     if not lenient:
-        closest = _closest(unknown[0], _type_names(unknown[0])) if len(unknown) == 1 else ""
+        closest = did_you_mean(unknown[0], _type_names(unknown[0])) if len(unknown) == 1 else ""
         raise DomainError(
             f"no instance type is called {', '.join(repr(name[:80]) for name in unknown)}"
             f"{closest} (write each as its vendor names it, or vendor:name: hcloud:cax11)",
@@ -97,7 +79,7 @@ def check_families(families, *, measured=(), benchmark: str = "") -> None:
     where = f" (the families measured with {benchmark}: GET benchmarks/{benchmark}/)"
     raise DomainError(
         f"no instance type is of the famil{'y' if len(families) == 1 else 'ies'} {listed}"
-        f"{_closest(families[0], measured)}{where if benchmark else ''}",
+        f"{did_you_mean(families[0], measured)}{where if benchmark else ''}",
         field="families",
     )
 

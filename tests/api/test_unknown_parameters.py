@@ -117,6 +117,14 @@ def test_price_performance_takes_the_benchmarks_own_and_refuses_any_other(client
         assert refused_as_unknown(client.get(url, {**QUESTION, machinery: "5"})) == {machinery}
 
 
+def test_the_pages_rows_is_never_taken_for_a_benchmarks_parameter(client):
+    # `rows=all` is the comparison page's own (how many rows it writes): the API refuses it as
+    # a name it does not take, not as a parameter the benchmark was not measured with.
+    response = client.get("/api/v1/price-performance/", {**QUESTION, "rows": "all"})
+    assert refused_as_unknown(response) == {"rows"}
+    assert response.json()["rows"][0].startswith("unknown parameter; this operation takes ")
+
+
 def test_a_profiles_question_refuses_a_benchmarks_parameter(client):
     url = "/api/v1/price-performance/"
     question = {"profile": "crypto", "region": "us-east-1"}

@@ -118,3 +118,15 @@ def test_the_gp2_question_has_the_models_defaults():
     refused = Gp2BurstForm(QueryDict("size_gb=x"))
     assert not refused.is_valid()
     assert refused.error_dict() == {"size_gb": ["A valid integer is required."]}
+
+
+def test_a_profiles_question_carries_the_benchmark_questions_options_it_does_not_take():
+    from benchmarks.questions.profiles import CARRIED_FOR_BENCHMARKS, ProfileForm
+
+    # Every option of a benchmark's question a profile's has no field for, kept for the next
+    # benchmark chosen; not the benchmark, its baseline row, nor the API's `include`.
+    assert set(CARRIED_FOR_BENCHMARKS) == {
+        "currency", "busy", "verified", "price_dates", "order", "vcpus", "memory_gib",
+        "measured_in", "vendor", "regions",
+    }  # fmt: skip
+    assert not set(CARRIED_FOR_BENCHMARKS) & set(ProfileForm.base_fields)
