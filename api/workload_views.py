@@ -14,7 +14,6 @@ from rest_framework.views import APIView
 
 from api.noise_serializers import IntervalSerializer
 from api.query_parameters import KnownParameters
-from api.schema import FIELD_ERRORS
 from benchmarks.currency import USD, currencies
 from benchmarks.models import PurchaseOption, Vendor
 from benchmarks.selectors.workload import WorkloadQuestion, predict_workload
@@ -176,23 +175,6 @@ class WorkloadPredictView(KnownParameters, APIView):
     permission_classes = [AllowAny]
     # A list of figures is JSON's to carry (a form's nested lists are not): others get 415.
     parser_classes = [JSONParser]
-
-    @extend_schema(
-        description="A question is a body: a GET answers 400 saying what to POST.",
-        responses={400: FIELD_ERRORS},
-    )
-    def get(self, request):
-        # The API root links every endpoint; a question is a body, so a GET has none: a 400
-        # naming it, as any other endpoint answers a question with nothing asked.
-        return Response(
-            {
-                "figures": [
-                    'POST the question as JSON: {"figures": [{"instance_type", '
-                    '"value"}, ...], "region": ...} (docs/workload.md)'
-                ]
-            },
-            status=400,
-        )
 
     @extend_schema(request=WorkloadQuestionSerializer, responses=WorkloadAnswerSerializer)
     def post(self, request):
