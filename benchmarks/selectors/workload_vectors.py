@@ -39,6 +39,12 @@ class Column:
     params: dict
     higher_is_better: bool
 
+    @property
+    def label(self) -> str:
+        """As the answer and the validation table name it: `redis:set (pipeline=1,threads=1)`."""
+        params = ",".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.benchmark} ({params})" if params else self.benchmark
+
 
 @dataclass(frozen=True)
 class Loaded:

@@ -4,13 +4,17 @@ predicted and ranked on every priced type; bad input is a 400 naming it; nothing
 import csv
 import datetime
 import io
+import json
 from decimal import Decimal
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from benchmarks.models import InstanceType, Price, Region, Run
 from benchmarks.selectors import workload_vectors
 from benchmarks.services import runs as run_services
+from benchmarks.workload import validation
 
 pytestmark = pytest.mark.django_db
 
@@ -133,3 +137,23 @@ def test_a_get_is_a_405_naming_post(client):
 def test_a_malformed_figure_is_a_400_naming_its_position(client, body):
     answer = client.post(URL, body, content_type="application/json")
     assert answer.status_code == 400, answer.content
+
+
+def test_the_answer_quotes_the_held_out_figures_validate_workload_model_wrote(
+    client, stored, tmp_path, monkeypatch, request
+):
+    monkeypatch.setattr(validation, "HELD_OUT_FILE", tmp_path / "held_out.json")
+    request.addfinalizer(validation.held_out.cache_clear)  # the kept file again after this
+    printed = io.StringIO()
+    call_command("validate_workload_model", "--write", stdout=printed)
+    kept = json.loads(validation.HELD_OUT_FILE.read_text())
+    assert kept["cases"] == 2  # each of the two tools held out in turn
+    assert f"\n{validation.overall_line(kept)} (" in printed.getvalue()
+    given = [("wl1.large", 20.0), ("wl3.large", 60.0), ("wl5.large", 100.0)]
+    quoted = _ask(client, given).json()["validation"]["held_out_benchmarks"]
+    assert quoted == {name: kept[name] for name in validation.QUOTED}
+
+
+def test_only_every_tool_held_out_is_written(stored):
+    with pytest.raises(CommandError, match="--write"):
+        call_command("validate_workload_model", "--write", "--tool", "wltest")
