@@ -19,6 +19,7 @@ from benchmarks.currency import USD, exchange_rate
 from benchmarks.errors import DomainError
 from benchmarks.models import Region, qualified_name
 from benchmarks.noise import rank_ranges
+from benchmarks.per_dollar import per_dollar_interval
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
 from benchmarks.selectors.basis import on_basis
@@ -169,10 +170,7 @@ def _rows(question, loaded, predicted, figures) -> tuple[list[dict], list[dict]]
         per_dollar = bought["per_dollar"]
         if not per_dollar or not math.isfinite(per_dollar):
             continue  # unlimited mode without a surplus rate: no figure on that basis
-        if hib:
-            per_low, per_high = per_dollar * low / value, per_dollar * high / value
-        else:
-            per_low, per_high = per_dollar * value / high, per_dollar * value / low
+        per_low, per_high = per_dollar_interval(per_dollar, low, high, value, higher_is_better=hib)
         rows.append({
             "instance_type": qualified_name(machine.vendor, machine.name),
             "vendor": machine.vendor,
