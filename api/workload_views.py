@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from django import forms
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.parsers import JSONParser
@@ -15,7 +16,10 @@ from rest_framework.views import APIView
 from api.noise_serializers import IntervalSerializer
 from api.query_parameters import KnownParameters
 from benchmarks.currency import USD, currencies
-from benchmarks.models import PurchaseOption, Vendor
+from benchmarks.models import PurchaseOption
+from benchmarks.questions.base import region_pairs
+from benchmarks.questions.price_performance import DEFAULT_REGION, MAX_REGIONS
+from benchmarks.selectors.lookups import vendor_and_name
 from benchmarks.selectors.workload import WorkloadQuestion, predict_workload
 
 MAX_FIGURES = 200
@@ -74,16 +78,14 @@ class WorkloadQuestionSerializer(serializers.Serializer):
 
     def validate(self, data):
         if data.get("regions"):
-            pairs = []
-            for text in data["regions"].split(","):
-                vendor, colon, code = text.strip().partition(":")
-                if not colon or vendor not in Vendor.values or not code:
-                    raise serializers.ValidationError({"regions": "vendor:region,..."})
-                pairs.append((vendor, code))
+            # Each vendor's types are priced in its one region.
+            try:
+                pairs = region_pairs(data["regions"], most=MAX_REGIONS, one_per_vendor=True)
+            except forms.ValidationError as error:
+                raise serializers.ValidationError({"regions": error.messages}) from None
         else:
-            region = data.get("region") or "us-east-1"
-            vendor, colon, code = region.partition(":")
-            pairs = [(vendor, code) if colon and vendor in Vendor.values else ("aws", region)]
+            vendor, code = vendor_and_name(data.get("region") or DEFAULT_REGION)
+            pairs = [(vendor or "aws", code)]
         data["region_pairs"] = pairs
         return data
 

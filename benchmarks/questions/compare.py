@@ -10,8 +10,14 @@ from dataclasses import dataclass
 from django import forms
 
 from benchmarks.errors import DomainError
-from benchmarks.models import PurchaseOption, Vendor
-from benchmarks.questions.base import CHOICE_ERRORS, QuestionForm, comma_list, date_field
+from benchmarks.models import PurchaseOption
+from benchmarks.questions.base import (
+    CHOICE_ERRORS,
+    QuestionForm,
+    comma_list,
+    date_field,
+    region_pairs,
+)
 from benchmarks.questions.price_performance import BASES, DEFAULT_REGION, ESTIMATES
 from benchmarks.selectors import lookups
 
@@ -97,21 +103,9 @@ class CompareForm(QuestionForm):
             raise forms.ValidationError(error.message) from None
 
     def clean_regions(self) -> tuple[tuple[str, str], ...]:
-        pairs: dict[str, str] = {}
-        for item in comma_list(self.cleaned_data["regions"]):
-            vendor, colon, code = item.partition(":")
-            if not colon or vendor not in Vendor.values or not code:
-                raise forms.ValidationError(
-                    f"{item[:60]!r}: write each region as vendor:region, the vendor one of "
-                    f"{', '.join(Vendor.values)} (e.g. aws:eu-central-1,hcloud:fsn1, or "
-                    f"azure:{CHEAPEST})"
-                )
-            if pairs.get(vendor, code) != code:
-                raise forms.ValidationError(
-                    f"one region per vendor: {vendor}:{pairs[vendor]} and {item[:60]}"
-                )
-            pairs[vendor] = code
-        return tuple(pairs.items())
+        return region_pairs(
+            self.cleaned_data["regions"], one_per_vendor=True, also=f", or azure:{CHEAPEST}"
+        )
 
     def clean_types(self) -> tuple[str, ...]:
         types = tuple(dict.fromkeys(comma_list(self.cleaned_data["types"])))

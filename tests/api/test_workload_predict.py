@@ -86,6 +86,13 @@ def test_excluded_tools_are_never_learned_from(client, stored):
         ([("wl1.large", 20.0), ("wl1.large", 40.0), ("wl2.large", 5.0)], {}, "wl1.large"),
         ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"exclude_benchmarks": ["nope"]}, "nope"),
         ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"region": "xx-nowhere-9"}, "region"),
+        # Each vendor's types are priced in one region: two of one vendor's would drop one.
+        (
+            [("wl1.large", 20.0), ("wl2.large", 40.0)],
+            {"regions": "aws:us-east-1,aws:eu-west-1"},
+            "one region per vendor: aws:us-east-1 and aws:eu-west-1",
+        ),
+        ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"regions": "us-east-1"}, "vendor:region"),
     ],
 )
 def test_bad_input_is_a_400_naming_it(client, stored, figures, extra, named):
