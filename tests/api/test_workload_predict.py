@@ -5,6 +5,7 @@ import csv
 import datetime
 import io
 import json
+import math
 from decimal import Decimal
 
 import pytest
@@ -164,3 +165,23 @@ def test_the_answer_quotes_the_held_out_figures_validate_workload_model_wrote(
 def test_only_every_tool_held_out_is_written(stored):
     with pytest.raises(CommandError, match="--write"):
         call_command("validate_workload_model", "--write", "--tool", "wltest")
+
+
+def test_the_vectors_hold_each_column_on_enough_types_and_drop_the_rest(stored):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["benchmark", "instance_type", "region", "value", "unit", "param.threads"])
+    for name in ("wl1.large", "wl2.large"):  # on two types: fewer than MINIMUM_TYPES
+        writer.writerow(["wltest:alpha", name, "us-east-1", 7.0, "ops/s", 2])
+    run, _ = run_services.record_run(content=out.getvalue().encode(), format="csv")
+    assert run.status == Run.Status.DONE, run.error
+    workload_vectors._kept.clear()
+    loaded = workload_vectors.load_vectors()
+    assert [column.label for column in loaded.columns] == [
+        "wlother:beta (threads=1)",
+        "wltest:alpha (threads=1)",
+    ]
+    names = [loaded.types[type_id].name for type_id in loaded.vectors.types]
+    assert sorted(names) == sorted(TYPES)
+    alpha = {name: loaded.vectors.logs[row, 1] for row, name in enumerate(names)}
+    assert alpha == {name: pytest.approx(math.log(100.0 * i)) for i, name in enumerate(TYPES, 1)}
