@@ -11,7 +11,6 @@ a million figures take seconds to read, a question under a second.
 from __future__ import annotations
 
 import json
-import math
 import threading
 from dataclasses import dataclass
 
@@ -158,7 +157,3 @@ def _params(key: str) -> dict:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
-
-
-def finite(value) -> bool:
-    return isinstance(value, int | float) and math.isfinite(value)
