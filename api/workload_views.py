@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from django import forms
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.parsers import JSONParser
@@ -14,9 +15,11 @@ from rest_framework.views import APIView
 
 from api.noise_serializers import IntervalSerializer
 from api.query_parameters import KnownParameters
-from api.schema import FIELD_ERRORS
 from benchmarks.currency import USD, currencies
-from benchmarks.models import PurchaseOption, Vendor
+from benchmarks.models import PurchaseOption
+from benchmarks.questions.base import region_pairs
+from benchmarks.questions.price_performance import DEFAULT_REGION, MAX_REGIONS
+from benchmarks.selectors.lookups import vendor_and_name
 from benchmarks.selectors.workload import WorkloadQuestion, predict_workload
 
 MAX_FIGURES = 200
@@ -75,16 +78,14 @@ class WorkloadQuestionSerializer(serializers.Serializer):
 
     def validate(self, data):
         if data.get("regions"):
-            pairs = []
-            for text in data["regions"].split(","):
-                vendor, colon, code = text.strip().partition(":")
-                if not colon or vendor not in Vendor.values or not code:
-                    raise serializers.ValidationError({"regions": "vendor:region,..."})
-                pairs.append((vendor, code))
+            # Each vendor's types are priced in its one region.
+            try:
+                pairs = region_pairs(data["regions"], most=MAX_REGIONS, one_per_vendor=True)
+            except forms.ValidationError as error:
+                raise serializers.ValidationError({"regions": error.messages}) from None
         else:
-            region = data.get("region") or "us-east-1"
-            vendor, colon, code = region.partition(":")
-            pairs = [(vendor, code) if colon and vendor in Vendor.values else ("aws", region)]
+            vendor, code = vendor_and_name(data.get("region") or DEFAULT_REGION)
+            pairs = [(vendor or "aws", code)]
         data["region_pairs"] = pairs
         return data
 
@@ -176,23 +177,6 @@ class WorkloadPredictView(KnownParameters, APIView):
     permission_classes = [AllowAny]
     # A list of figures is JSON's to carry (a form's nested lists are not): others get 415.
     parser_classes = [JSONParser]
-
-    @extend_schema(
-        description="A question is a body: a GET answers 400 saying what to POST.",
-        responses={400: FIELD_ERRORS},
-    )
-    def get(self, request):
-        # The API root links every endpoint; a question is a body, so a GET has none: a 400
-        # naming it, as any other endpoint answers a question with nothing asked.
-        return Response(
-            {
-                "figures": [
-                    'POST the question as JSON: {"figures": [{"instance_type", '
-                    '"value"}, ...], "region": ...} (docs/workload.md)'
-                ]
-            },
-            status=400,
-        )
 
     @extend_schema(request=WorkloadQuestionSerializer, responses=WorkloadAnswerSerializer)
     def post(self, request):

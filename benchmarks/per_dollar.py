@@ -52,6 +52,17 @@ def per_dollar(
     return significant(value) if math.isfinite(value) else None
 
 
+def per_dollar_interval(
+    bought: float, low: float, high: float, median: float, *, higher_is_better: bool
+) -> tuple[float, float]:
+    """What a figure's interval (`low` to `high` around `median`) makes of what a dollar buys
+    of it (`bought`): a lower-is-better figure's per dollar is 3600 / (median x price), so the
+    bounds swap."""
+    if higher_is_better:
+        return bought * low / median, bought * high / median
+    return bought * median / high, bought * median / low
+
+
 def per_price(value: float | None, price: float | None) -> float | None:
     """A figure per unit of price (per dollar-hour, per dollar-month); None without either."""
     if value is None or not price:

@@ -398,4 +398,3 @@ def test_a_row_is_judged_by_its_parameter_sets_distribution_first():
     assert stand(quiet, measured).tied is False and quiet[0].tie_margin == pytest.approx(0.002)
     assert stand(loud, measured).tied is True and loud[0].tie_margin == pytest.approx(0.2)
     assert loud[0].interval["high"] == pytest.approx(101.0 * 1.2, rel=1e-5)
-

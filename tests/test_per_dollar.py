@@ -267,3 +267,16 @@ def test_the_median_price_of_an_even_count_is_the_mean_of_the_middle_two():
     assert arithmetic.median_price([0.0029, 0.0031, 0.0032, 0.0029, 0.003, 0.0031]) == 0.00305
     with pytest.raises(ValueError):
         arithmetic.median_price([])
+
+
+def test_a_figures_interval_scales_what_a_dollar_buys_and_a_durations_swaps():
+    # A throughput of 100 (90 to 120) buying 1,000 a dollar buys 900 to 1,200.
+    assert arithmetic.per_dollar_interval(1000.0, 90.0, 120.0, 100.0, higher_is_better=True) == (
+        pytest.approx(900.0),
+        pytest.approx(1200.0),
+    )
+    # A job of 100 s (80 to 125 s): the slowest bound buys the fewest jobs.
+    assert arithmetic.per_dollar_interval(1000.0, 80.0, 125.0, 100.0, higher_is_better=False) == (
+        pytest.approx(800.0),
+        pytest.approx(1250.0),
+    )

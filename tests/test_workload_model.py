@@ -1,5 +1,6 @@
 """The workload model (benchmarks/workload/model.py): pure, on made-up benchmark vectors."""
 
+import json
 import math
 
 import numpy as np
@@ -112,3 +113,15 @@ def test_a_fallback_that_predicts_the_figures_poorly_predicts_nothing():
     given = [0, 1, 2, 3, 4, 5]
     chosen = model.choose(vectors, given, truth[given])
     assert model.predict_all(vectors, chosen, given, truth[given])[10] is None
+
+
+def test_the_figures_every_answer_quotes_are_the_documented_tables():
+    from pathlib import Path
+
+    from benchmarks.workload import validation
+
+    kept = json.loads(validation.HELD_OUT_FILE.read_text())
+    docs = (Path(__file__).parents[1] / "docs" / "workload.md").read_text()
+    assert f"\n{validation.overall_line(kept)} (" in docs
+    assert validation.held_out() == {name: kept[name] for name in validation.QUOTED}
+    assert kept["level"] == model.LEVEL

@@ -10,6 +10,7 @@ import re
 from django import forms
 
 from benchmarks.errors import DomainError
+from benchmarks.models import Vendor
 from benchmarks.selectors import lookups
 
 # Query parameters that belong to the API's or the pages' machinery, never to a benchmark:
@@ -30,6 +31,30 @@ FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 def comma_list(value: str | None) -> tuple[str, ...]:
     """`a, b,,c` -> ("a", "b", "c")."""
     return tuple(item.strip() for item in (value or "").split(",") if item.strip())
+
+
+def region_pairs(
+    text: str | None, *, most: int | None = None, one_per_vendor: bool = False, also: str = ""
+) -> tuple[tuple[str, str], ...]:
+    """The (vendor, code) pairs `aws:eu-central-1,hcloud:fsn1` names, each once; a
+    ValidationError naming an item not written vendor:region, more than `most` regions, or
+    (`one_per_vendor`) two regions of one vendor. `also`: another example for the message."""
+    pairs: list[tuple[str, str]] = []
+    for item in comma_list(text):
+        vendor, colon, code = item.partition(":")
+        if not colon or vendor not in Vendor.values or not code:
+            raise forms.ValidationError(
+                f"{item[:60]!r}: write each region as vendor:region, the vendor one of "
+                f"{', '.join(Vendor.values)} (e.g. aws:eu-central-1,hcloud:fsn1{also})"
+            )
+        other = next((c for v, c in pairs if v == vendor and c != code), None)
+        if one_per_vendor and other is not None:
+            raise forms.ValidationError(f"one region per vendor: {vendor}:{other} and {item[:60]}")
+        if (vendor, code) not in pairs:
+            pairs.append((vendor, code))
+    if most is not None and len(pairs) > most:
+        raise forms.ValidationError(f"at most {most} regions at once")
+    return tuple(pairs)
 
 
 def family_names(text: str, *, most: int) -> tuple[str, ...]:

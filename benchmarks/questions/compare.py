@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from django import forms
 
-from benchmarks.models import PurchaseOption, Vendor
+from benchmarks.models import PurchaseOption
 from benchmarks.questions.base import (
     CHOICE_ERRORS,
     QuestionForm,
@@ -17,6 +17,7 @@ from benchmarks.questions.base import (
     comma_list,
     date_field,
     joined_lists,
+    region_pairs,
 )
 from benchmarks.questions.price_performance import BASES, DEFAULT_REGION, ESTIMATES
 
@@ -86,21 +87,9 @@ class CompareForm(QuestionForm):
         super().__init__(joined_lists(data, ("types", "regions")), *args, **kwargs)
 
     def clean_regions(self) -> tuple[tuple[str, str], ...]:
-        pairs: dict[str, str] = {}
-        for item in comma_list(self.cleaned_data["regions"]):
-            vendor, colon, code = item.partition(":")
-            if not colon or vendor not in Vendor.values or not code:
-                raise forms.ValidationError(
-                    f"{item[:60]!r}: write each region as vendor:region, the vendor one of "
-                    f"{', '.join(Vendor.values)} (e.g. aws:eu-central-1,hcloud:fsn1, or "
-                    f"azure:{CHEAPEST})"
-                )
-            if pairs.get(vendor, code) != code:
-                raise forms.ValidationError(
-                    f"one region per vendor: {vendor}:{pairs[vendor]} and {item[:60]}"
-                )
-            pairs[vendor] = code
-        return tuple(pairs.items())
+        return region_pairs(
+            self.cleaned_data["regions"], one_per_vendor=True, also=f", or azure:{CHEAPEST}"
+        )
 
     def clean_types(self) -> tuple[str, ...]:
         types = tuple(dict.fromkeys(comma_list(self.cleaned_data["types"])))

@@ -20,6 +20,7 @@ from benchmarks.questions.base import (
     date_field,
     joined_lists,
     param_names,
+    region_pairs,
 )
 from benchmarks.questions.parameters import measured_params
 from benchmarks.questions.purchase import Purchase, PurchaseFields
@@ -245,19 +246,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
         return extras
 
     def clean_regions(self) -> tuple[tuple[str, str], ...]:
-        pairs = []
-        for item in comma_list(self.cleaned_data["regions"]):
-            vendor, colon, code = item.partition(":")
-            if not colon or vendor not in Vendor.values or not code:
-                raise forms.ValidationError(
-                    f"{item!r}: write each region as vendor:region, the vendor one of "
-                    f"{', '.join(Vendor.values)} (e.g. aws:eu-central-1,hcloud:fsn1)"
-                )
-            if (vendor, code) not in pairs:
-                pairs.append((vendor, code))
-        if len(pairs) > MAX_REGIONS:
-            raise forms.ValidationError(f"at most {MAX_REGIONS} regions at once")
-        return tuple(pairs)
+        return region_pairs(self.cleaned_data["regions"], most=MAX_REGIONS)
 
     def clean_currency(self) -> str:
         code = self.cleaned_data["currency"].upper() or USD

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from math import ceil, floor, inf, log10
 
 from benchmarks import noise as noise_figures
+from benchmarks import per_dollar as arithmetic
 from benchmarks import repeats
 from benchmarks.noise import Noise
 
@@ -147,10 +148,9 @@ def _intervals(row, reach: float, higher_is_better: bool) -> None:
     if bought is None:
         row.per_dollar_interval = None
         return
-    if higher_is_better:
-        bought_low, bought_high = bought * low / median, bought * high / median
-    else:
-        bought_low, bought_high = bought * median / high, bought * median / low
+    bought_low, bought_high = arithmetic.per_dollar_interval(
+        bought, low, high, median, higher_is_better=higher_is_better
+    )
     bought_low, bought_high = _outward(bought_low, bought_high, bought)
     row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": level}
 

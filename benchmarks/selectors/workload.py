@@ -19,19 +19,17 @@ from benchmarks.currency import USD, exchange_rate
 from benchmarks.errors import DomainError
 from benchmarks.models import Region, qualified_name
 from benchmarks.noise import rank_ranges
+from benchmarks.per_dollar import per_dollar_interval
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
 from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.lookups import vendor_and_name
 from benchmarks.selectors.workload_vectors import load_vectors
-from benchmarks.workload import model
+from benchmarks.workload import model, validation
 
 # Two figures for one type differ beyond noise past this lead: the buyer's own noise is not
 # known, so a typical benchmark's 95% repeat quantile stands in (docs/noise.md).
 DUPLICATE_MARGIN = 0.10
-# The method's figures on benchmarks held out of it (validate_workload_model on the full
-# demo, docs/workload.md): quoted in every answer's `validation.held_out_benchmarks`.
-HELD_OUT = {"cases": 12, "median_error": 0.252, "interval_coverage": 0.843, "level": model.LEVEL}
 
 
 @dataclass(frozen=True)
@@ -172,10 +170,7 @@ def _rows(question, loaded, predicted, figures) -> tuple[list[dict], list[dict]]
         per_dollar = bought["per_dollar"]
         if not per_dollar or not math.isfinite(per_dollar):
             continue  # unlimited mode without a surplus rate: no figure on that basis
-        if hib:
-            per_low, per_high = per_dollar * low / value, per_dollar * high / value
-        else:
-            per_low, per_high = per_dollar * value / high, per_dollar * value / low
+        per_low, per_high = per_dollar_interval(per_dollar, low, high, value, higher_is_better=hib)
         rows.append({
             "instance_type": qualified_name(machine.vendor, machine.name),
             "vendor": machine.vendor,
@@ -189,7 +184,7 @@ def _rows(question, loaded, predicted, figures) -> tuple[list[dict], list[dict]]
             "per_dollar_interval": {
                 "low": _round(per_low), "high": _round(per_high), "level": model.LEVEL},
             "baseline_share": bought.get("baseline_share"),
-            "from_benchmarks": [_column_name(loaded.columns[c]) for c in found.columns],
+            "from_benchmarks": [loaded.columns[c].label for c in found.columns],
             "rank": None,
             "rank_range": None,
             "_margin": math.expm1(reach),
@@ -210,11 +205,6 @@ def _rank(rows: list[dict]) -> None:
         row["rank"] = position
         row["rank_range"] = [best, worst]
         del row["_margin"]
-
-
-def _column_name(column) -> str:
-    params = ",".join(f"{k}={v}" for k, v in column.params.items())
-    return f"{column.benchmark} ({params})" if params else column.benchmark
 
 
 def _model(loaded, fitted: model.Model) -> dict:
@@ -243,12 +233,13 @@ def _validation(fitted: model.Model) -> dict:
             round(sum(check.covered) / len(check.covered), 4) if check.covered else None
         ),
         "level": model.LEVEL,
-        "held_out_benchmarks": HELD_OUT,
+        # The method's figures on benchmarks held out of it (validate_workload_model --write).
+        "held_out_benchmarks": validation.held_out(),
     }
 
 
 def _summary(question, loaded, fitted: model.Model, rows: list[dict]) -> str:
-    used = ", ".join(_column_name(loaded.columns[c]) for c in fitted.fit.columns)
+    used = ", ".join(loaded.columns[c].label for c in fitted.fit.columns)
     error = fitted.check.median_error
     learned = (
         f"Learned from {used} ({fitted.fit.method}); leave-one-out on your "

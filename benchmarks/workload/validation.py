@@ -5,13 +5,19 @@ most types of the cloud asked (AWS); five of those types' figures go in, every o
 figure is the truth, and the model may use no benchmark of that tool. The five are types a
 buyer would have at hand: among the WELL_COVERED types with the most benchmarks, five spread
 evenly over the workload's range (the slowest, the fastest and three between).
+
+The table's overall figures are kept in HELD_OUT_FILE (`validate_workload_model --write`):
+every answer quotes them, and docs/workload.md shows the line `overall_line` writes of them.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -19,6 +25,9 @@ from benchmarks.workload import model
 
 GIVEN = 5
 WELL_COVERED = 40
+HELD_OUT_FILE = Path(__file__).with_name("held_out.json")
+# What every answer quotes of the file (`validation.held_out_benchmarks`).
+QUOTED = ("cases", "median_error", "interval_coverage", "level")
 
 
 @dataclass
@@ -104,16 +113,52 @@ def _score(predicted, rows, truth):
 
 def summary(cases: Sequence[Case]) -> dict:
     """Over every prediction of every case: the median error and the interval coverage
-    (each case weighted by its predictions), as `validation` quotes the method's; and the
-    median over tools of each tool's median error (a tool with many types counts once)."""
+    (each case weighted by its predictions), as `validation` quotes the method's; the median
+    over tools of each tool's median error (a tool with many types counts once); how many
+    truths, and how many cases named a held-out tool's benchmark. Shares at four decimals."""
     errors = [error for case in cases for error in case.errors]
     per_tool = [case.median_error for case in cases if case.median_error is not None]
     weights = [case.predictions for case in cases if case.coverage is not None]
     covered = [case.coverage for case in cases if case.coverage is not None]
     return {
         "cases": len(cases),
-        "median_error": float(np.median(errors)) if errors else None,
-        "interval_coverage": float(np.average(covered, weights=weights)) if covered else None,
+        "median_error": _rounded(np.median(errors)) if errors else None,
+        "interval_coverage": _rounded(np.average(covered, weights=weights)) if covered else None,
         "level": model.LEVEL,
-        "median_of_tools": float(np.median(per_tool)) if per_tool else None,
+        "median_of_tools": _rounded(np.median(per_tool)) if per_tool else None,
+        "predictions": sum(case.predictions for case in cases),
+        "leaked": sum(case.leaked for case in cases),
     }
+
+
+def _rounded(share) -> float:
+    return round(float(share), 4)
+
+
+def share(value: float | None) -> str:
+    """A share as the table prints it (12.3%; - for none)."""
+    return "-" if value is None else f"{value:.1%}"
+
+
+def overall_line(total: dict) -> str:
+    """The table's last line: `summary`'s figures in words."""
+    return (
+        f"{total['cases']} tools held out: median error over all predictions "
+        f"{share(total['median_error'])} (median of the tools' "
+        f"{share(total['median_of_tools'])}), 90% intervals covered "
+        f"{share(total['interval_coverage'])} of {total['predictions']:,} truths; model named "
+        f"a held-out tool's benchmark in {total['leaked']}"
+    )
+
+
+def write_held_out(total: dict) -> None:
+    """Keep `summary`'s figures for the answers to quote."""
+    HELD_OUT_FILE.write_text(json.dumps(total, indent=2) + "\n")
+    held_out.cache_clear()
+
+
+@functools.cache
+def held_out() -> dict:
+    """The figures every answer quotes of the last table written (HELD_OUT_FILE)."""
+    kept = json.loads(HELD_OUT_FILE.read_text())
+    return {name: kept[name] for name in QUOTED}

@@ -4,13 +4,18 @@ predicted and ranked on every priced type; bad input is a 400 naming it; nothing
 import csv
 import datetime
 import io
+import json
+import math
 from decimal import Decimal
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from benchmarks.models import InstanceType, Price, Region, Run
 from benchmarks.selectors import workload_vectors
 from benchmarks.services import runs as run_services
+from benchmarks.workload import validation
 
 pytestmark = pytest.mark.django_db
 
@@ -82,6 +87,13 @@ def test_excluded_tools_are_never_learned_from(client, stored):
         ([("wl1.large", 20.0), ("wl1.large", 40.0), ("wl2.large", 5.0)], {}, "wl1.large"),
         ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"exclude_benchmarks": ["nope"]}, "nope"),
         ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"region": "xx-nowhere-9"}, "region"),
+        # Each vendor's types are priced in one region: two of one vendor's would drop one.
+        (
+            [("wl1.large", 20.0), ("wl2.large", 40.0)],
+            {"regions": "aws:us-east-1,aws:eu-west-1"},
+            "one region per vendor: aws:us-east-1 and aws:eu-west-1",
+        ),
+        ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"regions": "us-east-1"}, "vendor:region"),
     ],
 )
 def test_bad_input_is_a_400_naming_it(client, stored, figures, extra, named):
@@ -111,10 +123,11 @@ def test_a_form_body_is_refused_as_unsupported_not_a_server_error(client, stored
     assert answer.status_code == 415
 
 
-def test_a_get_is_a_400_saying_to_post(client):
+def test_a_get_is_a_405_naming_post(client):
+    # As fleets/: a question asked by POST only says so (tests/api/test_api_root.py).
     answer = client.get(URL)
-    assert answer.status_code == 400
-    assert "POST" in answer.content.decode()
+    assert answer.status_code == 405
+    assert answer["Allow"].startswith("POST")
 
 
 @pytest.mark.parametrize(
@@ -132,3 +145,43 @@ def test_a_get_is_a_400_saying_to_post(client):
 def test_a_malformed_figure_is_a_400_naming_its_position(client, body):
     answer = client.post(URL, body, content_type="application/json")
     assert answer.status_code == 400, answer.content
+
+
+def test_the_answer_quotes_the_held_out_figures_validate_workload_model_wrote(
+    client, stored, tmp_path, monkeypatch, request
+):
+    monkeypatch.setattr(validation, "HELD_OUT_FILE", tmp_path / "held_out.json")
+    request.addfinalizer(validation.held_out.cache_clear)  # the kept file again after this
+    printed = io.StringIO()
+    call_command("validate_workload_model", "--write", stdout=printed)
+    kept = json.loads(validation.HELD_OUT_FILE.read_text())
+    assert kept["cases"] == 2  # each of the two tools held out in turn
+    assert f"\n{validation.overall_line(kept)} (" in printed.getvalue()
+    given = [("wl1.large", 20.0), ("wl3.large", 60.0), ("wl5.large", 100.0)]
+    quoted = _ask(client, given).json()["validation"]["held_out_benchmarks"]
+    assert quoted == {name: kept[name] for name in validation.QUOTED}
+
+
+def test_only_every_tool_held_out_is_written(stored):
+    with pytest.raises(CommandError, match="--write"):
+        call_command("validate_workload_model", "--write", "--tool", "wltest")
+
+
+def test_the_vectors_hold_each_column_on_enough_types_and_drop_the_rest(stored):
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["benchmark", "instance_type", "region", "value", "unit", "param.threads"])
+    for name in ("wl1.large", "wl2.large"):  # on two types: fewer than MINIMUM_TYPES
+        writer.writerow(["wltest:alpha", name, "us-east-1", 7.0, "ops/s", 2])
+    run, _ = run_services.record_run(content=out.getvalue().encode(), format="csv")
+    assert run.status == Run.Status.DONE, run.error
+    workload_vectors._kept.clear()
+    loaded = workload_vectors.load_vectors()
+    assert [column.label for column in loaded.columns] == [
+        "wlother:beta (threads=1)",
+        "wltest:alpha (threads=1)",
+    ]
+    names = [loaded.types[type_id].name for type_id in loaded.vectors.types]
+    assert sorted(names) == sorted(TYPES)
+    alpha = {name: loaded.vectors.logs[row, 1] for row, name in enumerate(names)}
+    assert alpha == {name: pytest.approx(math.log(100.0 * i)) for i, name in enumerate(TYPES, 1)}

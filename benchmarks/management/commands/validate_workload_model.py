@@ -1,14 +1,16 @@
-"""`python manage.py validate_workload_model [--vendor aws]`: each tool held out of the workload
-model in turn plays a buyer (five types' figures in, every other type's as the truth) and the
-table says the model's median error and 90% interval coverage (docs/workload.md shows it)."""
+"""`python manage.py validate_workload_model [--vendor aws] [--write]`: each tool held out of the
+workload model in turn plays a buyer (five types' figures in, every other type's as the truth)
+and the table says the model's median error and 90% interval coverage (docs/workload.md shows
+it). `--write` keeps the overall figures for every answer to quote (validation.HELD_OUT_FILE)."""
 
 import time
 
 import numpy as np
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from benchmarks.selectors.workload_vectors import load_vectors
 from benchmarks.workload import validation
+from benchmarks.workload.validation import share
 
 
 class Command(BaseCommand):
@@ -21,8 +23,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--vendor", default="aws", help="the cloud whose types play (aws)")
         parser.add_argument("--tool", action="append", help="only this tool (repeatable)")
+        parser.add_argument(
+            "--write",
+            action="store_true",
+            help=f"keep the overall figures for the answers to quote "
+            f"({validation.HELD_OUT_FILE.name}); every tool must play",
+        )
 
     def handle(self, *args, **options):
+        if options["write"] and options["tool"]:
+            raise CommandError("--write keeps every tool's figures: give no --tool")
         started = time.monotonic()
         loaded = load_vectors()
         vectors = loaded.vectors
@@ -42,27 +52,16 @@ class Command(BaseCommand):
                 continue
             cases.append(case)
             column = loaded.columns[case.column]
-            used = ", ".join(_name(loaded.columns[c]) for c in case.used)
+            used = ", ".join(loaded.columns[c].label for c in case.used)
             self.stdout.write(
-                f"{tool:<13} {_name(column)[:44]:<44} {case.method:<6} {case.predictions:>5} "
-                f"{_share(case.median_error):>12} {_share(case.coverage):>8} "
-                f"{_share(case.single_error):>11}  {used}{'  LEAKED' if case.leaked else ''}"
+                f"{tool:<13} {column.label[:44]:<44} {case.method:<6} {case.predictions:>5} "
+                f"{share(case.median_error):>12} {share(case.coverage):>8} "
+                f"{share(case.single_error):>11}  {used}{'  LEAKED' if case.leaked else ''}"
             )
         total = validation.summary(cases)
         self.stdout.write(
-            f"\n{total['cases']} tools held out: median error over all predictions "
-            f"{_share(total['median_error'])} (median of the tools' "
-            f"{_share(total['median_of_tools'])}), 90% intervals covered "
-            f"{_share(total['interval_coverage'])} of {sum(c.predictions for c in cases):,} "
-            f"truths; model named a held-out tool's benchmark in "
-            f"{sum(c.leaked for c in cases)} ({time.monotonic() - started:.1f} s)"
+            f"\n{validation.overall_line(total)} ({time.monotonic() - started:.1f} s)"
         )
-
-
-def _name(column) -> str:
-    params = ",".join(f"{k}={v}" for k, v in column.params.items())
-    return f"{column.benchmark} ({params})" if params else column.benchmark
-
-
-def _share(value) -> str:
-    return "-" if value is None else f"{value:.1%}"
+        if options["write"]:
+            validation.write_held_out(total)
+            self.stdout.write(f"Written to {validation.HELD_OUT_FILE}")
