@@ -8,21 +8,15 @@ import pytest
 from rest_framework.test import APIClient
 
 from benchmarks.models import Price, Run
+from tests.fleet.fleet_data import KEY, measure_fleet_types
 from tests.fleet.focus_rows import acceptance_rows, focus_csv, focus_row
-from tests.fleet.test_rebuy import KEY, measured, price
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def client():
-    for name, value, usd in (
-        ("m5.xlarge", 100, "0.192"),
-        ("c5.xlarge", 100, "0.17"),
-        ("c7g.xlarge", 150, "0.145"),
-    ):
-        measured(name, value)
-        price(name, usd)
+    measure_fleet_types()
     return APIClient()
 
 

@@ -3,8 +3,8 @@ progress, see the summary, the table and the now-vs-re-bought chart, download th
 
 import pytest
 
+from tests.fleet.fleet_data import KEY, measure_fleet_types
 from tests.fleet.focus_rows import acceptance_rows, focus_csv
-from tests.fleet.test_rebuy import KEY, measured, price
 
 pytestmark = [
     pytest.mark.browser,
@@ -15,13 +15,7 @@ pytestmark = [
 
 @pytest.fixture
 def bill(tmp_path):
-    for name, value, usd in (
-        ("m5.xlarge", 100, "0.192"),
-        ("c5.xlarge", 100, "0.17"),
-        ("c7g.xlarge", 150, "0.145"),
-    ):
-        measured(name, value)
-        price(name, usd)
+    measure_fleet_types()
     path = tmp_path / "focus-export.csv"
     path.write_text(focus_csv(acceptance_rows()))
     return path
