@@ -267,3 +267,22 @@ def test_the_median_price_of_an_even_count_is_the_mean_of_the_middle_two():
     assert arithmetic.median_price([0.0029, 0.0031, 0.0032, 0.0029, 0.003, 0.0031]) == 0.00305
     with pytest.raises(ValueError):
         arithmetic.median_price([])
+
+
+def test_equal_work_costs_what_the_work_an_hour_over_what_a_dollar_buys_gives():
+    # 48 hours of a type doing 100 an hour at $0.192, on one doing 150 an hour at $0.145.
+    own = arithmetic.work_per_hour(100 / 0.192, 0.192)
+    other = 150 / 0.145
+
+    assert own == pytest.approx(100)
+    assert arithmetic.cost_of_work(48 * own, other) == pytest.approx(32 * 0.145)
+
+
+@given(figures, figures)
+def test_the_ratio_range_holds_the_ratio_and_widens_with_either_figures_interval(a, b):
+    ratio = a / b
+    low, high = arithmetic.ratio_range(ratio, (0.9, 1.2), (0.95, 1.05))
+
+    assert low <= ratio <= high
+    assert low == pytest.approx(ratio * 0.9 / 1.05)
+    assert high == pytest.approx(ratio * 1.2 / 0.95)

@@ -13,6 +13,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks import per_dollar
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.fleet.reader import FleetFile, FleetLine, Skipped
 from benchmarks.models import InstanceType, Price, PurchaseOption, Region, qualified_name
@@ -208,7 +209,8 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
         current = _row_of(line, rows)
     if current is None:
         raise DomainError(_why_not_compared(line, region_code, option, question))
-    work_per_hour = current.per_dollar * current.usd_per_hour
+    # The line's work: its hours at what an hour of its own type does.
+    work = line.hours * per_dollar.work_per_hour(current.per_dollar, current.usd_per_hour)
     paid = line.usd_paid is not None
     usd_now = line.usd_paid if paid else current.usd_per_hour * line.hours
     candidates = [(row, region_code) for row in rows]
@@ -217,10 +219,9 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
             candidates += [(row, other) for row in tables.rows(other, option)[0]]
     best, best_region = min(
         candidates,
-        key=lambda pair: (line.hours * work_per_hour / pair[0].per_dollar, pair[0].instance_type),
+        key=lambda pair: (per_dollar.cost_of_work(work, pair[0].per_dollar), pair[0].instance_type),
     )
-    mid_cost = line.hours * work_per_hour / best.per_dollar
-    if best is current or mid_cost >= usd_now:
+    if best is current or per_dollar.cost_of_work(work, best.per_dollar) >= usd_now:
         replacement = Replacement(
             instance_type=line.instance_type,
             region=region_code,
@@ -232,7 +233,7 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
             kept=True,
         )
     else:
-        replacement = _replacement(line, current, best, best_region, option, usd_now, margin)
+        replacement = _replacement(work, current, best, best_region, option, usd_now, margin)
     return RebuiltLine(
         instance_type=line.instance_type,
         region=region_code,
@@ -260,19 +261,25 @@ def _relative_interval(row, margin: float) -> tuple[float, float]:
     return 1 - margin / 2, 1 + margin / 2
 
 
-def _replacement(line, current, best, region, option, usd_now, margin) -> Replacement:
-    ratio = (best.per_dollar * best.usd_per_hour) / (current.per_dollar * current.usd_per_hour)
-    best_low, best_high = _relative_interval(best, margin)
-    current_low, current_high = _relative_interval(current, margin)
-    ratio_low = max(ratio * best_low / current_high, 1e-12)
-    ratio_high = ratio * best_high / current_low
-    cost = line.hours * best.usd_per_hour
-    saving = Range(usd_now - cost / ratio_low, usd_now - cost / ratio, usd_now - cost / ratio_high)
+def _replacement(work, current, best, region, option, usd_now, margin) -> Replacement:
+    """`best` doing the line's `work` (its own type's is `current`), and what that saves on
+    `usd_now`, with the range the two figures' intervals give."""
+    own_hourly = per_dollar.work_per_hour(current.per_dollar, current.usd_per_hour)
+    ratio = per_dollar.work_per_hour(best.per_dollar, best.usd_per_hour) / own_hourly
+    ratio_low, ratio_high = per_dollar.ratio_range(
+        ratio, _relative_interval(best, margin), _relative_interval(current, margin)
+    )
+    ratio_low = max(ratio_low, 1e-12)
+    # The work costs more on a replacement that does less of it an hour than thought.
+    cost = per_dollar.cost_of_work(work, best.per_dollar)
+    saving = Range(
+        usd_now - cost * ratio / ratio_low, usd_now - cost, usd_now - cost * ratio / ratio_high
+    )
     return Replacement(
         instance_type=qualified_name(getattr(best, "vendor", "aws"), best.instance_type),
         region=region,
         purchase_option=option,
-        usd_per_month=cost / ratio,
+        usd_per_month=cost,
         work_ratio=Range(ratio_low, ratio, ratio_high),
         saving_usd_per_month=saving,
         beyond_noise=saving.low > 0 or saving.high < 0,
