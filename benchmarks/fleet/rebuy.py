@@ -176,16 +176,9 @@ class _Tables:
             for row in table.results
             if row.per_dollar and row.usd_per_hour and getattr(row, "kind", "") != "database"
         ]
-        return rows, tie_margin(table.standing.noise if table.standing else None)
-
-
-def tie_margin(noise) -> float:
-    """The relative difference two figures stay within by noise alone: the calibrated
-    `tie_margin` where the noise has one, else its margin of two runs; 0 when unmeasured."""
-    if noise is None:
-        return 0.0
-    margin = getattr(noise, "tie_margin", None)
-    return float(margin if margin is not None else noise.margin)
+        noise = table.standing.noise if table.standing else None
+        # The lead two figures must exceed to differ (0 where the noise is not measured).
+        return rows, noise.margin if noise else 0.0
 
 
 def _names(row) -> set[str]:
