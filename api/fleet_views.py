@@ -90,6 +90,11 @@ class ReplacementSerializer(serializers.Serializer):
     work_ratio = RangeSerializer(help_text="Its work an hour over the line's type's")
     saving_usd_per_month = RangeSerializer()
     beyond_noise = serializers.BooleanField(help_text="False when the saving's range holds 0")
+    estimated = serializers.BooleanField(
+        help_text="The work ratio rests on an estimated figure (a Fargate size no task "
+        "measured), the replacement's or the line's own; a measured type is chosen instead "
+        "where the estimate leads it only within the noise"
+    )
     kept = serializers.BooleanField(help_text="The line's type already costs least")
 
 

@@ -62,6 +62,7 @@ def csv_rows(answer: FleetAnswer) -> list[dict]:
                 "x_SavingMid": replacement.saving_usd_per_month.mid,
                 "x_SavingHigh": replacement.saving_usd_per_month.high,
                 "x_BeyondNoise": replacement.beyond_noise,
+                "x_Estimated": replacement.estimated,
                 "x_Note": line.note,
             }
         )

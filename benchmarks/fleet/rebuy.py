@@ -17,6 +17,7 @@ from benchmarks import per_dollar
 from benchmarks.errors import AmbiguousParameter, DomainError
 from benchmarks.fleet.reader import FleetFile, FleetLine, Skipped
 from benchmarks.models import InstanceType, Price, PurchaseOption, Region, qualified_name
+from benchmarks.noise import beyond
 from benchmarks.profiles import get_profile
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.profiles import ProfileQuery
@@ -66,6 +67,9 @@ class Replacement:
     work_ratio: Range
     saving_usd_per_month: Range
     beyond_noise: bool
+    # The work ratio rests on an estimated figure (a Fargate size no task ran the benchmark
+    # on, selectors/fargate_estimates.py), the replacement's or the line's own: not measured.
+    estimated: bool = False
     # The line's own type already costs least: kept, nothing saved.
     kept: bool = False
 
@@ -210,10 +214,7 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
     if question.regions == "any":
         for other in _other_regions(region, option):
             candidates += [(row, other) for row in tables.rows(other, option)[0]]
-    best, best_region = min(
-        candidates,
-        key=lambda pair: (per_dollar.cost_of_work(work, pair[0].per_dollar), pair[0].instance_type),
-    )
+    best, best_region = _cheapest(candidates, margin)
     if best is current or per_dollar.cost_of_work(work, best.per_dollar) >= usd_now:
         replacement = Replacement(
             instance_type=line.instance_type,
@@ -223,6 +224,7 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
             work_ratio=Range(1.0, 1.0, 1.0),
             saving_usd_per_month=Range(0.0, 0.0, 0.0),
             beyond_noise=False,
+            estimated=current.estimated,
             kept=True,
         )
     else:
@@ -237,6 +239,23 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
         replacement=replacement,
         note=note,
     )
+
+
+def _cheapest(candidates: list[tuple], margin: float) -> tuple:
+    """The (row, region) a dollar buys most work on; a measured row where an estimated one leads
+    it only within the noise (an estimate is not measured work)."""
+
+    def order(pair):
+        return (-pair[0].per_dollar, pair[0].instance_type)
+
+    best = min(candidates, key=order)
+    if best[0].estimated:
+        measured = [pair for pair in candidates if not pair[0].estimated]
+        if measured:
+            runner_up = min(measured, key=order)
+            if not beyond(best[0].per_dollar, runner_up[0].per_dollar, margin):
+                return runner_up
+    return best
 
 
 def _row_of(line: FleetLine, rows: list):
@@ -276,6 +295,7 @@ def _replacement(work, current, best, region, option, usd_now, margin) -> Replac
         work_ratio=Range(ratio_low, ratio, ratio_high),
         saving_usd_per_month=saving,
         beyond_noise=saving.low > 0 or saving.high < 0,
+        estimated=best.estimated or current.estimated,
     )
 
 
@@ -341,6 +361,12 @@ def fleet_summary(answer: FleetAnswer) -> str:
     rest = []
     if len(beyond) < len(moved):
         rest.append(f"{len(moved) - len(beyond)} of them within noise")
+    estimated = [line for line in moved if line.replacement.estimated]
+    if estimated:
+        rest.append(
+            f"{len(estimated)} of them on an estimated figure (a Fargate size no task measured), "
+            "not a measured one"
+        )
     if len(moved) < len(lines):
         rest.append(f"{len(lines) - len(moved)} already cheapest")
     return sentence + (f"; {', '.join(rest)}." if rest else ".")

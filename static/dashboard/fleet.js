@@ -92,7 +92,13 @@
       cell(row, line.purchase_option.replace("_", "-") + (line.note ? " *" : ""));
       cell(row, usd(line.usd_per_month) + (line.paid ? "" : " (list)"));
       cell(row, replacement.kept ? "keep " + replacement.instance_type
-        : replacement.instance_type + (replacement.region !== line.region ? " in " + replacement.region : ""));
+        : replacement.instance_type + (replacement.region !== line.region ? " in " + replacement.region : ""),
+        replacement.estimated ? "estimated" : "");
+      // An estimate is not measured work: said in the cell, and why on hover.
+      if (replacement.estimated) {
+        row.lastChild.title = "An estimated figure (a Fargate size no task measured), not a measured one";
+        row.lastChild.textContent += " (estimated)";
+      }
       cell(row, usd(replacement.usd_per_month));
       cell(row, ratio.mid.toFixed(2) + " (" + ratio.low.toFixed(2) + "–" + ratio.high.toFixed(2) + ")");
       cell(row, usd(saving.mid) + " (" + usd(saving.low) + " – " + usd(saving.high) + ")", "saving");

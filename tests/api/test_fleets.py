@@ -65,9 +65,11 @@ def test_format_csv_gives_the_lines_with_focus_and_x_columns(client):
         "x_WorkRatio",
         "x_SavingLow",
         "x_SavingHigh",
+        "x_Estimated",
     ):
         assert column in rows[0]
     assert {row["x_ReplacementInstanceType"] for row in rows} == {"c7g.xlarge"}
+    assert {row["x_Estimated"] for row in rows} == {"false"}
     assert float(rows[0]["ConsumedQuantity"]) == pytest.approx(48)
 
 

@@ -8,7 +8,13 @@ import pytest
 
 from benchmarks.errors import DomainError
 from benchmarks.fleet.reader import read_fleet
-from benchmarks.fleet.rebuy import FleetQuestion, _relative_interval, rebuy_fleet
+from benchmarks.fleet.rebuy import (
+    FleetQuestion,
+    _cheapest,
+    _relative_interval,
+    _Tables,
+    rebuy_fleet,
+)
 from tests.fleet.fleet_data import KEY, make_type, measure_fleet_types, measured, price
 from tests.fleet.focus_rows import acceptance_rows, focus_csv, focus_row
 
@@ -142,3 +148,40 @@ def test_a_calibrated_per_dollar_interval_is_used_when_the_row_has_one():
 
     assert _relative_interval(row, 0.1) == pytest.approx((0.8, 1.3))
     assert _relative_interval(plain, 0.1) == pytest.approx((0.95, 1.05))
+
+
+def candidate(name, per_dollar, *, estimated=False):
+    return (SimpleNamespace(instance_type=name, per_dollar=per_dollar, estimated=estimated), "r")
+
+
+def test_an_estimate_leading_only_within_the_noise_gives_way_to_a_measured_type():
+    estimate = candidate("fargate-1vcpu-2gb-arm64", 104.0, estimated=True)
+    measured_type = candidate("c7g.medium", 100.0)
+
+    assert _cheapest([measured_type, estimate], margin=0.05) == measured_type
+    # Beyond the noise the estimate stands: the answer labels it `estimated`.
+    assert _cheapest([measured_type, estimate], margin=0.02) == estimate
+    # With nothing measured to prefer, the estimate is the answer.
+    assert _cheapest([estimate], margin=0.05) == estimate
+
+
+def test_a_replacement_on_an_estimate_is_labelled_and_the_summary_says_so(fleet_types, monkeypatch):
+    def rows(self, region, option):
+        figures = [
+            SimpleNamespace(instance_type=name, variant=None, usd_per_hour=usd,
+                            per_dollar=work * 3600 / usd, estimated=estimated)
+            for name, work, usd, estimated in (
+                ("m5.xlarge", 100, 0.192, False),
+                ("fargate-4vcpu-8gb-arm64", 150, 0.16, True),
+            )
+        ]  # fmt: skip
+        return figures, 0.02
+
+    monkeypatch.setattr(_Tables, "rows", rows)
+
+    answer = rebuy([focus_row()])
+
+    replacement = answer.lines[0].replacement
+    assert replacement.instance_type == "fargate-4vcpu-8gb-arm64"
+    assert replacement.estimated
+    assert "1 of them on an estimated figure" in answer.summary
