@@ -122,12 +122,18 @@ class FleetTotalSerializer(serializers.Serializer):
 
 
 class FleetAnswerSerializer(serializers.Serializer):
-    format = serializers.CharField(help_text="csv or focus: how the file was read")
+    format = serializers.CharField(
+        source="file.format", help_text="csv or focus: how the file was read"
+    )
     lines = FleetLineSerializer(many=True)
     total = serializers.SerializerMethodField()
-    skipped = SkippedSerializer(many=True)
-    skipped_count = serializers.IntegerField(help_text="Compute rows or lines not used")
-    other_rows = serializers.IntegerField(help_text="Rows that are not compute (counted only)")
+    skipped = SkippedSerializer(source="file.skipped", many=True)
+    skipped_count = serializers.IntegerField(
+        source="file.skipped_count", help_text="Compute rows or lines not used"
+    )
+    other_rows = serializers.IntegerField(
+        source="file.other_rows", help_text="Rows that are not compute (counted only)"
+    )
     summary = serializers.CharField()
 
     @extend_schema_field(FleetTotalSerializer)

@@ -15,7 +15,7 @@ from typing import Any
 
 from benchmarks import per_dollar
 from benchmarks.errors import AmbiguousParameter, DomainError
-from benchmarks.fleet.reader import FleetFile, FleetLine, Skipped
+from benchmarks.fleet.reader import FleetFile, FleetLine
 from benchmarks.models import InstanceType, Price, PurchaseOption, Region, qualified_name
 from benchmarks.noise import beyond
 from benchmarks.profiles import get_profile
@@ -91,14 +91,12 @@ class RebuiltLine:
 
 @dataclass
 class FleetAnswer:
-    """The answer of `POST fleets/`."""
+    """The answer of `POST fleets/`: the file as read (its format, the rows it passed over
+    and skipped, and the lines that could not be re-bought), and its lines re-bought."""
 
     question: FleetQuestion
-    format: str
+    file: FleetFile
     lines: list[RebuiltLine] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    skipped_count: int = 0
-    other_rows: int = 0
     total_usd_per_month: float = 0.0
     total_saving: Range = field(default_factory=lambda: Range(0.0, 0.0, 0.0))
     summary: str = ""
@@ -115,13 +113,7 @@ def rebuy_fleet(fleet: FleetFile, question: FleetQuestion) -> FleetAnswer:
     else:
         # Its parameters checked once: a name it was not measured with is the question's fault.
         benchmark_params(lookups.get_benchmark(question.benchmark), question.params)
-    answer = FleetAnswer(
-        question=question,
-        format=fleet.format,
-        skipped=list(fleet.skipped),
-        skipped_count=fleet.skipped_count,
-        other_rows=fleet.other_rows,
-    )
+    answer = FleetAnswer(question=question, file=fleet)
     tables = _Tables(question)
     for line in fleet.lines:
         try:
@@ -129,8 +121,7 @@ def rebuy_fleet(fleet: FleetFile, question: FleetQuestion) -> FleetAnswer:
         except DomainError as error:
             if error.field in QUESTION_FIELDS or isinstance(error, AmbiguousParameter):
                 raise
-            answer.skipped.append(Skipped(row=line.first_row, reason=error.message))
-            answer.skipped_count += 1
+            fleet.skip(line.first_row, error.message)
     answer.total_usd_per_month = sum(line.usd_per_month for line in answer.lines)
     answer.total_saving = Range(
         *(
@@ -339,8 +330,8 @@ def fleet_summary(answer: FleetAnswer) -> str:
     """The sentence a finance person can quote."""
     lines = answer.lines
     if not lines:
-        skipped = f" ({answer.skipped_count} skipped, each with its reason)" * bool(
-            answer.skipped_count
+        skipped = f" ({answer.file.skipped_count} skipped, each with its reason)" * bool(
+            answer.file.skipped_count
         )
         return f"No line of the file could be re-bought{skipped}."
     saving = answer.total_saving

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from benchmarks.errors import DomainError
-from benchmarks.fleet.reader import read_fleet
+from benchmarks.fleet.reader import MAX_SKIPPED_LISTED, read_fleet
 from benchmarks.fleet.rebuy import (
     FleetQuestion,
     _cheapest,
@@ -55,7 +55,7 @@ def test_the_acceptance_bill_answers_two_lines_with_a_saving_range(fleet_types):
         assert replacement.beyond_noise
     assert answer.total_usd_per_month == pytest.approx(48 * 0.192 + 48 * 0.17 * 0.7)
     assert answer.total_saving.mid == pytest.approx(answer.total_usd_per_month - 2 * 32 * 0.145)
-    assert answer.other_rows == 1
+    assert answer.file.other_rows == 1
     assert answer.summary.startswith("Re-buying 2 of 2 lines at equal openssl:sha256 work saves $")
 
 
@@ -127,7 +127,7 @@ def test_lines_it_cannot_match_are_skipped_with_the_reason(fleet_types):
 
     answer = rebuy(rows)
 
-    reasons = {skipped.row: skipped.reason for skipped in answer.skipped}
+    reasons = {skipped.row: skipped.reason for skipped in answer.file.skipped}
     assert [line.instance_type for line in answer.lines] == ["m5.xlarge"]
     assert "no cloud sells" in reasons[2]
     assert "cannot be matched" in reasons[3]
@@ -185,3 +185,13 @@ def test_a_replacement_on_an_estimate_is_labelled_and_the_summary_says_so(fleet_
     assert replacement.instance_type == "fargate-4vcpu-8gb-arm64"
     assert replacement.estimated
     assert "1 of them on an estimated figure" in answer.summary
+
+
+def test_lines_it_cannot_match_count_past_the_listed_skips_as_the_files_rows_do(fleet_types):
+    text = "instance_type,region,count,hours\n" + "m5.xlarge,,1,1\n" * MAX_SKIPPED_LISTED
+    fleet = read_fleet(io.StringIO(text + "zz9.plural,us-east-1,1,730\n"))
+
+    answer = rebuy_fleet(fleet, FleetQuestion(benchmark=KEY))
+
+    assert answer.file.skipped_count == MAX_SKIPPED_LISTED + 1
+    assert len(answer.file.skipped) == MAX_SKIPPED_LISTED
