@@ -9,7 +9,6 @@ counts what it keeps up) and the answer's noise. Nothing is stored: a fleet is a
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,30 +19,15 @@ from benchmarks.models import InstanceType, Price, PurchaseOption, Region, quali
 from benchmarks.noise import beyond
 from benchmarks.profiles import get_profile
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
+from benchmarks.questions.fleet import REGIONS, FleetQuestion
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import lookups
 from benchmarks.selectors.price_performance import price_performance_table
 from benchmarks.selectors.profiles import profile_table
 
-REGIONS = ("same", "any")
 # Errors of the question itself (not of one line): a 400 for the whole fleet.
 QUESTION_FIELDS = ("benchmark", "profile", "params", "basis")
-
-
-@dataclass(frozen=True)
-class FleetQuestion:
-    """What the fleet is re-bought on: a benchmark (with its parameters) or a profile."""
-
-    benchmark: str = ""
-    params: dict[str, str] = field(default_factory=dict)
-    profile: str = ""
-    regions: str = "same"
-    at: datetime.date | None = None
-
-    @property
-    def work(self) -> str:
-        return f"{self.profile} profile" if self.profile else self.benchmark
 
 
 @dataclass
