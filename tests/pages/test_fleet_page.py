@@ -68,3 +68,20 @@ def test_a_bad_file_is_named_on_the_page(live_server, page, tmp_path):
 def test_the_site_navigation_links_the_fleet_page(live_server, page):
     page.goto(f"{live_server.url}/")
     assert page.locator("#site-menu a[href='/fleet/']").count() == 1
+
+
+def test_the_benchmarks_own_parameters_in_the_address_are_asked_with_the_file(
+    live_server, page, bill
+):
+    page.goto(f"{live_server.url}/fleet/?benchmark={KEY}&threads=4")
+    assert page.input_value("#fleet-params") == "threads=4"
+    page.set_input_files("#fleet-file", str(bill))
+    page.click("#fleet-form button[type=submit]")
+    page.wait_for_selector("#fleet-status:has-text('Not re-bought')")
+
+    # openssl:sha256 was measured without threads: the API names the parameter it was given.
+    assert "threads" in page.inner_text("#fleet-status")
+    page.fill("#fleet-params", "")
+    page.click("#fleet-form button[type=submit]")
+    page.wait_for_selector("#fleet-answer:not([hidden])")
+    assert page.inner_text("#fleet-summary").startswith("Re-buying 2 of 2 lines")
