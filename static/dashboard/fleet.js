@@ -105,15 +105,15 @@
       cell(row, line.purchase_option.replace("_", "-") + (line.note ? " *" : ""));
       cell(row, usd(line.usd_per_month) + (line.paid ? "" : " (list)"));
       cell(row, replacement.kept ? "keep " + replacement.instance_type
-        : replacement.instance_type + (replacement.region !== line.region ? " in " + replacement.region : ""),
-        replacement.estimated ? "estimated" : "");
-      // An estimate is not measured work: said in the cell, and why on hover.
-      if (replacement.estimated) {
-        row.lastChild.title = "An estimated figure (a Fargate size no task measured), not a measured one";
-        row.lastChild.textContent += " (estimated)";
-      }
+        : replacement.instance_type + (replacement.region !== line.region ? " in " + replacement.region : ""));
       cell(row, usd(replacement.usd_per_month));
-      cell(row, ratio.mid.toFixed(2) + " (" + ratio.low.toFixed(2) + "–" + ratio.high.toFixed(2) + ")");
+      cell(row, ratio.mid.toFixed(2) + " (" + ratio.low.toFixed(2) + "–" + ratio.high.toFixed(2) + ")"
+        + (replacement.estimated ? " estimated" : ""), replacement.estimated ? "estimated" : "");
+      // An estimate is not measured work: said in the ratio's cell, and why on hover.
+      if (replacement.estimated) {
+        row.lastChild.title = "Rests on an estimated figure (a Fargate size no task measured), "
+          + "the replacement's or this line's own: not measured work";
+      }
       cell(row, usd(saving.mid) + " (" + usd(saving.low) + " – " + usd(saving.high) + ")", "saving");
       cell(row, replacement.beyond_noise ? "yes" : "no");
       if (line.note) row.title = line.note;
