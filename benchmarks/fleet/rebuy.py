@@ -65,12 +65,16 @@ class RebuiltLine:
     instance_type: str
     region: str
     hours: float
+    # The way to buy it was compared at: the bill's (`billed_purchase_option`) where its
+    # region prices it, else on-demand (said in `note`).
     purchase_option: str
     usd_per_month: float
     # Whether `usd_per_month` is what the bill says was paid, or list price x hours.
     paid: bool
     replacement: Replacement
     note: str = ""
+    # The way the bill says it was bought (FOCUS PricingCategory; on-demand unless said).
+    billed_purchase_option: str = PurchaseOption.ON_DEMAND.value
 
 
 @dataclass
@@ -213,6 +217,7 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
         paid=paid,
         replacement=replacement,
         note=note,
+        billed_purchase_option=line.purchase_option,
     )
 
 

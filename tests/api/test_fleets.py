@@ -71,6 +71,9 @@ def test_format_csv_gives_the_lines_with_focus_and_x_columns(client):
     assert {row["x_ReplacementInstanceType"] for row in rows} == {"c7g.xlarge"}
     assert {row["x_Estimated"] for row in rows} == {"false"}
     assert float(rows[0]["ConsumedQuantity"]) == pytest.approx(48)
+    # c5.xlarge was bought Committed; with no reserved price known it is compared on-demand.
+    c5 = next(row for row in rows if row["x_InstanceType"] == "c5.xlarge")
+    assert (c5["PricingCategory"], c5["x_ReplacementPricingCategory"]) == ("Committed", "Standard")
 
 
 def test_a_plain_csv_is_priced_at_list_price(client):
