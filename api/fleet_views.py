@@ -19,54 +19,8 @@ from api.query_parameters import KnownParameters
 from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
 from benchmarks.fleet.answer import answer_fleet, csv_rows
-from benchmarks.fleet.rebuy import REGIONS, FleetAnswer, FleetQuestion
-from benchmarks.profiles import BY_KEY as PROFILE_KEYS
-from benchmarks.questions.base import MAX_PARAMS, param_names
-
-
-class FleetQuestionSerializer(serializers.Serializer):
-    """The query: what work the fleet is matched on, and where replacements may be."""
-
-    benchmark = serializers.CharField(
-        required=False, allow_blank=True, max_length=120, help_text="e.g. passmark:cpu-mark"
-    )
-    profile = serializers.ChoiceField(
-        choices=list(PROFILE_KEYS), required=False, allow_blank=True,
-        help_text="A workload profile's key instead of `benchmark`",
-    )  # fmt: skip
-    regions = serializers.ChoiceField(
-        choices=list(REGIONS), default=REGIONS[0],
-        help_text="same: replacements in the line's region; any: in any region of its cloud",
-    )  # fmt: skip
-    at = serializers.DateField(required=False, help_text="Prices of this day (default today)")
-
-    def validate(self, data):
-        if bool(data.get("benchmark")) == bool(data.get("profile")):
-            raise ValidationError({"benchmark": ["give a benchmark or a profile, exactly one"]})
-        names = param_names(self.initial_data, self.fields)
-        if len(names) > MAX_PARAMS:
-            raise ValidationError({"params": [f"at most {MAX_PARAMS} benchmark parameters"]})
-        params = {}
-        for name in names:
-            value = self.initial_data.get(name, "")
-            if len(name) > 100 or len(value) > 200 or "\x00" in name + value:
-                raise ValidationError({"params": [f"parameter {name[:100]!r} is too long"]})
-            if value:
-                params[name] = value
-        if params and data.get("profile"):
-            raise ValidationError({"params": ["a profile takes no benchmark parameters"]})
-        data["params"] = params
-        return data
-
-    def question(self) -> FleetQuestion:
-        data = self.validated_data
-        return FleetQuestion(
-            benchmark=data.get("benchmark") or "",
-            params=data["params"],
-            profile=data.get("profile") or "",
-            regions=data["regions"],
-            at=data.get("at"),
-        )
+from benchmarks.fleet.rebuy import FleetAnswer
+from benchmarks.questions.fleet import FleetForm
 
 
 class FleetUploadSerializer(serializers.Serializer):
@@ -90,6 +44,11 @@ class ReplacementSerializer(serializers.Serializer):
     work_ratio = RangeSerializer(help_text="Its work an hour over the line's type's")
     saving_usd_per_month = RangeSerializer()
     beyond_noise = serializers.BooleanField(help_text="False when the saving's range holds 0")
+    estimated = serializers.BooleanField(
+        help_text="The work ratio rests on an estimated figure (a Fargate size no task "
+        "measured), the replacement's or the line's own; a measured type is chosen instead "
+        "where the estimate leads it only within the noise"
+    )
     kept = serializers.BooleanField(help_text="The line's type already costs least")
 
 
@@ -117,12 +76,18 @@ class FleetTotalSerializer(serializers.Serializer):
 
 
 class FleetAnswerSerializer(serializers.Serializer):
-    format = serializers.CharField(help_text="csv or focus: how the file was read")
+    format = serializers.CharField(
+        source="file.format", help_text="csv or focus: how the file was read"
+    )
     lines = FleetLineSerializer(many=True)
     total = serializers.SerializerMethodField()
-    skipped = SkippedSerializer(many=True)
-    skipped_count = serializers.IntegerField(help_text="Compute rows or lines not used")
-    other_rows = serializers.IntegerField(help_text="Rows that are not compute (counted only)")
+    skipped = SkippedSerializer(source="file.skipped", many=True)
+    skipped_count = serializers.IntegerField(
+        source="file.skipped_count", help_text="Compute rows or lines not used"
+    )
+    other_rows = serializers.IntegerField(
+        source="file.other_rows", help_text="Rows that are not compute (counted only)"
+    )
     summary = serializers.CharField()
 
     @extend_schema_field(FleetTotalSerializer)
@@ -150,14 +115,13 @@ class FleetView(KnownParameters, APIView):
 
     permission_classes = [AllowAny]
     parser_classes = [MultiPartParser]
-    # The question's names; any other is a benchmark's own, which the answer checks.
-    extra_parameters = frozenset(FleetQuestionSerializer().fields)
+    # The question's fields; any other name is a benchmark's own, which the answer checks.
+    query_form = FleetForm
     takes_benchmark_parameters = True
     throttle_classes = [*APIView.throttle_classes, UploadRateThrottle]
 
     @extend_schema(
         parameters=[
-            FleetQuestionSerializer,
             benchmark_parameters("e.g. block_size=8192"),
             OpenApiParameter(
                 "format", str, enum=["json", "csv"], description="csv: FOCUS-named lines"
@@ -168,8 +132,9 @@ class FleetView(KnownParameters, APIView):
         responses={200: FleetAnswerSerializer},
     )
     def post(self, request):
-        question = FleetQuestionSerializer(data=request.query_params)
-        question.is_valid(raise_exception=True)
+        question = FleetForm(request.query_params)
+        if not question.is_valid():
+            raise ValidationError(question.error_dict())
         upload = FleetUploadSerializer(data=request.data)
         upload.is_valid(raise_exception=True)
         answer = answer_fleet(upload.validated_data["file"], question.question())

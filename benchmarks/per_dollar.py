@@ -332,6 +332,25 @@ def relative(value: float | None, base: float | None) -> float | None:
     return ratio(value / base)
 
 
+def work_per_hour(per_dollar: float, usd_per_hour: float) -> float:
+    """The work an hour of a type does (units, or jobs, an hour): what a dollar buys of it
+    times what an hour of it costs."""
+    return per_dollar * usd_per_hour
+
+
+def cost_of_work(work: float, per_dollar: float) -> float:
+    """What `work` (units, or jobs) costs where a dollar buys `per_dollar` of it."""
+    return work / per_dollar
+
+
+def ratio_range(
+    ratio: float, numerator: tuple[float, float], denominator: tuple[float, float]
+) -> tuple[float, float]:
+    """A ratio of two figures as low and high, each figure known within (low, high) as shares
+    of itself: the numerator's low over the denominator's high, its high over their low."""
+    return ratio * numerator[0] / denominator[1], ratio * numerator[1] / denominator[0]
+
+
 def pareto_frontier(points: Iterable[tuple[Hashable, float, float]]) -> set:
     """Keys of the points no other point beats on both cost and goodness.
 

@@ -5,9 +5,9 @@ from django.conf import settings
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from benchmarks.fleet.rebuy import REGIONS
 from benchmarks.models import Benchmark
 from benchmarks.profiles import PROFILES
+from benchmarks.questions.fleet import REGIONS
 
 # What a fleet is matched on unless the page is asked otherwise: PassMark's CPU mark, the
 # broadest CPU figure the demo measures on every cloud.

@@ -280,3 +280,22 @@ def test_a_figures_interval_scales_what_a_dollar_buys_and_a_durations_swaps():
         pytest.approx(800.0),
         pytest.approx(1250.0),
     )
+
+
+def test_equal_work_costs_what_the_work_an_hour_over_what_a_dollar_buys_gives():
+    # 48 hours of a type doing 100 an hour at $0.192, on one doing 150 an hour at $0.145.
+    own = arithmetic.work_per_hour(100 / 0.192, 0.192)
+    other = 150 / 0.145
+
+    assert own == pytest.approx(100)
+    assert arithmetic.cost_of_work(48 * own, other) == pytest.approx(32 * 0.145)
+
+
+@given(figures, figures)
+def test_the_ratio_range_holds_the_ratio_and_widens_with_either_figures_interval(a, b):
+    ratio = a / b
+    low, high = arithmetic.ratio_range(ratio, (0.9, 1.2), (0.95, 1.05))
+
+    assert low <= ratio <= high
+    assert low == pytest.approx(ratio * 0.9 / 1.05)
+    assert high == pytest.approx(ratio * 1.2 / 0.95)

@@ -45,7 +45,8 @@ def csv_rows(answer: FleetAnswer) -> list[dict]:
             {
                 "RegionId": line.region,
                 "SkuPriceDetails": json.dumps({"InstanceType": line.instance_type}),
-                "PricingCategory": PRICING_CATEGORY.get(line.purchase_option, "Other"),
+                # What the bill said, as EffectiveCost is what it paid.
+                "PricingCategory": PRICING_CATEGORY.get(line.billed_purchase_option, "Other"),
                 "ConsumedQuantity": line.hours,
                 "ConsumedUnit": "Hours",
                 "EffectiveCost": line.usd_per_month,
@@ -54,6 +55,9 @@ def csv_rows(answer: FleetAnswer) -> list[dict]:
                 "x_CostIsPaid": line.paid,
                 "x_ReplacementInstanceType": replacement.instance_type,
                 "x_ReplacementRegionId": replacement.region,
+                "x_ReplacementPricingCategory": PRICING_CATEGORY.get(
+                    replacement.purchase_option, "Other"
+                ),
                 "x_ReplacementCost": replacement.usd_per_month,
                 "x_WorkRatio": replacement.work_ratio.mid,
                 "x_WorkRatioLow": replacement.work_ratio.low,
@@ -62,6 +66,7 @@ def csv_rows(answer: FleetAnswer) -> list[dict]:
                 "x_SavingMid": replacement.saving_usd_per_month.mid,
                 "x_SavingHigh": replacement.saving_usd_per_month.high,
                 "x_BeyondNoise": replacement.beyond_noise,
+                "x_Estimated": replacement.estimated,
                 "x_Note": line.note,
             }
         )

@@ -90,6 +90,13 @@ class FleetFile:
     other_rows: int = 0
     rows: int = 0
 
+    def skip(self, row: int, reason: str) -> None:
+        """Row `row` (1-based data row) not used, for `reason`: counted, and listed while
+        fewer than MAX_SKIPPED_LISTED are."""
+        self.skipped_count += 1
+        if len(self.skipped) < MAX_SKIPPED_LISTED:
+            self.skipped.append(Skipped(row=row, reason=reason))
+
 
 def read_fleet(text: Iterable[str]) -> FleetFile:
     """The lines of a fleet file, from its text line by line (a file object streams it)."""
@@ -137,12 +144,6 @@ def _line(lines: dict, instance_type: str, region: str, row: int) -> FleetLine:
     return line
 
 
-def _skip(fleet: FleetFile, row: int, reason: str) -> None:
-    fleet.skipped_count += 1
-    if len(fleet.skipped) < MAX_SKIPPED_LISTED:
-        fleet.skipped.append(Skipped(row=row, reason=reason))
-
-
 def _read_plain(header: list[str], reader) -> FleetFile:
     fleet = FleetFile(format="csv")
     at = {
@@ -157,7 +158,7 @@ def _read_plain(header: list[str], reader) -> FleetFile:
             name: (row[index].strip() if index < len(row) else "") for name, index in at.items()
         }
         if not cells["instance_type"] or not cells["region"]:
-            _skip(fleet, number, "no instance_type or region")
+            fleet.skip(number, "no instance_type or region")
             continue
         count = _number(cells["count"] or "1", "count", number)
         hours = _number(cells["hours"], "hours", number)
@@ -201,12 +202,12 @@ def _read_focus(header: list[str], reader) -> FleetFile:
         try:
             parsed = json.loads(details) if details else {}
         except ValueError:
-            _skip(fleet, number, "SkuPriceDetails is not JSON")
+            fleet.skip(number, "SkuPriceDetails is not JSON")
             continue
         instance_type = parsed.get("InstanceType") if isinstance(parsed, dict) else None
         if not instance_type or not isinstance(instance_type, str):
             if fargate:
-                _skip(fleet, number, "a Fargate row without its task size (InstanceType)")
+                fleet.skip(number, "a Fargate row without its task size (InstanceType)")
             else:
                 # Compute that is not a machine an hour (Lambda requests, EBS-optimised
                 # surcharges...): nothing to re-buy.
@@ -214,11 +215,11 @@ def _read_focus(header: list[str], reader) -> FleetFile:
             continue
         region = cell(row, "RegionId")
         if not region:
-            _skip(fleet, number, f"{instance_type[:60]}: no RegionId")
+            fleet.skip(number, f"{instance_type[:60]}: no RegionId")
             continue
         unit = cell(row, "ConsumedUnit").lower()
         if unit and "hour" not in unit and unit not in ("hrs", "hr", "h"):
-            _skip(fleet, number, f"{instance_type[:60]}: ConsumedUnit {unit[:40]!r} is not hours")
+            fleet.skip(number, f"{instance_type[:60]}: ConsumedUnit {unit[:40]!r} is not hours")
             continue
         hours = _number(cell(row, "ConsumedQuantity") or "0", "ConsumedQuantity", number)
         if hours < 0:

@@ -9,39 +9,25 @@ counts what it keeps up) and the answer's noise. Nothing is stored: a fleet is a
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks import per_dollar
 from benchmarks.errors import AmbiguousParameter, DomainError
-from benchmarks.fleet.reader import FleetFile, FleetLine, Skipped
+from benchmarks.fleet.reader import FleetFile, FleetLine
 from benchmarks.models import InstanceType, Price, PurchaseOption, Region, qualified_name
+from benchmarks.noise import beyond
 from benchmarks.profiles import get_profile
 from benchmarks.questions import PricePerformanceQuery, benchmark_params
+from benchmarks.questions.fleet import REGIONS, FleetQuestion
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import lookups
 from benchmarks.selectors.price_performance import price_performance_table
 from benchmarks.selectors.profiles import profile_table
 
-REGIONS = ("same", "any")
 # Errors of the question itself (not of one line): a 400 for the whole fleet.
 QUESTION_FIELDS = ("benchmark", "profile", "params", "basis")
-
-
-@dataclass(frozen=True)
-class FleetQuestion:
-    """What the fleet is re-bought on: a benchmark (with its parameters) or a profile."""
-
-    benchmark: str = ""
-    params: dict[str, str] = field(default_factory=dict)
-    profile: str = ""
-    regions: str = "same"
-    at: datetime.date | None = None
-
-    @property
-    def work(self) -> str:
-        return f"{self.profile} profile" if self.profile else self.benchmark
 
 
 @dataclass
@@ -65,6 +51,9 @@ class Replacement:
     work_ratio: Range
     saving_usd_per_month: Range
     beyond_noise: bool
+    # The work ratio rests on an estimated figure (a Fargate size no task ran the benchmark
+    # on, selectors/fargate_estimates.py), the replacement's or the line's own: not measured.
+    estimated: bool = False
     # The line's own type already costs least: kept, nothing saved.
     kept: bool = False
 
@@ -76,24 +65,26 @@ class RebuiltLine:
     instance_type: str
     region: str
     hours: float
+    # The way to buy it was compared at: the bill's (`billed_purchase_option`) where its
+    # region prices it, else on-demand (said in `note`).
     purchase_option: str
     usd_per_month: float
     # Whether `usd_per_month` is what the bill says was paid, or list price x hours.
     paid: bool
     replacement: Replacement
     note: str = ""
+    # The way the bill says it was bought (FOCUS PricingCategory; on-demand unless said).
+    billed_purchase_option: str = PurchaseOption.ON_DEMAND.value
 
 
 @dataclass
 class FleetAnswer:
-    """The answer of `POST fleets/`."""
+    """The answer of `POST fleets/`: the file as read (its format, the rows it passed over
+    and skipped, and the lines that could not be re-bought), and its lines re-bought."""
 
     question: FleetQuestion
-    format: str
+    file: FleetFile
     lines: list[RebuiltLine] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    skipped_count: int = 0
-    other_rows: int = 0
     total_usd_per_month: float = 0.0
     total_saving: Range = field(default_factory=lambda: Range(0.0, 0.0, 0.0))
     summary: str = ""
@@ -110,13 +101,7 @@ def rebuy_fleet(fleet: FleetFile, question: FleetQuestion) -> FleetAnswer:
     else:
         # Its parameters checked once: a name it was not measured with is the question's fault.
         benchmark_params(lookups.get_benchmark(question.benchmark), question.params)
-    answer = FleetAnswer(
-        question=question,
-        format=fleet.format,
-        skipped=list(fleet.skipped),
-        skipped_count=fleet.skipped_count,
-        other_rows=fleet.other_rows,
-    )
+    answer = FleetAnswer(question=question, file=fleet)
     tables = _Tables(question)
     for line in fleet.lines:
         try:
@@ -124,8 +109,7 @@ def rebuy_fleet(fleet: FleetFile, question: FleetQuestion) -> FleetAnswer:
         except DomainError as error:
             if error.field in QUESTION_FIELDS or isinstance(error, AmbiguousParameter):
                 raise
-            answer.skipped.append(Skipped(row=line.first_row, reason=error.message))
-            answer.skipped_count += 1
+            fleet.skip(line.first_row, error.message)
     answer.total_usd_per_month = sum(line.usd_per_month for line in answer.lines)
     answer.total_saving = Range(
         *(
@@ -175,9 +159,9 @@ class _Tables:
             for row in table.results
             if row.per_dollar and row.usd_per_hour and getattr(row, "kind", "") != "database"
         ]
-        # The benchmark's tie margin (Noise.margin); 0 when unmeasured.
         noise = table.standing.noise if table.standing else None
-        return rows, noise.margin if noise is not None else 0.0
+        # The lead two figures must exceed to differ (0 where the noise is not measured).
+        return rows, noise.margin if noise else 0.0
 
 
 def _names(row) -> set[str]:
@@ -201,19 +185,16 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
         current = _row_of(line, rows)
     if current is None:
         raise DomainError(_why_not_compared(line, region_code, option, question))
-    work_per_hour = current.per_dollar * current.usd_per_hour
+    # The line's work: its hours at what an hour of its own type does.
+    work = line.hours * per_dollar.work_per_hour(current.per_dollar, current.usd_per_hour)
     paid = line.usd_paid is not None
     usd_now = line.usd_paid if paid else current.usd_per_hour * line.hours
     candidates = [(row, region_code) for row in rows]
     if question.regions == "any":
         for other in _other_regions(region, option):
             candidates += [(row, other) for row in tables.rows(other, option)[0]]
-    best, best_region = min(
-        candidates,
-        key=lambda pair: (line.hours * work_per_hour / pair[0].per_dollar, pair[0].instance_type),
-    )
-    mid_cost = line.hours * work_per_hour / best.per_dollar
-    if best is current or mid_cost >= usd_now:
+    best, best_region = _cheapest(candidates, margin)
+    if best is current or per_dollar.cost_of_work(work, best.per_dollar) >= usd_now:
         replacement = Replacement(
             instance_type=line.instance_type,
             region=region_code,
@@ -222,10 +203,11 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
             work_ratio=Range(1.0, 1.0, 1.0),
             saving_usd_per_month=Range(0.0, 0.0, 0.0),
             beyond_noise=False,
+            estimated=current.estimated,
             kept=True,
         )
     else:
-        replacement = _replacement(line, current, best, best_region, option, usd_now, margin)
+        replacement = _replacement(work, current, best, best_region, option, usd_now, margin)
     return RebuiltLine(
         instance_type=line.instance_type,
         region=region_code,
@@ -235,7 +217,25 @@ def _rebuy(line: FleetLine, question: FleetQuestion, tables: _Tables) -> Rebuilt
         paid=paid,
         replacement=replacement,
         note=note,
+        billed_purchase_option=line.purchase_option,
     )
+
+
+def _cheapest(candidates: list[tuple], margin: float) -> tuple:
+    """The (row, region) a dollar buys most work on; a measured row where an estimated one leads
+    it only within the noise (an estimate is not measured work)."""
+
+    def order(pair):
+        return (-pair[0].per_dollar, pair[0].instance_type)
+
+    best = min(candidates, key=order)
+    if best[0].estimated:
+        measured = [pair for pair in candidates if not pair[0].estimated]
+        if measured:
+            runner_up = min(measured, key=order)
+            if not beyond(best[0].per_dollar, runner_up[0].per_dollar, margin):
+                return runner_up
+    return best
 
 
 def _row_of(line: FleetLine, rows: list):
@@ -253,22 +253,29 @@ def _relative_interval(row, margin: float) -> tuple[float, float]:
     return 1 - margin / 2, 1 + margin / 2
 
 
-def _replacement(line, current, best, region, option, usd_now, margin) -> Replacement:
-    ratio = (best.per_dollar * best.usd_per_hour) / (current.per_dollar * current.usd_per_hour)
-    best_low, best_high = _relative_interval(best, margin)
-    current_low, current_high = _relative_interval(current, margin)
-    ratio_low = max(ratio * best_low / current_high, 1e-12)
-    ratio_high = ratio * best_high / current_low
-    cost = line.hours * best.usd_per_hour
-    saving = Range(usd_now - cost / ratio_low, usd_now - cost / ratio, usd_now - cost / ratio_high)
+def _replacement(work, current, best, region, option, usd_now, margin) -> Replacement:
+    """`best` doing the line's `work` (its own type's is `current`), and what that saves on
+    `usd_now`, with the range the two figures' intervals give."""
+    own_hourly = per_dollar.work_per_hour(current.per_dollar, current.usd_per_hour)
+    ratio = per_dollar.work_per_hour(best.per_dollar, best.usd_per_hour) / own_hourly
+    ratio_low, ratio_high = per_dollar.ratio_range(
+        ratio, _relative_interval(best, margin), _relative_interval(current, margin)
+    )
+    ratio_low = max(ratio_low, 1e-12)
+    # The work costs more on a replacement that does less of it an hour than thought.
+    cost = per_dollar.cost_of_work(work, best.per_dollar)
+    saving = Range(
+        usd_now - cost * ratio / ratio_low, usd_now - cost, usd_now - cost * ratio / ratio_high
+    )
     return Replacement(
         instance_type=qualified_name(getattr(best, "vendor", "aws"), best.instance_type),
         region=region,
         purchase_option=option,
-        usd_per_month=cost / ratio,
+        usd_per_month=cost,
         work_ratio=Range(ratio_low, ratio, ratio_high),
         saving_usd_per_month=saving,
         beyond_noise=saving.low > 0 or saving.high < 0,
+        estimated=best.estimated or current.estimated,
     )
 
 
@@ -312,8 +319,8 @@ def fleet_summary(answer: FleetAnswer) -> str:
     """The sentence a finance person can quote."""
     lines = answer.lines
     if not lines:
-        skipped = f" ({answer.skipped_count} skipped, each with its reason)" * bool(
-            answer.skipped_count
+        skipped = f" ({answer.file.skipped_count} skipped, each with its reason)" * bool(
+            answer.file.skipped_count
         )
         return f"No line of the file could be re-bought{skipped}."
     saving = answer.total_saving
@@ -334,6 +341,12 @@ def fleet_summary(answer: FleetAnswer) -> str:
     rest = []
     if len(beyond) < len(moved):
         rest.append(f"{len(moved) - len(beyond)} of them within noise")
+    estimated = [line for line in moved if line.replacement.estimated]
+    if estimated:
+        rest.append(
+            f"{len(estimated)} of them on an estimated figure (a Fargate size no task measured), "
+            "not a measured one"
+        )
     if len(moved) < len(lines):
         rest.append(f"{len(lines) - len(moved)} already cheapest")
     return sentence + (f"; {', '.join(rest)}." if rest else ".")

@@ -219,3 +219,16 @@ class QueryForm(QuestionForm):
         self.params = {
             name: data.get(name) for name in param_names(data, self.fields) if data.get(name)
         }
+
+    def checked_params(self) -> dict[str, str]:
+        """`params`, bounded for a question that hands them on to the benchmark's check: at
+        most MAX_PARAMS names (else a ValidationError), each name and value of a length an
+        error can quote (else an error naming it, and the parameter left out). From `clean`."""
+        names = param_names(self.data, self.fields)
+        if len(names) > MAX_PARAMS:
+            raise forms.ValidationError(f"at most {MAX_PARAMS} benchmark parameters")
+        too_long = {name for name in names if len(name) > 100 or len(self.data.get(name, "")) > 200}
+        for name in names:
+            if name in too_long:
+                self.add_error(None, f"parameter {name[:100]!r} is too long")
+        return {name: value for name, value in self.params.items() if name not in too_long}

@@ -13,13 +13,11 @@ from benchmarks.currency import USD, currencies
 from benchmarks.models import PurchaseOption, Vendor
 from benchmarks.questions.base import (
     CHOICE_ERRORS,
-    MAX_PARAMS,
     QueryForm,
     choice_field,
     comma_list,
     date_field,
     joined_lists,
-    param_names,
     region_pairs,
 )
 from benchmarks.questions.parameters import measured_params
@@ -234,7 +232,6 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
             self.fields[name].required = False
         if data.get("regions"):
             self.fields["region"].required = False
-        self.param_names = param_names(data, self.fields)
 
     def clean_include(self) -> tuple[str, ...]:
         extras = comma_list(self.cleaned_data["include"])
@@ -258,16 +255,7 @@ class PricePerformanceForm(QueryForm, PurchaseFields):
 
     def clean(self):
         cleaned = super().clean()
-        if len(self.param_names) > MAX_PARAMS:
-            raise forms.ValidationError(f"at most {MAX_PARAMS} benchmark parameters")
-        params = {}
-        for name in self.param_names:
-            value = self.data.get(name, "")
-            if len(name) > 100 or len(value) > 200:
-                self.add_error(None, f"parameter {name[:100]!r} is too long")
-            elif value != "":
-                params[name] = value
-        cleaned["params"] = params
+        cleaned["params"] = self.checked_params()
         return cleaned
 
     def query(self, **defaults) -> PricePerformanceQuery:

@@ -10,6 +10,12 @@
   let chart = null;
   let lastFile = null;
   let lastQuery = "";
+  // The form's own names; any other in the page's address is one of the benchmark's
+  // parameters (/fleet/?benchmark=openssl:aes-256-cbc&block_size=8192), shown to edit.
+  const OWN = ["benchmark", "profile", "regions", "params"];
+  const given = new URLSearchParams(window.location.search);
+  form.elements.params.value = [...given].filter(([name]) => !OWN.includes(name))
+    .map(([name, value]) => name + "=" + value).join("&");
 
   const usd = (amount) => {
     const sign = amount < 0 ? "−" : "";
@@ -25,6 +31,13 @@
       params.set("profile", profile);
     } else {
       params.set("benchmark", form.elements.benchmark.value.trim());
+      // "block_size=8192 processes=1" or with & between: each the benchmark's own.
+      for (const pair of form.elements.params.value.trim().split(/[\s&]+/)) {
+        const [name, value] = pair.split("=");
+        if (name && value !== undefined && !OWN.includes(name.trim())) {
+          params.set(name.trim(), value.trim());
+        }
+      }
     }
     params.set("regions", form.elements.regions.value);
     return params.toString();
@@ -94,7 +107,13 @@
       cell(row, replacement.kept ? "keep " + replacement.instance_type
         : replacement.instance_type + (replacement.region !== line.region ? " in " + replacement.region : ""));
       cell(row, usd(replacement.usd_per_month));
-      cell(row, ratio.mid.toFixed(2) + " (" + ratio.low.toFixed(2) + "–" + ratio.high.toFixed(2) + ")");
+      cell(row, ratio.mid.toFixed(2) + " (" + ratio.low.toFixed(2) + "–" + ratio.high.toFixed(2) + ")"
+        + (replacement.estimated ? " estimated" : ""), replacement.estimated ? "estimated" : "");
+      // An estimate is not measured work: said in the ratio's cell, and why on hover.
+      if (replacement.estimated) {
+        row.lastChild.title = "Rests on an estimated figure (a Fargate size no task measured), "
+          + "the replacement's or this line's own: not measured work";
+      }
       cell(row, usd(saving.mid) + " (" + usd(saving.low) + " – " + usd(saving.high) + ")", "saving");
       cell(row, replacement.beyond_noise ? "yes" : "no");
       if (line.note) row.title = line.note;

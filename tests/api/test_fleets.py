@@ -8,21 +8,15 @@ import pytest
 from rest_framework.test import APIClient
 
 from benchmarks.models import Price, Run
+from tests.fleet.fleet_data import KEY, measure_fleet_types
 from tests.fleet.focus_rows import acceptance_rows, focus_csv, focus_row
-from tests.fleet.test_rebuy import KEY, measured, price
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def client():
-    for name, value, usd in (
-        ("m5.xlarge", 100, "0.192"),
-        ("c5.xlarge", 100, "0.17"),
-        ("c7g.xlarge", 150, "0.145"),
-    ):
-        measured(name, value)
-        price(name, usd)
+    measure_fleet_types()
     return APIClient()
 
 
@@ -71,10 +65,15 @@ def test_format_csv_gives_the_lines_with_focus_and_x_columns(client):
         "x_WorkRatio",
         "x_SavingLow",
         "x_SavingHigh",
+        "x_Estimated",
     ):
         assert column in rows[0]
     assert {row["x_ReplacementInstanceType"] for row in rows} == {"c7g.xlarge"}
+    assert {row["x_Estimated"] for row in rows} == {"false"}
     assert float(rows[0]["ConsumedQuantity"]) == pytest.approx(48)
+    # c5.xlarge was bought Committed; with no reserved price known it is compared on-demand.
+    c5 = next(row for row in rows if row["x_InstanceType"] == "c5.xlarge")
+    assert (c5["PricingCategory"], c5["x_ReplacementPricingCategory"]) == ("Committed", "Standard")
 
 
 def test_a_plain_csv_is_priced_at_list_price(client):

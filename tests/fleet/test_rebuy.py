@@ -2,72 +2,28 @@
 noise, the way to buy kept, regions same or any, lines it cannot match skipped with a reason."""
 
 import io
-from decimal import Decimal
 from types import SimpleNamespace
 
 import pytest
 
 from benchmarks.errors import DomainError
-from benchmarks.fleet.reader import read_fleet
-from benchmarks.fleet.rebuy import FleetQuestion, _relative_interval, rebuy_fleet
-from benchmarks.models import Benchmark, InstanceType, Price, Region, Result, Run
-from benchmarks.services import statistics
+from benchmarks.fleet.reader import MAX_SKIPPED_LISTED, read_fleet
+from benchmarks.fleet.rebuy import (
+    FleetQuestion,
+    _cheapest,
+    _relative_interval,
+    _Tables,
+    rebuy_fleet,
+)
+from tests.fleet.fleet_data import KEY, make_type, measure_fleet_types, measured, price
 from tests.fleet.focus_rows import acceptance_rows, focus_csv, focus_row
 
 pytestmark = pytest.mark.django_db
 
-KEY = "openssl:sha256"
-NOISE = {"relative": 0.02, "series": 40, "method": "test"}
-
-
-def make_type(name: str) -> InstanceType:
-    return InstanceType.objects.get_or_create(name=name)[0]
-
-
-def price(name, usd, *, region="us-east-1", option="on_demand"):
-    # A commitment at the answers' default terms: 1 year, no upfront, standard.
-    commitment = (
-        {"term": "1y", "payment": "no_upfront", "offering_class": "standard"}
-        | {"upfront_usd": Decimal(0), "hourly_usd": Decimal(usd)}
-        if option == "reserved"
-        else {}
-    )
-    Price.objects.create(
-        instance_type=make_type(name),
-        region=Region.objects.get_or_create(code=region)[0],
-        purchase_option=option,
-        usd_per_hour=Decimal(usd),
-        **commitment,
-        effective_from="2024-01-01",
-        source="test",
-    )
-
-
-def measured(name, value):
-    benchmark, _ = Benchmark.objects.get_or_create(
-        key=KEY, defaults={"unit": "B/s", "higher_is_better": True, "noise": NOISE}
-    )
-    run = Run.objects.create(
-        instance_type=make_type(name),
-        region=Region.objects.get_or_create(code="us-east-1")[0],
-        status=Run.Status.DONE,
-    )
-    results = [Result(run=run, benchmark=benchmark, params={}, value=value)]
-    statistics.attach_series(results)
-    Result.objects.bulk_create(results)
-    statistics.refresh_series({result.series_id for result in results})
-
 
 @pytest.fixture
 def fleet_types():
-    """m5 and c5 do 100 an hour at their prices; c7g does 150 for less."""
-    for name, value, usd in (
-        ("m5.xlarge", 100, "0.192"),
-        ("c5.xlarge", 100, "0.17"),
-        ("c7g.xlarge", 150, "0.145"),
-    ):
-        measured(name, value)
-        price(name, usd)
+    measure_fleet_types()
 
 
 def rebuy(rows, **question):
@@ -99,7 +55,7 @@ def test_the_acceptance_bill_answers_two_lines_with_a_saving_range(fleet_types):
         assert replacement.beyond_noise
     assert answer.total_usd_per_month == pytest.approx(48 * 0.192 + 48 * 0.17 * 0.7)
     assert answer.total_saving.mid == pytest.approx(answer.total_usd_per_month - 2 * 32 * 0.145)
-    assert answer.other_rows == 1
+    assert answer.file.other_rows == 1
     assert answer.summary.startswith("Re-buying 2 of 2 lines at equal openssl:sha256 work saves $")
 
 
@@ -171,7 +127,7 @@ def test_lines_it_cannot_match_are_skipped_with_the_reason(fleet_types):
 
     answer = rebuy(rows)
 
-    reasons = {skipped.row: skipped.reason for skipped in answer.skipped}
+    reasons = {skipped.row: skipped.reason for skipped in answer.file.skipped}
     assert [line.instance_type for line in answer.lines] == ["m5.xlarge"]
     assert "no cloud sells" in reasons[2]
     assert "cannot be matched" in reasons[3]
@@ -192,3 +148,50 @@ def test_a_calibrated_per_dollar_interval_is_used_when_the_row_has_one():
 
     assert _relative_interval(row, 0.1) == pytest.approx((0.8, 1.3))
     assert _relative_interval(plain, 0.1) == pytest.approx((0.95, 1.05))
+
+
+def candidate(name, per_dollar, *, estimated=False):
+    return (SimpleNamespace(instance_type=name, per_dollar=per_dollar, estimated=estimated), "r")
+
+
+def test_an_estimate_leading_only_within_the_noise_gives_way_to_a_measured_type():
+    estimate = candidate("fargate-1vcpu-2gb-arm64", 104.0, estimated=True)
+    measured_type = candidate("c7g.medium", 100.0)
+
+    assert _cheapest([measured_type, estimate], margin=0.05) == measured_type
+    # Beyond the noise the estimate stands: the answer labels it `estimated`.
+    assert _cheapest([measured_type, estimate], margin=0.02) == estimate
+    # With nothing measured to prefer, the estimate is the answer.
+    assert _cheapest([estimate], margin=0.05) == estimate
+
+
+def test_a_replacement_on_an_estimate_is_labelled_and_the_summary_says_so(fleet_types, monkeypatch):
+    def rows(self, region, option):
+        figures = [
+            SimpleNamespace(instance_type=name, variant=None, usd_per_hour=usd,
+                            per_dollar=work * 3600 / usd, estimated=estimated)
+            for name, work, usd, estimated in (
+                ("m5.xlarge", 100, 0.192, False),
+                ("fargate-4vcpu-8gb-arm64", 150, 0.16, True),
+            )
+        ]  # fmt: skip
+        return figures, 0.02
+
+    monkeypatch.setattr(_Tables, "rows", rows)
+
+    answer = rebuy([focus_row()])
+
+    replacement = answer.lines[0].replacement
+    assert replacement.instance_type == "fargate-4vcpu-8gb-arm64"
+    assert replacement.estimated
+    assert "1 of them on an estimated figure" in answer.summary
+
+
+def test_lines_it_cannot_match_count_past_the_listed_skips_as_the_files_rows_do(fleet_types):
+    text = "instance_type,region,count,hours\n" + "m5.xlarge,,1,1\n" * MAX_SKIPPED_LISTED
+    fleet = read_fleet(io.StringIO(text + "zz9.plural,us-east-1,1,730\n"))
+
+    answer = rebuy_fleet(fleet, FleetQuestion(benchmark=KEY))
+
+    assert answer.file.skipped_count == MAX_SKIPPED_LISTED + 1
+    assert len(answer.file.skipped) == MAX_SKIPPED_LISTED

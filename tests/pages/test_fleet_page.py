@@ -3,8 +3,8 @@ progress, see the summary, the table and the now-vs-re-bought chart, download th
 
 import pytest
 
+from tests.fleet.fleet_data import KEY, measure_fleet_types
 from tests.fleet.focus_rows import acceptance_rows, focus_csv
-from tests.fleet.test_rebuy import KEY, measured, price
 
 pytestmark = [
     pytest.mark.browser,
@@ -15,13 +15,7 @@ pytestmark = [
 
 @pytest.fixture
 def bill(tmp_path):
-    for name, value, usd in (
-        ("m5.xlarge", 100, "0.192"),
-        ("c5.xlarge", 100, "0.17"),
-        ("c7g.xlarge", 150, "0.145"),
-    ):
-        measured(name, value)
-        price(name, usd)
+    measure_fleet_types()
     path = tmp_path / "focus-export.csv"
     path.write_text(focus_csv(acceptance_rows()))
     return path
@@ -74,3 +68,20 @@ def test_a_bad_file_is_named_on_the_page(live_server, page, tmp_path):
 def test_the_site_navigation_links_the_fleet_page(live_server, page):
     page.goto(f"{live_server.url}/")
     assert page.locator("#site-menu a[href='/fleet/']").count() == 1
+
+
+def test_the_benchmarks_own_parameters_in_the_address_are_asked_with_the_file(
+    live_server, page, bill
+):
+    page.goto(f"{live_server.url}/fleet/?benchmark={KEY}&threads=4")
+    assert page.input_value("#fleet-params") == "threads=4"
+    page.set_input_files("#fleet-file", str(bill))
+    page.click("#fleet-form button[type=submit]")
+    page.wait_for_selector("#fleet-status:has-text('Not re-bought')")
+
+    # openssl:sha256 was measured without threads: the API names the parameter it was given.
+    assert "threads" in page.inner_text("#fleet-status")
+    page.fill("#fleet-params", "")
+    page.click("#fleet-form button[type=submit]")
+    page.wait_for_selector("#fleet-answer:not([hidden])")
+    assert page.inner_text("#fleet-summary").startswith("Re-buying 2 of 2 lines")
