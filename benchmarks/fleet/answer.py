@@ -1,10 +1,12 @@
-"""An uploaded fleet file answered: its size checked, its text streamed through the reader, its
-lines re-bought; and the answer's lines as FOCUS-named CSV rows. Nothing is stored."""
+"""A fleet file answered (an upload, its size checked; or a file of any size, from the
+`rebuy_fleet` command): its text streamed through the reader, its lines re-bought; and the
+answer's lines as FOCUS-named CSV rows. Nothing is stored."""
 
 from __future__ import annotations
 
 import io
 import json
+from typing import BinaryIO
 
 from benchmarks.errors import DomainError
 from benchmarks.fleet.reader import FleetFileError, read_fleet
@@ -25,14 +27,21 @@ def answer_fleet(uploaded, question: FleetQuestion) -> FleetAnswer:
     DomainError naming what is wrong, one over the upload limit a 413 as for runs."""
     check_upload_size(uploaded.size)
     uploaded.seek(0)
+    return answer_fleet_file(uploaded.file, question)
+
+
+def answer_fleet_file(binary: BinaryIO, question: FleetQuestion) -> FleetAnswer:
+    """`binary` (a file open for reading bytes) streamed through the reader and re-bought on
+    `question`, whatever its size (the upload's limit is `answer_fleet`'s); a bad file is a
+    DomainError of the field `file` naming what is wrong. The file stays open: its caller's."""
     # Decoded as it is read, row by row: the file is never held in memory whole.
-    text = io.TextIOWrapper(uploaded.file, encoding="utf-8-sig", newline="")
+    text = io.TextIOWrapper(binary, encoding="utf-8-sig", newline="")
     try:
         fleet = read_fleet(text)
     except FleetFileError as error:
         raise DomainError(str(error), field="file") from None
     finally:
-        text.detach()  # the upload's own file is Django's to close
+        text.detach()  # the binary file is its caller's to close
     return rebuy_fleet(fleet, question)
 
 
