@@ -76,7 +76,7 @@ from benchmarks.pricing.snapshot import (  # noqa: E402
     read_cloud_prices,
     write_rows,
 )
-from benchmarks.services import demo  # noqa: E402
+from benchmarks.services.demo_figures import sparecores_file  # noqa: E402
 
 VENDORS = {
     "aws": "AWS",
@@ -273,8 +273,8 @@ def described_rows(path: Path, wanted: set[str], known: set[str]) -> list[dict]:
 
 
 def measured_types(vendor: str) -> set[str]:
-    """The vendor's types the bundled Spare Cores figures have (services/demo.py's file)."""
-    with lzma.open(demo.sparecores_file(vendor), "rt", encoding="utf-8", newline="") as file:
+    """The vendor's types the bundled Spare Cores figures have (services/demo_figures.py's file)."""
+    with lzma.open(sparecores_file(vendor), "rt", encoding="utf-8", newline="") as file:
         return {row["instance_type"] for row in csv.DictReader(file)}
 
 

@@ -38,7 +38,8 @@ from benchmarks.pricing.records import (
     parse_usd,
 )
 
-# Everything the demo bundles lives here (services/demo.py reads its results from here too).
+# Everything the demo bundles lives here (services/demo.py and demo_figures.py read their
+# results from here too).
 DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
 
 # Each file's header row, as written in it.
