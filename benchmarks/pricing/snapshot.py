@@ -97,6 +97,11 @@ def write_rows(path: Path, columns: list[str], rows: list[dict]) -> None:
         writer.writerows(rows)
 
 
+def plain_figure(number) -> str:
+    """A figure as the bundled files write it: in full, without exponent or trailing zeros."""
+    return format(Decimal(str(number)).normalize(), "f")
+
+
 # Other clouds' prices: every field of a QuotedPriceRecord, and the region's name.
 CLOUD_PRICES_FILE = DEMO_DIR / "cloud_prices.csv"
 CLOUD_PRICE_COLUMNS = (
