@@ -2,7 +2,7 @@
 
 AWS regions with the location names the Price List API uses, and every valid Fargate task
 size (AWS ECS documentation, "Task CPU and memory"), for x86_64 and arm64, with the day AWS
-first sold it (`fargate_first_sold`).
+first sold it (`fargate_first_sold`, `fargate_unsold`).
 """
 
 from __future__ import annotations
@@ -144,15 +144,23 @@ def fargate_first_sold(vcpus: Decimal | None, architecture: str) -> FargateSale:
     return max(needs, key=lambda sale: sale.first_sold)
 
 
-def fargate_not_sold(
-    name: str, vcpus: Decimal | None, architecture: str, day: datetime.date
-) -> str | None:
-    """Why a task size has no price on `day` (it was not sold yet), or None: it was sold.
+def fargate_unsold(
+    vcpus: Decimal | None, architecture: str, day: datetime.date
+) -> FargateSale | None:
+    """What a task size still waited for on `day` (`fargate_first_sold`), or None: it was sold.
 
     The one rule every answer that prices a Fargate size from the rates applies, so that a
     2017 question never prices a 16 vCPU task as if it could have been bought then."""
     sale = fargate_first_sold(vcpus, architecture)
-    if day >= sale.first_sold:
+    return sale if day < sale.first_sold else None
+
+
+def fargate_not_sold(
+    name: str, vcpus: Decimal | None, architecture: str, day: datetime.date
+) -> str | None:
+    """Why a task size has no price on `day` (it was not sold yet), or None: it was sold."""
+    sale = fargate_unsold(vcpus, architecture, day)
+    if sale is None:
         return None
     return f"{name} was first sold on {sale.first_sold} ({sale.what}), after {day}"
 

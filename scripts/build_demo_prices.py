@@ -42,6 +42,7 @@ from benchmarks.pricing.snapshot import (  # noqa: E402
     FARGATE_RATE_COLUMNS,
     INSTANCE_TYPE_COLUMNS,
     PRICE_COLUMNS,
+    plain_figure,
     write_rows,
 )
 
@@ -175,7 +176,7 @@ def _price(name, region, option, zone, price, day, source) -> dict:
         "region": region,
         "purchase_option": option,
         "availability_zone": zone,
-        "usd_per_hour": _plain(price),
+        "usd_per_hour": plain_figure(price),
         "effective_from": day,
         "effective_to": "",
         "source": source,
@@ -190,7 +191,7 @@ def fargate_rows(shared: Path) -> list[dict]:
                 "architecture": line["arch"],
                 "operating_system": line["os"],
                 "component": line["component"],
-                "usd_per_unit_hour": _plain(line["usd_per_unit_hour"]),
+                "usd_per_unit_hour": plain_figure(line["usd_per_unit_hour"]),
                 "effective_from": line["effective_from"],
                 "effective_to": line["effective_to"],
                 "source": FARGATE_SOURCE.format(line["source"]),
@@ -212,7 +213,7 @@ def instance_type_rows(shared: Path) -> list[dict]:
             {
                 "name": spec.name,
                 "vcpus": spec.vcpus,
-                "memory_gib": _plain(spec.memory_gib),
+                "memory_gib": plain_figure(spec.memory_gib),
                 "architecture": spec.architecture,
                 "physical_cores": spec.physical_cores or "",
                 "threads_per_core": spec.threads_per_core or "",
@@ -224,10 +225,6 @@ def instance_type_rows(shared: Path) -> list[dict]:
             }
         )
     return sorted(rows, key=lambda row: row["name"])
-
-
-def _plain(number) -> str:
-    return format(Decimal(str(number)).normalize(), "f")
 
 
 def write(path: Path, columns: list[str], rows: list[dict]) -> None:

@@ -35,7 +35,7 @@ beside aws.tar.xz): lscpu's vCPUs, cores, threads and architecture, the memory P
 vendor's naming (benchmarks/burstable.py `cpu_allocation_of`: none is a T type or of Azure's B
 series). Azure types the demo has prices for and neither source knows are written from their
 size pages on Microsoft Learn (AZURE_DOCUMENTED), else by Microsoft's naming conventions for
-VM sizes (`azure_named_rows`): the same size as a known one under the Basic tier, a
+VM sizes (scripts/azure_named_specs.py): the same size as a known one under the Basic tier, a
 promotion, a constrained-vCPU count or a feature that changes neither vCPUs nor memory, or a
 size of a series whose known sizes all have the same memory per vCPU; a type none of these
 rules specifies is left out, and said so.
@@ -50,11 +50,9 @@ from __future__ import annotations
 
 import argparse
 import csv
-import itertools
 import json
 import lzma
 import os
-import re
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -67,16 +65,18 @@ import django  # noqa: E402
 
 django.setup()
 
+from azure_named_specs import azure_named_rows  # noqa: E402 (this script's folder)
+
 from benchmarks import inspector  # noqa: E402
 from benchmarks.burstable import ALLOCATION_SOURCES, cpu_allocation_of  # noqa: E402
-from benchmarks.models import vm_family  # noqa: E402
 from benchmarks.pricing.snapshot import (  # noqa: E402
     DEMO_DIR,
     INSTANCE_SPEC_COLUMNS,
+    plain_figure,
     read_cloud_prices,
     write_rows,
 )
-from benchmarks.services import demo  # noqa: E402
+from benchmarks.services.demo_figures import sparecores_file  # noqa: E402
 
 VENDORS = {
     "aws": "AWS",
@@ -97,10 +97,6 @@ INSPECTOR_SOURCE = (
     "Spare Cores (sparecores.com), CC BY-SA 4.0: inspector data of {} "
     "(SpareCores/sc-inspector-data @ 804d3c71): the machine's lscpu and PassMark's system "
     "information; the vCPUs' allocation by the vendor's naming ({})"
-)
-AZURE_NAMING_SOURCE = (
-    "Microsoft Learn, Azure VM sizes naming conventions ([Family] + [# of vCPUs] + "
-    "[Constrained vCPUs] + [Additive Features] + [Accelerator Type] + [Version]): {}"
 )
 NETWORK_SOURCE = (
     "; network performance: AWS's describe_instance_types, as moto bundles it (getmoto/moto @ "
@@ -123,34 +119,6 @@ DOCUMENTED = {
     "cr1.8xlarge": (32, "243.76", 0, "memory optimized"),
     "g2.2xlarge": (8, "15", 1, "accelerated computing"),
     "g2.8xlarge": (32, "60", 4, "accelerated computing"),
-}
-AZURE_DOCUMENTATION_SOURCE = (
-    "Microsoft Learn, {} (MicrosoftDocs/azure-compute-docs, articles/virtual-machines/sizes/{})"
-)
-# Azure sizes the demo has prices for that neither Spare Cores nor the naming conventions
-# specify: name: (vCPUs, memory GiB, GPUs, the size page's title, its path).
-AZURE_DOCUMENTED = {
-    "Standard_M64lds_v4": (
-        64,
-        "1024",
-        0,
-        "Mdsv4 Medium Memory sizes series",
-        "memory-optimized/mdsv4-series.md",
-    ),
-    "Standard_NC320ds_xl_RTXPRO6000BSE_v6": (
-        320,
-        "1280",
-        2,
-        "NC RTX PRO 6000 Blackwell Server Edition v6 sizes series",
-        "gpu-accelerated/nc-rtxpro6000-bse-v6-series.md",
-    ),
-    "Standard_NC320lds_xl_RTXPRO6000BSE_v6": (
-        320,
-        "640",
-        2,
-        "NC RTX PRO 6000 Blackwell Server Edition v6 sizes series",
-        "gpu-accelerated/nc-rtxpro6000-bse-v6-series.md",
-    ),
 }
 ARCHITECTURES = {
     "ARM64": "arm64",
@@ -182,7 +150,7 @@ def spec_rows(shared: Path, vendor: str = "aws") -> list[dict]:
                 "vcpus": vcpus,
                 "physical_cores": cores or "",
                 "threads_per_core": vcpus // cores if cores and vcpus % cores == 0 else "",
-                "memory_gib": _plain(memory),
+                "memory_gib": plain_figure(memory),
                 "architecture": ARCHITECTURES[server["cpu_architecture"]],
                 "cpu_allocation": ALLOCATIONS[server["cpu_allocation"]],
                 "cpu_model": " ".join(
@@ -195,7 +163,7 @@ def spec_rows(shared: Path, vendor: str = "aws") -> list[dict]:
                 "gpu_count": server["gpu_count"],
                 "gpu_model": server["gpu_model"],
                 # Spare Cores' gpu_memory_total is in MiB, all the GPUs together.
-                "gpu_memory_gib": _plain(
+                "gpu_memory_gib": plain_figure(
                     (Decimal(server["gpu_memory_total"]) / MIB_PER_GIB).quantize(Decimal("0.001"))
                 )
                 if server["gpu_memory_total"]
@@ -212,7 +180,7 @@ def _network_gbps(speed: str, vendor: str) -> str:
     if not speed:
         return ""
     gbps = Decimal(speed) / 1000 if vendor in NETWORK_IN_MBITS else Decimal(speed)
-    return _plain(gbps)
+    return plain_figure(gbps)
 
 
 def aws_network_words(path: Path) -> dict[str, str]:
@@ -250,6 +218,7 @@ def described_rows(path: Path, wanted: set[str], known: set[str]) -> list[dict]:
             continue
         cpu, gpus = answer["VCpuInfo"], (answer.get("GpuInfo") or {}).get("Gpus") or []
         architectures = answer["ProcessorInfo"]["SupportedArchitectures"]
+        memory = Decimal(answer["MemoryInfo"]["SizeInMiB"]) / MIB_PER_GIB
         gpu_memory = (answer.get("GpuInfo") or {}).get("TotalGpuMemoryInMiB")
         rows.append(
             {
@@ -257,13 +226,15 @@ def described_rows(path: Path, wanted: set[str], known: set[str]) -> list[dict]:
                 "vcpus": cpu["DefaultVCpus"],
                 "physical_cores": cpu.get("DefaultCores", ""),
                 "threads_per_core": cpu.get("DefaultThreadsPerCore", ""),
-                "memory_gib": _plain(Decimal(answer["MemoryInfo"]["SizeInMiB"]) / MIB_PER_GIB),
+                "memory_gib": plain_figure(memory),
                 "architecture": "arm64" if "arm64" in architectures else "x86_64",
                 "cpu_allocation": cpu_allocation_of(name, "aws"),
                 "cpu_model": "",
                 "gpu_count": sum(gpu["Count"] for gpu in gpus),
                 "gpu_model": gpus[0]["Name"] if gpus else "",
-                "gpu_memory_gib": _plain(Decimal(gpu_memory) / MIB_PER_GIB) if gpu_memory else "",
+                "gpu_memory_gib": plain_figure(Decimal(gpu_memory) / MIB_PER_GIB)
+                if gpu_memory
+                else "",
                 "network_gbps": "",
                 "spec_source": "describe_instance_types",
                 "source": DESCRIBED_SOURCE.format(MOTO_COMMIT),
@@ -273,8 +244,8 @@ def described_rows(path: Path, wanted: set[str], known: set[str]) -> list[dict]:
 
 
 def measured_types(vendor: str) -> set[str]:
-    """The vendor's types the bundled Spare Cores figures have (services/demo.py's file)."""
-    with lzma.open(demo.sparecores_file(vendor), "rt", encoding="utf-8", newline="") as file:
+    """The vendor's types the bundled Spare Cores figures have (services/demo_figures.py's file)."""
+    with lzma.open(sparecores_file(vendor), "rt", encoding="utf-8", newline="") as file:
         return {row["instance_type"] for row in csv.DictReader(file)}
 
 
@@ -322,7 +293,7 @@ def inspector_rows(archive: Path, known: set[str], vendor: str = "aws") -> list[
                 "vcpus": cpu.cpus,
                 "physical_cores": cores or "",
                 "threads_per_core": cpu.threads_per_core or "",
-                "memory_gib": _plain(memory),
+                "memory_gib": plain_figure(memory),
                 "architecture": LSCPU_ARCHITECTURES[cpu.architecture],
                 "cpu_allocation": allocation,
                 "cpu_model": cpu.model_name or "",
@@ -340,160 +311,6 @@ def inspector_rows(archive: Path, known: set[str], vendor: str = "aws") -> list[
 def priced_types(vendor: str) -> set[str]:
     """The vendor's types the bundled prices (cloud_prices.csv) name."""
     return {record.instance_type for record, _ in read_cloud_prices() if record.vendor == vendor}
-
-
-# Standard_<series><vCPUs>[-<constrained>]<features>[-<constrained>][_<more>][_v<N>]: Azure's
-# naming conventions (M416s-208_6_v3 writes its constrained vCPUs after the features).
-AZURE_SIZE = re.compile(
-    r"^(?P<tier>Standard|Basic)_(?P<series>[A-Z]+)(?P<vcpus>\d+)(?:-(?P<before>\d+))?"
-    r"(?P<features>[a-z]*)(?:-(?P<after>\d+))?(?P<rest>(?:_[A-Za-z0-9]+)*?)(?P<version>_v\d+)?$"
-)
-# Additive features that change neither vCPUs nor memory (the naming conventions: b block
-# storage performance, i isolated size, n network optimised, r RDMA).
-NEUTRAL_FEATURES = {
-    "b": "block storage performance",
-    "i": "an isolated size",
-    "n": "network optimised",
-    "r": "RDMA",
-}
-
-
-def azure_named_rows(rows: list[dict], wanted: set[str]) -> list[dict]:
-    """Rows for the `wanted` types `rows` lack, each the same size as a known one by Azure's
-    naming conventions, or of a series whose known sizes all have one memory per vCPU."""
-    known = {row["name"]: row for row in rows}
-    named = []
-    for name in sorted(wanted - set(known)):
-        found = (
-            _azure_documented(name)
-            or _azure_same_size(name, known)
-            or _azure_series_size(name, rows)
-        )
-        if found is None:
-            print(f"{name}: no rule of Azure's naming specifies it; left out")
-            continue
-        named.append(found)
-    return named
-
-
-def _azure_documented(name: str) -> dict | None:
-    if name not in AZURE_DOCUMENTED:
-        return None
-    vcpus, memory, gpus, page, path = AZURE_DOCUMENTED[name]
-    return {
-        "name": name,
-        "vcpus": vcpus,
-        "physical_cores": "",
-        "threads_per_core": "",
-        "memory_gib": memory,
-        # No `p` (an ARM CPU) among its features.
-        "architecture": "x86_64",
-        "cpu_allocation": cpu_allocation_of(name, "azure"),
-        "cpu_model": "",
-        "gpu_count": gpus,
-        "gpu_model": "",
-        "gpu_memory_gib": "",
-        "network_gbps": "",
-        "spec_source": "vendor_documentation",
-        "source": AZURE_DOCUMENTATION_SOURCE.format(page, path),
-    }
-
-
-def _azure_same_size(name: str, known: dict[str, dict]) -> dict | None:
-    if name.endswith("_Promo"):
-        # A promotional price of the size the name carries before it.
-        base = known.get(name.removesuffix("_Promo"))
-        return base and _named(name, base, f"{base['name']} at a promotional price")
-    size = AZURE_SIZE.match(name)
-    if not size:
-        return None
-    parts = size.groupdict(default="")
-    constrained = parts["before"] or parts["after"]
-    features = parts["features"]
-    neutral = [letter for letter in features if letter in NEUTRAL_FEATURES]
-    # Every spelling of the same size: no constrained count, neutral features dropped or an
-    # RDMA `r` added, the Standard tier for the Basic.
-    for drop in _subsets(neutral):
-        kept = "".join(letter for letter in features if letter not in drop)
-        for candidate_features in dict.fromkeys([kept, f"{kept}r"]):
-            base_name = (
-                f"Standard_{parts['series']}{parts['vcpus']}{candidate_features}"
-                f"{parts['rest']}{parts['version']}"
-            )
-            base = known.get(base_name)
-            if base is None or base_name == name:
-                continue
-            why = [f"the size of {base_name}"]
-            if parts["tier"] == "Basic":
-                why.append("in the Basic tier")
-            if constrained:
-                why.append(f"constrained to {constrained} vCPUs, with its memory")
-            changed = sorted(set(features) ^ set(candidate_features))
-            if changed:
-                why.append(
-                    "; ".join(f"`{letter}` {NEUTRAL_FEATURES[letter]}" for letter in changed)
-                )
-            return _named(name, base, ", ".join(why), vcpus=constrained)
-    return None
-
-
-def _azure_series_size(name: str, rows: list[dict]) -> dict | None:
-    size = AZURE_SIZE.match(name)
-    if not size or size["before"] or size["after"] or size["tier"] != "Standard":
-        return None
-    family = vm_family(name)
-    series = [
-        row
-        for row in rows
-        if row["memory_gib"] and vm_family(row["name"]) == family and "-" not in row["name"]
-    ]
-    ratios = {Decimal(row["memory_gib"]) / Decimal(row["vcpus"]) for row in series}
-    if len(series) < 2 or len(ratios) != 1:
-        return None
-    vcpus = int(size["vcpus"])
-    ratio = ratios.pop()
-    base = dict(series[0], vcpus=vcpus, memory_gib=_plain(ratio * vcpus))
-    return _named(
-        name,
-        base,
-        f"{vcpus} vCPUs by its name, and {_plain(ratio)} GiB per vCPU as every known size "
-        f"of the {family} series ({len(series)}) has",
-        keep_size=False,
-    )
-
-
-def _named(name: str, base: dict, why: str, vcpus: str = "", keep_size: bool = True) -> dict:
-    """A row of `name` with `base`'s figures (its vCPUs when constrained) and why."""
-    return {
-        "name": name,
-        "vcpus": vcpus or base["vcpus"],
-        # A constrained size runs fewer cores than its parent: not known.
-        "physical_cores": "" if vcpus or not keep_size else base["physical_cores"],
-        "threads_per_core": "" if vcpus or not keep_size else base["threads_per_core"],
-        "memory_gib": base["memory_gib"],
-        "architecture": base["architecture"],
-        "cpu_allocation": cpu_allocation_of(name, "azure"),
-        "cpu_model": base["cpu_model"],
-        "gpu_count": base["gpu_count"],
-        "gpu_model": base["gpu_model"],
-        "gpu_memory_gib": base["gpu_memory_gib"],
-        "network_gbps": "",
-        "spec_source": "vendor_naming",
-        "source": AZURE_NAMING_SOURCE.format(why) + f" ({base['source']})",
-    }
-
-
-def _subsets(letters: list[str]) -> list[tuple[str, ...]]:
-    """Every subset of `letters`, the smallest first."""
-    return [
-        combination
-        for size in range(len(letters) + 1)
-        for combination in itertools.combinations(letters, size)
-    ]
-
-
-def _plain(number) -> str:
-    return format(Decimal(str(number)).normalize(), "f")
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from benchmarks.models import InstanceType, Price, Region, Result, Run, Vendor, vm_family
 from benchmarks.pricing import snapshot
-from benchmarks.services import demo
+from benchmarks.services import demo, demo_figures
 from tests.conftest import SHARED_DATA
 from tests.selectors.test_price_performance import price
 
@@ -37,7 +37,8 @@ HCLOUD_ARCHIVES = (
 @cache
 def bundled(vendor: str) -> tuple[set[str], set[str], int]:
     """The vendor's bundled instance types, run paths and figures."""
-    with lzma.open(demo.sparecores_file(vendor), "rt", encoding="utf-8", newline="") as handle:
+    path = demo_figures.sparecores_file(vendor)
+    with lzma.open(path, "rt", encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
     return {row["instance_type"] for row in rows}, {row["path"] for row in rows}, len(rows)
 

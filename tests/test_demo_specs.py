@@ -75,11 +75,12 @@ def bundled_names(vendor: str) -> set[str]:
     import lzma
 
     from benchmarks.pricing import snapshot
-    from benchmarks.services import demo
+    from benchmarks.services import demo_figures
 
     names = {record.instance_type for record, _ in snapshot.read_cloud_prices()
              if record.vendor == vendor}  # fmt: skip
-    with lzma.open(demo.sparecores_file(vendor), "rt", encoding="utf-8", newline="") as handle:
+    path = demo_figures.sparecores_file(vendor)
+    with lzma.open(path, "rt", encoding="utf-8", newline="") as handle:
         names |= {row["instance_type"] for row in csv.DictReader(handle)}
     return names
 

@@ -38,7 +38,8 @@ from benchmarks.pricing.records import (
     parse_usd,
 )
 
-# Everything the demo bundles lives here (services/demo.py reads its results from here too).
+# Everything the demo bundles lives here (services/demo.py and demo_figures.py read their
+# results from here too).
 DEMO_DIR = Path(__file__).resolve().parent.parent / "demo"
 
 # Each file's header row, as written in it.
@@ -94,6 +95,11 @@ def write_rows(path: Path, columns: list[str], rows: list[dict]) -> None:
         writer = csv.DictWriter(file, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+
+
+def plain_figure(number) -> str:
+    """A figure as the bundled files write it: in full, without exponent or trailing zeros."""
+    return format(Decimal(str(number)).normalize(), "f")
 
 
 # Other clouds' prices: every field of a QuotedPriceRecord, and the region's name.

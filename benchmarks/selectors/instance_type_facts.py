@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from benchmarks.models import InstanceType, Vendor
-
-# The region a page shows first when none is asked: AWS's default, else the cheapest.
-DEFAULT_REGION = "us-east-1"
+from benchmarks.questions.price_performance import DEFAULT_REGION
 
 # How each vendor's prices reach the page: the sentence above its price table.
 _PRICE_BASIS = {
@@ -127,7 +125,8 @@ class PriceNow:
 
 def page_region(regions_by_price: list, asked: str | None) -> str | None:
     """The region the page shows first: the one asked when the type has a price there, else
-    us-east-1 when it has, else the cheapest on demand (`regions_by_price` is cheapest first)."""
+    the questions' default region (us-east-1) when it has, else the cheapest on demand
+    (`regions_by_price` is cheapest first)."""
     codes = [prices.region for prices in regions_by_price]
     for wanted in (asked, DEFAULT_REGION):
         if wanted and wanted in codes:

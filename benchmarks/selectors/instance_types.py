@@ -32,7 +32,7 @@ from benchmarks.models import (
     SeriesStatistics,
 )
 from benchmarks.models.prices import purchase_label
-from benchmarks.reference import fargate_first_sold
+from benchmarks.reference import fargate_first_sold, fargate_unsold
 from benchmarks.selectors import instance_type_facts as facts
 from benchmarks.selectors.fargate_prices import FARGATE_COMPONENTS
 from benchmarks.selectors.kept_series import params_of
@@ -277,7 +277,11 @@ def _fargate_lines(instance_type: InstanceType) -> tuple[list[PriceLine], str]:
         # From the day AWS first sold the size: the rates in force before it priced no such task.
         sold = fargate_first_sold(instance_type.vcpus, architecture).first_sold
         starts = {start for component in wanted for start, _, _ in components[component]}
-        days = sorted(day for day in {*starts, sold} if day >= sold)
+        days = sorted(
+            day
+            for day in {*starts, sold}
+            if not fargate_unsold(instance_type.vcpus, architecture, day)
+        )
         for index, day in enumerate(days):
             total, sources = Decimal(0), []
             for component, size in FARGATE_COMPONENTS:

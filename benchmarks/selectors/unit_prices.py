@@ -34,7 +34,7 @@ from benchmarks.models import (
 )
 from benchmarks.questions import UnitPricesQuery
 from benchmarks.questions.purchase import Purchase
-from benchmarks.reference import fargate_first_sold, fargate_task_sizes
+from benchmarks.reference import fargate_task_sizes, fargate_unsold
 from benchmarks.selectors import lookups
 from benchmarks.selectors.fargate_prices import FARGATE_OPTIONS
 from benchmarks.selectors.prices import (
@@ -297,12 +297,12 @@ def _fargate_rates(region: Region, day: datetime.date, purchase: Purchase) -> li
 
 def _fargate_rows(rates: list[FargateRates], day: datetime.date) -> list[UnitPriceRow]:
     """Every valid task size of each architecture with rates, priced from them, but those
-    not sold yet on `day` (reference.fargate_first_sold; `_fargate_not_sold` says so)."""
+    not sold yet on `day` (reference.fargate_unsold; `_fargate_not_sold` says so)."""
     by_architecture = {rate.architecture: rate for rate in rates}
     rows = []
     for size in fargate_task_sizes():
         rate = by_architecture.get(size.architecture)
-        if rate is None or fargate_first_sold(size.vcpus, size.architecture).first_sold > day:
+        if rate is None or fargate_unsold(size.vcpus, size.architecture, day):
             continue
         usd = arithmetic.fargate_hourly(
             vcpus=size.vcpus,
@@ -407,12 +407,11 @@ def _fargate_not_sold(rates: list[FargateRates], day: datetime.date) -> list[Mis
     """What Fargate lacks on `day` because AWS did not sell it yet, once per reason."""
     architectures = {rate.architecture for rate in rates}
     sales = {
-        fargate_first_sold(size.vcpus, size.architecture)
+        fargate_unsold(size.vcpus, size.architecture, day)
         for size in fargate_task_sizes()
         if size.architecture in architectures
-    }
+    } - {None}
     return [
         Missing(FARGATE, None, f"{sale.what} were first sold on {sale.first_sold}, after {day}")
         for sale in sorted(sales)
-        if sale.first_sold > day
     ]

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from benchmarks.models import FargateRate, InstanceType, Price, Result, Run, family_of
 from benchmarks.selectors import demo as demo_selectors
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
-from benchmarks.services import demo
+from benchmarks.services import demo, demo_figures
 from tests import inspector_data
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ FIRST_FAMILIES = {"t2", "c7g", "c7a", "c7i", "c6g"}
 
 @cache
 def bundled_rows() -> list[dict[str, str]]:
-    with lzma.open(demo.SPARECORES_FILE, "rt", encoding="utf-8", newline="") as handle:
+    with lzma.open(demo_figures.SPARECORES_FILE, "rt", encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))
 
 

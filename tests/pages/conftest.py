@@ -4,6 +4,8 @@ import shutil
 
 import pytest
 
+from tests.pages.screens import PHONE
+
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -64,6 +66,17 @@ def page(browser):
         "console",
         lambda message: message.type == "error" and page.console_errors.append(message.text),
     )
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A page on a phone's screen (screens.PHONE), its uncaught errors in `console_errors`."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.console_errors = []
     page.on("pageerror", lambda error: page.console_errors.append(str(error)))
     yield page
     context.close()

@@ -6,7 +6,6 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 375, "height": 667}
 
 # Each y label's width as drawn (with the axis' font) and where the axis ends.
 LABELS = """(id) => {
@@ -20,16 +19,6 @@ LABELS = """(id) => {
   context.restore();
   return { labels: labels, widths: widths, right: axis.right, padding: axis.options.ticks.padding };
 }"""
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.console_errors = []
-    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
-    yield page
-    context.close()
 
 
 def test_fargates_long_names_fit_the_phones_chart_on_two_lines(sqlite_site, phone):

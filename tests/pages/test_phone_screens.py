@@ -4,20 +4,11 @@ first screen (its filters folded, open on a desktop or when one is refused)."""
 
 import pytest
 
+from tests.pages.screens import PHONE
+
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 375, "height": 667}
 FINDER = "/instance-types/?benchmark=openssl:aes-256-cbc"
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.console_errors = []
-    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
-    yield page
-    context.close()
 
 
 def test_upload_volumes_and_the_landing_are_no_wider_than_the_screen(sqlite_site, phone):

@@ -14,9 +14,10 @@ from benchmarks.reference import (
     FARGATE_LAUNCH,
     fargate_first_sold,
     fargate_not_sold,
+    fargate_unsold,
 )
 from benchmarks.selectors.cheapest_regions import cheapest_region
-from benchmarks.selectors.prices import hourly_prices
+from benchmarks.selectors.prices import PriceQuote, hourly_prices
 from benchmarks.services import statistics
 
 S1 = {
@@ -36,6 +37,10 @@ def test_each_size_is_first_sold_on_the_latest_day_of_what_it_needs():
     assert fargate_first_sold(Decimal("0.25"), "arm64") is FARGATE_ARM64
     assert fargate_first_sold(Decimal("16"), "arm64") is FARGATE_LARGE_TASKS
     assert FARGATE_ARM64.first_sold == datetime.date(2021, 11, 23)
+    # The one date rule: sold from its first day on, not the day before.
+    assert fargate_unsold(Decimal(16), "arm64", datetime.date(2022, 9, 15)) is FARGATE_LARGE_TASKS
+    assert fargate_unsold(Decimal(16), "arm64", datetime.date(2022, 9, 16)) is None
+    assert fargate_unsold(Decimal(1), "arm64", datetime.date(2021, 11, 22)) is FARGATE_ARM64
     assert FARGATE_LARGE_TASKS.first_sold == datetime.date(2022, 9, 16)
     assert (
         fargate_not_sold("fargate-8vcpu-16gb", Decimal(8), "x86_64", datetime.date(2022, 9, 16))
@@ -62,30 +67,27 @@ def _rates(architecture: str, since: datetime.date) -> None:
         )
 
 
+def _on_demand(size: InstanceType, day: datetime.date) -> PriceQuote:
+    """The size's on-demand price quote in us-east-1 on `day`."""
+    region = Region.objects.get(code="us-east-1")
+    return hourly_prices(
+        instance_types=[size], region=region, purchase_option="on_demand", day=day
+    )[size.pk]
+
+
 @pytest.mark.django_db
 def test_an_arm64_size_is_not_priced_in_2020_even_from_a_rate_in_force_then():
     # A rate dated before the launch (a file's first period, say) does not sell the size.
     _rates("arm64", datetime.date(2017, 11, 29))
     size = InstanceType.objects.get(name="fargate-1vcpu-2gb-arm64")
-    region = Region.objects.get(code="us-east-1")
-    quote = hourly_prices(
-        instance_types=[size],
-        region=region,
-        purchase_option="on_demand",
-        day=datetime.date(2020, 6, 1),
-    )[size.pk]
+    quote = _on_demand(size, datetime.date(2020, 6, 1))
     assert quote.usd_per_hour is None
     assert quote.note == (
         "fargate-1vcpu-2gb-arm64 was first sold on 2021-11-23 (Fargate's arm64 (Graviton2) "
         "tasks), after 2020-06-01"
     )
     assert cheapest_region(size, Purchase.of("on_demand"), datetime.date(2020, 6, 1)) is None
-    sold = hourly_prices(
-        instance_types=[size],
-        region=region,
-        purchase_option="on_demand",
-        day=datetime.date(2022, 1, 1),
-    )[size.pk]
+    sold = _on_demand(size, datetime.date(2022, 1, 1))
     assert sold.usd_per_hour == Decimal("0.04") + 2 * Decimal("0.004") and sold.in_force
     assert cheapest_region(size, Purchase.of("on_demand"), datetime.date(2022, 1, 1)) == "us-east-1"
 

@@ -80,8 +80,8 @@ def insert_rows(
         values = list(row)
         for (index, adapter), seen in zip(adapters, adapted, strict=True):
             value = values[index]
-            if adapter is _json_text:
-                values[index] = value if isinstance(value, JsonText) else json.dumps(value)
+            if adapter is _json_text:  # a dict is no key of `seen`
+                values[index] = _json_text(value)
                 continue
             text = seen.get(value, _MISSING)
             if text is _MISSING:
