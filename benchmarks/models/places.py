@@ -265,6 +265,14 @@ def vm_family_pattern(family: str) -> str | None:
     return None
 
 
+def family_spelling(name: str) -> str:
+    """The family `name` asks for, spelt as its vendor writes it: an Azure family as written
+    (`Dpsv6`, `F`: a capital, then what `vm_family` gives Azure's sizes), any other in lower
+    case (`C7G` is c7g, `Fargate` fargate): AWS's, Google Cloud's and Hetzner's families are."""
+    azure = name.lower() != "fargate" and _AZURE_FAMILY.match(name)
+    return name if azure else name.lower()
+
+
 def fargate_name(vcpus: Decimal, memory_gib: Decimal, architecture: str) -> str:
     """`fargate-0.25vcpu-0.5gb`, with `-arm64` for Graviton tasks (docs/formats.md)."""
 

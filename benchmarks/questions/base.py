@@ -10,7 +10,7 @@ import re
 from django import forms
 
 from benchmarks.errors import DomainError
-from benchmarks.models import Vendor
+from benchmarks.models import Vendor, family_spelling
 from benchmarks.selectors import lookups
 
 # Query parameters that belong to the API's or the pages' machinery, never to a benchmark:
@@ -24,8 +24,8 @@ CHOICE_ERRORS = {"invalid_choice": "%(value)s is not a valid choice."}
 # scripts' digits, `２０１７`, and `int()` reads `٣`: a question is written in 0-9).
 DAY_TEXT = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 NUMBER_FIELDS = (forms.IntegerField, forms.FloatField, forms.DateField)
-# `c7g`, `t2`, `u-6tb1`, `fargate`: what `family_of` gives an EC2 type or a Fargate task.
-FAMILY_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
+# `c7g`, `t2`, `u-6tb1`, `fargate`, `Dpsv6`, `cax`: what `family_of` gives a type or a task.
+FAMILY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{0,31}")
 
 
 def comma_list(value: str | None) -> tuple[str, ...]:
@@ -58,25 +58,27 @@ def region_pairs(
 
 
 def family_names(text: str, *, most: int) -> tuple[str, ...]:
-    """The families a comma-separated list names, in lower case, each once; a ValidationError
-    for more than `most` of them or for a name no family has (FAMILY_NAME)."""
-    families = tuple(dict.fromkeys(comma_list(text.lower())))
+    """The families a comma-separated list names, each once and spelt as its vendor writes it
+    (`family_spelling`: Azure's `Dpsv6` as written, every other in lower case); a
+    ValidationError for more than `most` of them or for a name no family has (FAMILY_NAME)."""
+    families = tuple(dict.fromkeys(map(family_spelling, comma_list(text))))
     if len(families) > most:
         raise forms.ValidationError(f"at most {most} families")
     wrong = [family for family in families if not FAMILY_NAME.fullmatch(family)]
     if wrong:
         raise forms.ValidationError(
             f"{', '.join(repr(family[:40]) for family in wrong)}: not a family name "
-            "(write it as the part of a type's name before the dot: c7g, t2; or fargate)"
+            "(write it as the part of a type's name before the dot: c7g, t2; or fargate; "
+            "another cloud's as it writes it: Dpsv6, n2, cax)"
         )
     return families
 
 
 def families_field(most: int, help_text: str) -> forms.CharField:
     """Comma-separated families, at most `most` (`family_names` checks them); `pattern` says
-    their shape as the OpenAPI schema gives it (any case: they are read in lower case)."""
+    their shape as the OpenAPI schema gives it."""
     field = forms.CharField(required=False, max_length=2_000, help_text=help_text)
-    name = FAMILY_NAME.pattern.replace("[a-z]", "[A-Za-z]").replace("[a-z0-9-]", "[A-Za-z0-9-]")
+    name = FAMILY_NAME.pattern
     field.pattern = rf"^ *{name}(?: *, *{name}){{0,{most - 1}}} *$"
     return field
 

@@ -55,8 +55,8 @@ def summary(comparison: TypeComparison) -> str:
     benchmarks = f"{count} benchmark{'s' if count != 1 else ''}"
     if left_out:
         opening = (
-            f"{_and(left_out)} {'has' if len(left_out) == 1 else 'have'} no result on a "
-            f"benchmark the others share; on the {benchmarks} {_and(among)} share"
+            f"{and_list(left_out)} {'has' if len(left_out) == 1 else 'have'} no result on a "
+            f"benchmark the others share; on the {benchmarks} {and_list(among)} share"
         )
     else:
         every = "both" if len(names) == 2 else f"all {len(names)}"
@@ -73,7 +73,7 @@ def summary(comparison: TypeComparison) -> str:
         these = [n for n in unpriced if comparison.columns[names.index(n)].cheapest is cheapest]
         if these:
             verb = "has" if len(these) == 1 else "have"
-            after += f" {_and(these)} {verb} no {option} price {where}: not ranked per dollar."
+            after += f" {and_list(these)} {verb} no {option} price {where}: not ranked per dollar."
     if not wins:
         return f"{opening}, none buys more per dollar than the others beyond the noise.{after}"
     # A Fargate size no task measured stands on its estimates, and the sentence says so.
@@ -104,7 +104,7 @@ def summary(comparison: TypeComparison) -> str:
         )
     if estimated:
         after += (
-            f" {_and(sorted(estimated, key=names.index))}: estimated from EC2 types with the "
+            f" {and_list(sorted(estimated, key=names.index))}: estimated from EC2 types with the "
             "processor the task runs on, where no task was measured."
         )
     return sentence + "." + after
@@ -126,5 +126,6 @@ def _option(purchase_option: str) -> str:
     return label.lower() if " " not in label else label
 
 
-def _and(names: list[str]) -> str:
+def and_list(names: list[str]) -> str:
+    """`a, b and c`."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

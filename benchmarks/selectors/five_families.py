@@ -1,4 +1,5 @@
-"""The landing page's five side by side: Fargate, t2, c7g, c7a and c7i on what they share,
+"""The landing page's five side by side: Fargate, t2, c7g, c7a and c7i on what they share (in
+another cloud's region, that cloud's default families, as the page's question opens on them),
 the price of a vCPU-hour and of a GiB-hour (on-demand and spot; a vCPU-hour under every way of
 paying, OPTIONS; a burstable family's also at what it sustains), and, for the page's
 benchmark, which of them have results and how to measure the others with the agent.
@@ -15,8 +16,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from benchmarks.models import Architecture, PurchaseOption, Region, fargate_name
-from benchmarks.questions.price_performance import DEFAULT_FAMILIES
+from benchmarks.questions.price_performance import DEFAULT_FAMILIES, VENDOR_DEFAULT_FAMILIES
 from benchmarks.questions.purchase import Purchase
+from benchmarks.selectors.compare_sentence import and_list
 from benchmarks.selectors.comparison import Comparison
 from benchmarks.selectors.unit_prices import (
     FARGATE,
@@ -85,6 +87,15 @@ class SideBySide:
     coverage: list[FamilyCoverage] = field(default_factory=list)
     # Every way of paying (OPTIONS), by purchase option: on demand and spot as above.
     by_option: dict[str, UnitPrices] = field(default_factory=dict)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return self.on_demand.families
+
+    @property
+    def named(self) -> str:
+        """The families as the page names them: `Fargate, t2, c7g, c7a and c7i`."""
+        return and_list(["Fargate" if name == FARGATE else name for name in self.families])
 
     @property
     def missing(self) -> list[Missing]:
@@ -215,8 +226,9 @@ def agent_options(benchmark_key: str) -> str | None:
 
 
 def for_comparison(comparison: Comparison) -> SideBySide | None:
-    """The section for the comparison page's answer: its region, day and benchmark; None
-    when the page has no answer (a refused question, no data)."""
+    """The section for the comparison page's answer: its region, day and benchmark, and the
+    region's vendor's default families (AWS's five; Hetzner's cx, cpx, cax and ccx in fsn1);
+    None when the page has no answer (a refused question, no data)."""
     table = comparison.table
     if table is None:
         return None
@@ -225,4 +237,5 @@ def for_comparison(comparison: Comparison) -> SideBySide | None:
         at=table.at,
         benchmark_key=table.benchmark.key,
         families_with_results=comparison.families,
+        families=VENDOR_DEFAULT_FAMILIES[table.region.vendor],
     )

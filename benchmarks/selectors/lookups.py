@@ -129,6 +129,17 @@ def region_code(text: str, *, field: str = "region") -> str:
     return code
 
 
+def region_vendor(text: str) -> str:
+    """The vendor of the region `text` names: `hcloud:fsn1`'s, an AWS code's (no query), else
+    the vendor's that has the code (one query; AWS's when none has it, as `get_region` then
+    refuses it)."""
+    vendor, code = vendor_and_name(text)
+    if vendor is not None or code in REGION_CODES:
+        return vendor or Vendor.AWS
+    found = Region.objects.filter(code=code).order_by("vendor").values_list("vendor", flat=True)
+    return found.first() or Vendor.AWS
+
+
 def get_benchmark(key: str, *, field: str = "benchmark") -> Benchmark:
     """The benchmark with `key`, or a DomainError that suggests the closest keys."""
     found = Benchmark.objects.filter(key=key).first()

@@ -1,13 +1,15 @@
 """Unit prices: what a vCPU-hour and a GiB-hour cost on each type of a few families, the
-one thing Fargate, t2, c7g, c7a and c7i always share, whatever was measured on them.
+one thing Fargate, t2, c7g, c7a and c7i always share, whatever was measured on them (or another
+cloud's families, in its region: Hetzner's cax, Azure's Dpsv6, Google Cloud's n2).
 
-EC2 types from their price in the region on the day, Fargate task sizes from Fargate's rates
+Types (EC2's and other clouds') from their price in the region on the day, matched by their
+family (`kept_series.in_families`), Fargate task sizes (in an AWS region) from Fargate's rates
 (per vCPU-hour and per GB-hour, per architecture, exactly); both divided, as Decimals, through
 `benchmarks.per_dollar.unit_prices`; a burstable type's vCPU-hour is also given at what it
 sustains (`per_dollar.sustained_vcpu_hour`: over its baseline share). Spot is the median of
 the region's zones (or the cheapest, as asked: `prices.quote_from_zones`, as
 price-performance prices it). The periods in force are picked by `prices.pick_periods`, in
-SQL: two queries for the prices whatever the number of types (one for EC2, one for
+SQL: two queries for the prices whatever the number of types (one for the types, one for
 Fargate), and one for the region.
 """
 
@@ -29,6 +31,7 @@ from benchmarks.models import (
     Price,
     PurchaseOption,
     Region,
+    Vendor,
     family_of,
     fargate_name,
 )
@@ -37,6 +40,7 @@ from benchmarks.questions.purchase import Purchase
 from benchmarks.reference import fargate_task_sizes, fargate_unsold
 from benchmarks.selectors import lookups
 from benchmarks.selectors.fargate_prices import FARGATE_OPTIONS
+from benchmarks.selectors.kept_series import in_families
 from benchmarks.selectors.prices import (
     COMMITMENT_PARTS,
     PeriodPick,
@@ -58,7 +62,8 @@ ARCHITECTURE_ORDER = {Architecture.X86_64: 0, Architecture.ARM64: 1}
 
 @dataclass(slots=True)
 class UnitPriceRow:
-    """One EC2 type or Fargate task size: its hourly price, per vCPU and per GiB."""
+    """One type (EC2's or another cloud's) or Fargate task size: its hourly price, per vCPU
+    and per GiB."""
 
     instance_type: str
     family: str
@@ -155,22 +160,25 @@ def answers_by_option(
     options: tuple[Purchase | str, ...],
     day: datetime.date,
 ) -> dict[str, UnitPrices]:
-    """One answer per purchase option (by option), from one EC2 query (every option together)
-    and one Fargate query per option Fargate is sold by."""
+    """One answer per purchase option (by option), from one query of the types' prices (every
+    option together) and one Fargate query per option Fargate is sold by (in an AWS region)."""
     purchases = {purchase.option: purchase for purchase in map(Purchase.of, options)}
-    ec2_families = tuple(family for family in families if family != FARGATE)
+    type_families = tuple(family for family in families if family != FARGATE)
     answers = {
         option: UnitPrices(
             region=region, families=families, purchase_option=option, at=day, purchase=purchase
         )
         for option, purchase in purchases.items()
     }
-    if ec2_families:
-        picks = _ec2_picks(region, ec2_families, tuple(purchases.values()), day)
+    if type_families:
+        picks = _type_picks(region, type_families, tuple(purchases.values()), day)
         for (option, _type_id), zones in picks.items():
-            answers[option].results.append(_ec2_row(zones, purchases[option], day))
+            answers[option].results.append(_type_row(zones, purchases[option], day))
     if FARGATE in families:
         for option, answer in answers.items():
+            if region.vendor != Vendor.AWS:
+                answer.missing.append(Missing(FARGATE, None, _fargate_elsewhere(region)))
+                continue
             if option not in FARGATE_OPTIONS:
                 reason = (
                     FARGATE_RESERVED_MISSING
@@ -196,10 +204,11 @@ def answers_by_option(
 
 # The partition of a price: the type and its zone, and the type's specifications, which the
 # type's id decides (partitioning by them changes nothing and reads them in the same query).
-EC2_PARTITION = [
+TYPE_PARTITION = [
     "purchase_option",
     "instance_type_id",
     "availability_zone",
+    "instance_type__kind",
     "instance_type__name",
     "instance_type__vcpus",
     "instance_type__memory_gib",
@@ -208,22 +217,24 @@ EC2_PARTITION = [
 ]
 
 
-def _ec2_picks(
+def _type_picks(
     region: Region, families: tuple[str, ...], purchases: tuple[Purchase, ...], day: datetime.date
 ) -> dict[tuple[str, int], list[tuple[tuple, PeriodPick]]]:
-    """For each purchase option and type: each zone's period (one but for spot). One query."""
-    wanted = Q()
-    for family in families:
-        wanted |= Q(instance_type__name__startswith=f"{family}.")
+    """For each purchase option and type (an EC2 type or another cloud's VM of one of
+    `families`): each zone's period (one but for spot). One query."""
     bought = Q()
     for purchase in purchases:
         bought |= Q(**purchase.price_fields())
     periods = Price.objects.filter(
-        wanted, bought, region=region, instance_type__kind=InstanceType.Kind.EC2
+        bought,
+        instance_type__in=InstanceType.objects.filter(
+            in_families(families), kind__in=(InstanceType.Kind.EC2, InstanceType.Kind.VM)
+        ),
+        region=region,
     )
     more = COMMITMENT_PARTS if any(purchase.is_commitment for purchase in purchases) else ()
     picks = pick_periods(
-        periods, day=day, partition=EC2_PARTITION, amount="usd_per_hour", more=more
+        periods, day=day, partition=TYPE_PARTITION, amount="usd_per_hour", more=more
     )
     by_type: dict[tuple[str, int], list] = defaultdict(list)
     for key, pick in picks.items():
@@ -231,17 +242,17 @@ def _ec2_picks(
     return by_type
 
 
-def _ec2_row(zones: list[tuple[tuple, PeriodPick]], purchase: Purchase, day: datetime.date):
+def _type_row(zones: list[tuple[tuple, PeriodPick]], purchase: Purchase, day: datetime.date):
     """A type's row from its zones' periods, priced as price-performance prices it."""
-    (_option, _id, _zone, name, vcpus, memory_gib, architecture, baseline_share), _ = zones[0]
+    (_option, _id, _zone, kind, name, vcpus, memory_gib, architecture, baseline_share) = zones[0][0]
     quote = quote_from_zones([pick for _key, pick in zones], purchase, day)
     per_vcpu, per_gib = arithmetic.unit_prices(
         quote.usd_per_hour, vcpus=vcpus, memory_gib=memory_gib
     )
     return UnitPriceRow(
         instance_type=name,
-        family=family_of(InstanceType.Kind.EC2, name),
-        kind=InstanceType.Kind.EC2,
+        family=family_of(kind, name),
+        kind=kind,
         architecture=architecture or None,
         vcpus=float(vcpus) if vcpus is not None else None,
         memory_gib=float(memory_gib) if memory_gib is not None else None,
@@ -255,6 +266,13 @@ def _ec2_row(zones: list[tuple[tuple, PeriodPick]], purchase: Purchase, day: dat
         usd_per_sustained_vcpu_hour=arithmetic.sustained_vcpu_hour(
             quote.usd_per_hour, vcpus=vcpus, baseline_share=baseline_share
         ),
+    )
+
+
+def _fargate_elsewhere(region: Region) -> str:
+    return (
+        f"Fargate is sold by Amazon Web Services only: {region.code} is "
+        f"{Vendor(region.vendor).label}'s region"
     )
 
 
