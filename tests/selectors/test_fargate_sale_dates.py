@@ -129,6 +129,7 @@ def demo_client(demo_rolled_back):
     return APIClient()
 
 
+@pytest.mark.django_db
 def test_the_s1_question_lists_no_8_or_16_vcpu_size(demo_client):
     statistics.keep_noise()  # what the estimates stand on (FargateBasis)
     body = demo_client.get("/api/v1/price-performance/", S1).json()
@@ -141,6 +142,7 @@ def test_the_s1_question_lists_no_8_or_16_vcpu_size(demo_client):
     assert rows["fargate-8vcpu-16gb"]["estimated"] and rows["fargate-16vcpu-32gb"]["estimated"]
 
 
+@pytest.mark.django_db
 def test_a_measured_size_not_sold_yet_is_listed_unpriced_with_the_reason(demo_client):
     from tests.selectors.test_price_performance import run_with
 
