@@ -36,6 +36,7 @@ from benchmarks.models import (
     fargate_name,
 )
 from benchmarks.questions import UnitPricesQuery
+from benchmarks.questions.price_performance import VENDOR_DEFAULT_FAMILIES
 from benchmarks.questions.purchase import Purchase
 from benchmarks.reference import fargate_task_sizes, fargate_unsold
 from benchmarks.selectors import lookups
@@ -147,11 +148,40 @@ class UnitPrices:
 
 
 def unit_prices(*, query: UnitPricesQuery) -> UnitPrices:
-    """The unit prices of the query's families: three queries whatever the number of types."""
+    """The unit prices of the query's families: three queries whatever the number of types.
+
+    When the families are the region's vendor's defaults (the form's when none is named) and
+    none of them has a price in the region, the answer adds every family of the vendor that
+    has one (one query more), as the comparison page widens its families
+    (`comparison_families.priced_note`); the defaults stay listed, each under `missing` with
+    its reason."""
     region = lookups.get_region(query.region)
     day = query.at or timezone.localdate()
-    answers = answers_by_option(region, query.families, (query.purchase,), day)
-    return answers[query.purchase.option]
+    option = query.purchase.option
+    families = query.families
+    answer = answers_by_option(region, families, (query.purchase,), day)[option]
+    if answer.results or families != VENDOR_DEFAULT_FAMILIES[region.vendor]:
+        return answer
+    priced = tuple(f for f in _priced_families(region, query.purchase, day) if f not in families)
+    if not priced:
+        return answer
+    return answers_by_option(region, (*families, *priced), (query.purchase,), day)[option]
+
+
+def _priced_families(region: Region, purchase: Purchase, day: datetime.date) -> list[str]:
+    """The families of the types (EC2's or another cloud's) with a price of `purchase` in
+    `region` from `day` or before, by name. One query."""
+    names = (
+        Price.objects.filter(
+            region=region,
+            effective_from__lte=day,
+            instance_type__kind__in=(InstanceType.Kind.EC2, InstanceType.Kind.VM),
+            **purchase.price_fields(),
+        )
+        .values_list("instance_type__kind", "instance_type__name")
+        .distinct()
+    )
+    return sorted({family_of(kind, name) for kind, name in names})
 
 
 def answers_by_option(

@@ -161,3 +161,27 @@ def test_an_aws_region_still_answers_the_five_and_its_own_types_only():
     ]
     # AWS's families read in lower case however they are written.
     assert get(region="us-east-1", families="C7G,Fargate")["families"] == ["c7g", "fargate"]
+
+
+def test_a_region_pricing_none_of_its_vendors_defaults_answers_every_family_priced_there():
+    # As the comparison page widens: the defaults stay listed, each missing with its reason.
+    priced(
+        "azure",
+        "westus2",
+        {
+            "Standard_D16as_v4": ("0.768", 16, 64, "x86_64"),
+            "Standard_D32a_v4": ("1.536", 32, 128, "x86_64"),
+        },
+    )
+    body = get(region="westus2")
+    defaults = VENDOR_DEFAULT_FAMILIES["azure"]
+    assert tuple(body["families"]) == (*defaults, "Dasv4", "Dav4")
+    assert rows(body) == {
+        "Standard_D16as_v4": ("Dasv4", 0.048, 0.012),
+        "Standard_D32a_v4": ("Dav4", 0.048, 0.012),
+    }
+    assert [missing["family"] for missing in body["missing"]] == list(defaults)
+    # Families asked are answered as asked, priced or not.
+    asked = get(region="westus2", families="Dpsv6")
+    assert (asked["families"], asked["results"]) == (["Dpsv6"], [])
+    assert asked["missing"][0]["reason"] == "no on_demand price known for any Dpsv6 type in westus2"
