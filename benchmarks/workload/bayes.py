@@ -9,7 +9,9 @@ method's model, one free constant), and the prediction is the average of every h
 prediction weighted by how likely each makes the figures:
 
 - prior: each benchmark the same share, split evenly among its parameter sets (a benchmark
-  stored with 300 parameter sets is not 300 times as likely as one stored with one);
+  stored with 300 parameter sets is not 300 times as likely as one stored with one), and one
+  more hypothesis with a benchmark's share: the figure is the same on every type (a
+  compression ratio, a latency no processor moves), predicted by the figures' mean;
 - likelihood: the figures' spread around the hypothesis (log y - log x minus its mean) as
   Gaussian with one variance shared by every hypothesis, the constant integrated out
   (n - 1 degrees of freedom for n figures);
@@ -33,6 +35,8 @@ VARIANCES = 10.0 ** np.arange(-4.0, 0.001, 0.05)
 SMALLEST_SHARE = 0.005
 # A type is predicted only from benchmarks holding at least this share of the weight.
 HALF = 0.5
+# Each benchmark's hypotheses: the workload's log moves this many times the benchmark's.
+SLOPES = (1.0,)
 
 
 def prior(groups: np.ndarray) -> np.ndarray:
@@ -44,11 +48,16 @@ def prior(groups: np.ndarray) -> np.ndarray:
 
 def weigh(sub: np.ndarray, y: np.ndarray, groups: np.ndarray):
     """Each column's (of `sub`: given types x columns, logs) offset and posterior weight for
-    figures `y` (logs); `groups` names each column's benchmark for the prior."""
+    figures `y` (logs), and the weight of the same figure on every type; `groups` names each
+    column's benchmark for the prior."""
+    # The constant hypothesis is a column of zeros in a group of its own.
+    codes = np.tile(np.unique(groups, return_inverse=True)[1], len(SLOPES))
+    sub = np.hstack([slope * sub for slope in SLOPES] + [np.zeros((len(y), 1))])
+    codes = np.append(codes, codes.max(initial=-1) + 1)
     residual = y[:, None] - sub
     offsets = residual.mean(axis=0)
     spread = ((residual - offsets) ** 2).sum(axis=0)
-    log_prior = np.log(prior(groups))
+    log_prior = np.log(prior(codes))
     freedom = len(y) - 1
     # Log likelihood of every column under every variance (rows: variances).
     likelihood = -0.5 * (
@@ -60,7 +69,8 @@ def weigh(sub: np.ndarray, y: np.ndarray, groups: np.ndarray):
     weights /= weights.sum()
     keep = weights >= SMALLEST_SHARE
     weights = np.where(keep, weights, 0.0)
-    return offsets, weights / weights.sum()
+    weights /= weights.sum()
+    return offsets[:-1], weights[:-1], float(weights[-1])
 
 
 def average(values: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -84,20 +84,25 @@ class Vectors:
 @dataclass
 class Fit:
     """One fitted model: columns with weights (non-negative) and an intercept, in log space;
-    `bayes`' an average instead: each column plus its offset, weighted (weights summing to 1)."""
+    `bayes`' an average instead: each column plus its offset, and the intercept alone (the
+    same figure on every type) with the weight `constant` (weights summing to 1)."""
 
     method: str
     columns: list[int]
     weights: list[float]
     intercept: float
     offsets: list[float] | None = None
+    constant: float = 0.0
+    # `bayes`: each column's slope (bayes.SLOPES).
+    slopes: list[float] | None = None
 
     def predict(self, rows: np.ndarray) -> np.ndarray:
         """Log predictions for rows of the columns (NaN where a row lacks one; `bayes`: where
         those it has hold less than half the weight)."""
         if self.offsets is not None:
-            values = rows[:, self.columns] + np.asarray(self.offsets)
-            return self.intercept + bayes.average(values, np.asarray(self.weights))
+            values = rows[:, self.columns] * np.asarray(self.slopes) + np.asarray(self.offsets)
+            values = np.hstack([values, np.full((len(rows), 1), self.intercept)])
+            return bayes.average(values, np.asarray([*self.weights, self.constant]))
         return self.intercept + rows[:, self.columns] @ np.asarray(self.weights)
 
 
@@ -175,15 +180,18 @@ def fit(
     sub = x[:, columns]
     if method == "bayes":
         groups = np.arange(x.shape[1]) if groups is None else groups
-        offsets, weights = bayes.weigh(sub, y, groups[columns])
-        # Heaviest first: the answer names them in that order.
+        offsets, weights, constant = bayes.weigh(sub, y, groups[columns])
+        # Heaviest first: the answer names them in that order (a column once per slope).
         kept = [i for i in np.argsort(-weights, kind="stable") if weights[i] > 0]
+        width = len(columns)
         return Fit(
             "bayes",
-            [int(columns[i]) for i in kept],
+            [int(columns[i % width]) for i in kept],
             list(map(float, weights[kept])),
-            0.0,
+            float(y.mean()),
             list(map(float, offsets[kept])),
+            constant,
+            [bayes.SLOPES[i // width] for i in kept],
         )
     if method == "ratio":
         # The column closest to proportional: the smallest spread of log y - log x.
@@ -228,7 +236,8 @@ def methods_for(figures: int) -> tuple[str, ...]:
         return METHODS
     if figures >= 3:
         return ("ratio", "single", "bayes")
-    return ("ratio", "bayes")
+    # Two figures: one constant is all a pair can fit, and one figure left out judges nothing.
+    return ("ratio",)
 
 
 def leave_one_out(
