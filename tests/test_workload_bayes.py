@@ -109,3 +109,26 @@ def test_the_interval_is_students_t_times_the_leave_one_out_spread():
     assert math.isclose(model.inflation(5), 2.1318, rel_tol=1e-3)
     check = model.Check(errors=[0.1, -0.1, 0.1, -0.1, 0.1])
     assert math.isclose(model.reach_of(check, 0.0), 2.1318 * 0.1, rel_tol=1e-3)
+
+
+def test_where_the_averaged_benchmarks_part_the_interval_widens():
+    # Two benchmarks fit the five figures alike and part on the other types: their
+    # disagreement there widens those types' intervals, not the given types'.
+    rng = np.random.default_rng(8)
+    base = rng.normal(0, 0.5, 40)
+    logs = np.column_stack([base, base, rng.normal(0, 0.5, 40)])
+    logs[20:, 1] += np.linspace(0, 1.0, 20)  # apart beyond the given types
+    given = [0, 1, 2, 3, 4]
+    vectors = _vectors(logs)
+    chosen = model.choose(vectors, given, base[given])
+    assert sorted(chosen.fit.columns) == [0, 1]
+    predicted = model.predict_all(vectors, chosen, given, base[given])
+    assert predicted[39].reach > predicted[5].reach + 0.3
+    assert math.isclose(predicted[5].reach, chosen.reach)
+
+
+def test_the_spread_is_the_weighted_standard_deviation_over_the_columns_a_type_has():
+    values = np.array([[1.0, 3.0], [1.0, np.nan]])
+    spread = bayes.spread(values, np.array([0.5, 0.5]))
+    assert math.isclose(spread[0], 1.0)
+    assert math.isclose(spread[1], 0.0, abs_tol=1e-12)

@@ -82,3 +82,16 @@ def average(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     total = (np.where(have, values, 0.0) * held).sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(mass >= HALF, total / mass, np.nan)
+
+
+def spread(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Each row's weighted standard deviation of its finite `values` about their `average`
+    (0 where there is none to take)."""
+    mean = average(values, weights)
+    have = np.isfinite(values)
+    held = np.where(have, weights, 0.0)
+    mass = held.sum(axis=1)
+    squares = np.where(have, (values - mean[:, None]) ** 2, 0.0) * held
+    with np.errstate(invalid="ignore", divide="ignore"):
+        variance = squares.sum(axis=1) / mass
+    return np.sqrt(np.where(np.isfinite(variance), variance, 0.0))

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import nnls
+from scipy.stats import norm
 from scipy.stats import t as student_t
 
 from benchmarks.workload import bayes
@@ -53,6 +54,8 @@ LEVEL = 0.9
 # leave-one-out errors) x their root mean square, at least the benchmarks' own noise: a
 # handful of errors understates a new one's spread, and t says by how much (2.13 for five
 # figures; docs/workload.md compares it with fixed factors).
+# A standard deviation's multiple a two-sided LEVEL interval reaches (1.645).
+NORMAL = float(norm.ppf((1 + LEVEL) / 2))
 # No interval narrower than this reach (ratio - 1): the buyer's own figure has noise too.
 FLOOR = 0.05
 # A fallback's interval is widened by this factor over its own leave-one-out reach.
@@ -100,10 +103,22 @@ class Fit:
         """Log predictions for rows of the columns (NaN where a row lacks one; `bayes`: where
         those it has hold less than half the weight)."""
         if self.offsets is not None:
-            values = rows[:, self.columns] * np.asarray(self.slopes) + np.asarray(self.offsets)
-            values = np.hstack([values, np.full((len(rows), 1), self.intercept)])
-            return bayes.average(values, np.asarray([*self.weights, self.constant]))
+            return bayes.average(self._hypotheses(rows), self._shares())
         return self.intercept + rows[:, self.columns] @ np.asarray(self.weights)
+
+    def disagreement(self, rows: np.ndarray) -> np.ndarray:
+        """How far `bayes`' hypotheses part on each row: their weighted standard deviation
+        (log; 0 for one fitted model)."""
+        if self.offsets is None:
+            return np.zeros(len(rows))
+        return bayes.spread(self._hypotheses(rows), self._shares())
+
+    def _hypotheses(self, rows: np.ndarray) -> np.ndarray:
+        values = rows[:, self.columns] * np.asarray(self.slopes) + np.asarray(self.offsets)
+        return np.hstack([values, np.full((len(rows), 1), self.intercept)])
+
+    def _shares(self) -> np.ndarray:
+        return np.asarray([*self.weights, self.constant])
 
 
 @dataclass
@@ -317,8 +332,13 @@ def predict_all(vectors: Vectors, model: Model, given: Sequence[int], y: Sequenc
     logs = vectors.logs
     predicted: list[Prediction | None] = [None] * len(vectors.types)
     main = model.fit.predict(logs)
+    # Where the averaged hypotheses part (a type far from the given ones), the interval
+    # widens by their spread: the average's variance is the hypotheses' own (the
+    # leave-one-out reach) plus their disagreement, added in quadrature.
+    apart = NORMAL * model.fit.disagreement(logs)
     for row in np.flatnonzero(np.isfinite(main)):
-        predicted[row] = Prediction(float(main[row]), model.reach, model.fit.columns)
+        reach = float(np.hypot(model.reach, apart[row]))
+        predicted[row] = Prediction(float(main[row]), reach, model.fit.columns)
     missing = np.array([p is None for p in predicted])
     x, y = logs[np.asarray(given)], np.asarray(y, dtype=float)
     for column in model.candidates:
