@@ -132,3 +132,33 @@ def test_the_spread_is_the_weighted_standard_deviation_over_the_columns_a_type_h
     spread = bayes.spread(values, np.array([0.5, 0.5]))
     assert math.isclose(spread[0], 1.0)
     assert math.isclose(spread[1], 0.0, abs_tol=1e-12)
+
+
+def test_the_check_on_other_workloads_plays_each_benchmark_outside_the_table():
+    from benchmarks.workload import validation
+
+    logs = _many(types=60, columns=5)
+    logs[:30, 1] = np.nan  # tool a's second benchmark on fewer types: not the table's
+    vectors = _vectors(logs, groups=["a:one", "a:two", "a:two", "b:one", "b:two"])
+    tools = ["a", "a", "a", "b", "b"]
+    cloud = np.ones(60, bool)
+    # The table plays a:one (column 0) and b:one (3); the others a:two's best-covered (2)
+    # and b:two (4), each with its tool held out.
+    assert validation.other_workloads(vectors, tools, cloud) == [("a", 2), ("b", 4)]
+    case = validation.hold_out(vectors, tools, "a", cloud, column=2)
+    assert case.column == 2 and not case.leaked
+
+
+def test_the_given_types_can_be_drawn_at_random_among_the_well_covered():
+    from benchmarks.workload import validation
+
+    logs = _many(types=60, columns=5)
+    logs[:10, 1:] = np.nan  # the first ten are poorly covered
+    vectors = _vectors(logs)
+    rows = np.arange(60)
+    excluded = np.zeros(5, bool)
+    drawn = validation.pick_given(vectors, 0, rows, excluded, np.random.default_rng(1))
+    again = validation.pick_given(vectors, 0, rows, excluded, np.random.default_rng(1))
+    assert drawn == again and len(set(drawn)) == validation.GIVEN
+    assert min(drawn) >= 10
+    assert drawn != validation.pick_given(vectors, 0, rows, excluded)

@@ -179,6 +179,19 @@ def test_the_answer_quotes_the_held_out_figures_validate_workload_model_wrote(
 def test_only_every_tool_held_out_is_written(stored):
     with pytest.raises(CommandError, match="--write"):
         call_command("validate_workload_model", "--write", "--tool", "wltest")
+    for check in (["--workloads", "others"], ["--random-given", "1"]):
+        with pytest.raises(CommandError, match="--write keeps the table"):
+            call_command("validate_workload_model", "--write", *check)
+
+
+def test_the_checks_hold_out_each_tool_with_random_given_types(stored):
+    printed = io.StringIO()
+    call_command("validate_workload_model", "--random-given", "3", stdout=printed)
+    assert "2 tools held out" in printed.getvalue()
+    # Every benchmark here is its tool's table workload: no other workload to play.
+    printed = io.StringIO()
+    call_command("validate_workload_model", "--workloads", "others", stdout=printed)
+    assert "0 tools held out" in printed.getvalue()
 
 
 def test_the_vectors_hold_each_column_on_enough_types_and_drop_the_rest(stored):
