@@ -30,6 +30,8 @@ from benchmarks.workload import model, validation
 # Two figures for one type differ beyond noise past this lead: the buyer's own noise is not
 # known, so a typical benchmark's 95% repeat quantile stands in (docs/noise.md).
 DUPLICATE_MARGIN = 0.10
+# The summary names the model's heaviest few benchmarks (`model.benchmarks` lists them all).
+NAMED = 3
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,10 @@ def _validation(fitted: model.Model) -> dict:
 
 
 def _summary(question, loaded, fitted: model.Model, rows: list[dict]) -> str:
-    used = ", ".join(loaded.columns[c].label for c in fitted.fit.columns)
+    named = list(zip(fitted.fit.columns, fitted.fit.weights, strict=True))[:NAMED]
+    used = ", ".join(f"{loaded.columns[c].label} {w:.0%}" for c, w in named)
+    if len(fitted.fit.columns) > NAMED:
+        used += f" and {len(fitted.fit.columns) - NAMED} more"
     error = fitted.check.median_error
     learned = (
         f"Learned from {used} ({fitted.fit.method}); leave-one-out on your "

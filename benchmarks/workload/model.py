@@ -5,7 +5,7 @@ predictions with 90% intervals out; no ORM. Everything is in log space, each fig
 that higher is better (a time's log is negated): a workload that runs twice as fast on one type
 moves its log by the same amount whatever its unit.
 
-Three methods, each judged by leave-one-out on the given figures (every step, the choice of
+Four methods, each judged by leave-one-out on the given figures (every step, the choice of
 benchmarks included, repeated without the figure left out), the one with the smallest median
 error kept, the simplest on a tie:
 
@@ -15,6 +15,9 @@ error kept, the simplest on a tie:
 - `nnls`: a non-negative mix of the CANDIDATES best-correlated benchmarks (scipy's nnls on
   centred logs, a small ridge so that five figures do not pick noise): a workload that is
   part memory bandwidth, part integer throughput is a sum of both, never a difference.
+- `bayes`: every benchmark proportional to the figures (as `ratio`), averaged with the
+  weights Bayes' rule gives them (benchmarks/workload/bayes.py): no one benchmark picked by
+  chance among thousands.
 
 A type lacking one of the chosen benchmarks is predicted by the best-correlated single
 benchmark it has (its own leave-one-out error widening its interval), or not at all.
@@ -28,8 +31,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import nnls
+from scipy.stats import norm
+from scipy.stats import t as student_t
 
-METHODS = ("ratio", "single", "nnls")
+from benchmarks.workload import bayes
+
+METHODS = ("ratio", "single", "nnls", "bayes")
+# The method every answer uses: choosing among the four by leave-one-out on five figures
+# picked by chance as well (docs/workload.md, "Tried and not kept").
+CHOSEN = ("bayes",)
 # Benchmarks offered to the mix: the best-correlated few (more would fit five figures exactly).
 CANDIDATES = 6
 # The ridge added to the mix's least squares, per figure (on centred logs).
@@ -40,10 +50,12 @@ SMALLEST_WEIGHT = 0.02
 # those that predict a type the ones before could not are fitted).
 FALLBACKS = 200
 LEVEL = 0.9
-# A 90% interval's reach (in log) is INFLATE x the leave-one-out errors' root mean square,
-# at least the benchmarks' own noise: five figures' errors understate a sixth's (set by
-# `validate_workload_model` on held-out benchmarks: docs/workload.md).
-INFLATE = 3.0
+# A 90% interval's reach (in log) is Student's t quantile (n - 1 degrees of freedom for n
+# leave-one-out errors) x their root mean square, at least the benchmarks' own noise: a
+# handful of errors understates a new one's spread, and t says by how much (2.13 for five
+# figures; docs/workload.md compares it with fixed factors).
+# A standard deviation's multiple a two-sided LEVEL interval reaches (1.645).
+NORMAL = float(norm.ppf((1 + LEVEL) / 2))
 # No interval narrower than this reach (ratio - 1): the buyer's own figure has noise too.
 FLOOR = 0.05
 # A fallback's interval is widened by this factor over its own leave-one-out reach.
@@ -62,6 +74,11 @@ class Vectors:
     logs: np.ndarray
     # Each column's noise: its 90% interval reach (ratio - 1), for the intervals' floor.
     reaches: np.ndarray
+    # Each column's benchmark, for `bayes`' prior (None: each column its own).
+    groups: np.ndarray | None = None
+
+    def groups_of(self) -> np.ndarray:
+        return np.arange(len(self.columns)) if self.groups is None else np.asarray(self.groups)
 
     def index_of(self) -> dict:
         return {value: position for position, value in enumerate(self.types)}
@@ -69,16 +86,39 @@ class Vectors:
 
 @dataclass
 class Fit:
-    """One fitted model: columns with weights (non-negative) and an intercept, in log space."""
+    """One fitted model: columns with weights (non-negative) and an intercept, in log space;
+    `bayes`' an average instead: each column plus its offset, and the intercept alone (the
+    same figure on every type) with the weight `constant` (weights summing to 1)."""
 
     method: str
     columns: list[int]
     weights: list[float]
     intercept: float
+    offsets: list[float] | None = None
+    constant: float = 0.0
+    # `bayes`: each column's slope (bayes.SLOPES).
+    slopes: list[float] | None = None
 
     def predict(self, rows: np.ndarray) -> np.ndarray:
-        """Log predictions for rows of the columns (NaN where a row lacks one)."""
+        """Log predictions for rows of the columns (NaN where a row lacks one; `bayes`: where
+        those it has hold less than half the weight)."""
+        if self.offsets is not None:
+            return bayes.average(self._hypotheses(rows), self._shares())
         return self.intercept + rows[:, self.columns] @ np.asarray(self.weights)
+
+    def disagreement(self, rows: np.ndarray) -> np.ndarray:
+        """How far `bayes`' hypotheses part on each row: their weighted standard deviation
+        (log; 0 for one fitted model)."""
+        if self.offsets is None:
+            return np.zeros(len(rows))
+        return bayes.spread(self._hypotheses(rows), self._shares())
+
+    def _hypotheses(self, rows: np.ndarray) -> np.ndarray:
+        values = rows[:, self.columns] * np.asarray(self.slopes) + np.asarray(self.offsets)
+        return np.hstack([values, np.full((len(rows), 1), self.intercept)])
+
+    def _shares(self) -> np.ndarray:
+        return np.asarray([*self.weights, self.constant])
 
 
 @dataclass
@@ -143,9 +183,31 @@ def _correlations(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return np.where(denominator > 0, (xc * yc[:, None]).sum(axis=0) / denominator, -1.0)
 
 
-def fit(method: str, x: np.ndarray, y: np.ndarray, columns: np.ndarray) -> Fit:
-    """Fit `method` to rows `x` (given types x all columns) and figures `y`, from `columns`."""
+def fit(
+    method: str,
+    x: np.ndarray,
+    y: np.ndarray,
+    columns: np.ndarray,
+    groups: np.ndarray | None = None,
+) -> Fit:
+    """Fit `method` to rows `x` (given types x all columns) and figures `y`, from `columns`
+    (`groups`: every column's benchmark, for `bayes`' prior)."""
     sub = x[:, columns]
+    if method == "bayes":
+        groups = np.arange(x.shape[1]) if groups is None else groups
+        offsets, weights, constant = bayes.weigh(sub, y, groups[columns])
+        # Heaviest first: the answer names them in that order (a column once per slope).
+        kept = [i for i in np.argsort(-weights, kind="stable") if weights[i] > 0]
+        width = len(columns)
+        return Fit(
+            "bayes",
+            [int(columns[i % width]) for i in kept],
+            list(map(float, weights[kept])),
+            float(y.mean()),
+            list(map(float, offsets[kept])),
+            constant,
+            [bayes.SLOPES[i // width] for i in kept],
+        )
     if method == "ratio":
         # The column closest to proportional: the smallest spread of log y - log x.
         spread = ((y[:, None] - sub) - (y[:, None] - sub).mean(axis=0)) ** 2
@@ -188,24 +250,36 @@ def methods_for(figures: int) -> tuple[str, ...]:
     if figures >= 5:
         return METHODS
     if figures >= 3:
-        return METHODS[:2]
-    return METHODS[:1]
+        return ("ratio", "single", "bayes")
+    # Two figures: one constant is all a pair can fit, and one figure left out judges nothing.
+    return ("ratio",)
 
 
-def leave_one_out(method: str, x: np.ndarray, y: np.ndarray, columns: np.ndarray) -> Check:
+def leave_one_out(
+    method: str,
+    x: np.ndarray,
+    y: np.ndarray,
+    columns: np.ndarray,
+    groups: np.ndarray | None = None,
+) -> Check:
     """Each figure predicted by `method` fitted (benchmarks chosen again) without it."""
     check = Check()
     count = len(y)
     for left in range(count):
         kept = np.arange(count) != left
-        one = fit(method, x[kept], y[kept], columns)
+        one = fit(method, x[kept], y[kept], columns, groups)
         check.errors.append(float(one.predict(x[[left]])[0] - y[left]))
     return check
 
 
 def reach_of(check: Check, noise: float) -> float:
-    """A prediction's 90% reach in log: INFLATE x the leave-one-out RMS, at least the noise."""
-    return max(INFLATE * check.rms, noise, math.log1p(FLOOR))
+    """A prediction's 90% reach in log: t x the leave-one-out RMS, at least the noise."""
+    return max(inflation(len(check.errors)) * check.rms, noise, math.log1p(FLOOR))
+
+
+def inflation(errors: int) -> float:
+    """Student's t two-sided LEVEL quantile for `errors` leave-one-out errors (n - 1 freedom)."""
+    return float(student_t.ppf((1 + LEVEL) / 2, max(errors - 1, 1)))
 
 
 def noise_reach(vectors: Vectors, one: Fit) -> float:
@@ -236,11 +310,13 @@ def choose(
     if len(columns) == 0:
         raise NotEnough("no stored benchmark has figures on every given type")
     x = vectors.logs[given]
+    groups = vectors.groups_of()
     compared = {
-        method: leave_one_out(method, x, y, columns) for method in (methods or methods_for(len(y)))
+        method: leave_one_out(method, x, y, columns, groups)
+        for method in [m for m in (methods or CHOSEN) if m in methods_for(len(y))] or ["ratio"]
     }
     best = min(compared, key=lambda m: (compared[m].median_error, METHODS.index(m)))
-    chosen = fit(best, x, y, columns)
+    chosen = fit(best, x, y, columns, groups)
     check = compared[best]
     reach = reach_of(check, noise_reach(vectors, chosen))
     for error in check.errors:
@@ -256,8 +332,13 @@ def predict_all(vectors: Vectors, model: Model, given: Sequence[int], y: Sequenc
     logs = vectors.logs
     predicted: list[Prediction | None] = [None] * len(vectors.types)
     main = model.fit.predict(logs)
+    # Where the averaged hypotheses part (a type far from the given ones), the interval
+    # widens by their spread: the average's variance is the hypotheses' own (the
+    # leave-one-out reach) plus their disagreement, added in quadrature.
+    apart = NORMAL * model.fit.disagreement(logs)
     for row in np.flatnonzero(np.isfinite(main)):
-        predicted[row] = Prediction(float(main[row]), model.reach, model.fit.columns)
+        reach = float(np.hypot(model.reach, apart[row]))
+        predicted[row] = Prediction(float(main[row]), reach, model.fit.columns)
     missing = np.array([p is None for p in predicted])
     x, y = logs[np.asarray(given)], np.asarray(y, dtype=float)
     for column in model.candidates:

@@ -50,29 +50,64 @@ class Case:
     errors: list[float]
 
 
-def pick_given(vectors: model.Vectors, column: int, rows: np.ndarray, excluded: np.ndarray):
-    """The five rows (of `rows`, those with the workload's figure) given as the buyer's."""
+def pick_given(
+    vectors: model.Vectors,
+    column: int,
+    rows: np.ndarray,
+    excluded: np.ndarray,
+    rng: np.random.Generator | None = None,
+):
+    """The five rows (of `rows`, those with the workload's figure) given as the buyer's: spread
+    over the workload's range, or (`rng`) drawn at random among the well-covered."""
     coverage = np.isfinite(vectors.logs[np.ix_(rows, np.flatnonzero(~excluded))]).sum(axis=1)
     order = np.lexsort((rows, -coverage))
     covered = rows[order[:WELL_COVERED]]
+    if rng is not None:
+        return [int(row) for row in rng.choice(covered, GIVEN, replace=False)]
     by_value = covered[np.argsort(vectors.logs[covered, column], kind="stable")]
     spots = np.linspace(0, len(by_value) - 1, GIVEN).round().astype(int)
     return [int(by_value[i]) for i in spots]
 
 
+def best_covered(vectors: model.Vectors, columns: np.ndarray, cloud: np.ndarray) -> int:
+    """Of `columns`, the one measured on the most types of the cloud."""
+    measured = np.isfinite(vectors.logs[:, columns]) & cloud[:, None]
+    return int(columns[np.argmax(measured.sum(axis=0))])
+
+
+def other_workloads(vectors: model.Vectors, tools: Sequence[str], cloud: np.ndarray) -> list:
+    """A check on workloads the table does not hold: for each benchmark other than those of
+    the tools' table workloads, its best-covered parameter set, as (tool, column)."""
+    tools = np.asarray(tools)
+    groups = vectors.groups_of()
+    table = {best_covered(vectors, np.flatnonzero(tools == tool), cloud) for tool in set(tools)}
+    found = []
+    for group in sorted(set(groups.tolist())):
+        ours = np.flatnonzero(groups == group)
+        if not table.intersection(ours.tolist()):
+            found.append((str(tools[ours[0]]), best_covered(vectors, ours, cloud)))
+    return found
+
+
 def hold_out(
-    vectors: model.Vectors, tools: Sequence[str], tool: str, cloud: np.ndarray
+    vectors: model.Vectors,
+    tools: Sequence[str],
+    tool: str,
+    cloud: np.ndarray,
+    *,
+    column: int | None = None,
+    rng: np.random.Generator | None = None,
 ) -> Case | None:
-    """The model's error and coverage with `tool` held out (None: too few types measure it)."""
+    """The model's error and coverage with `tool` held out (None: too few types measure it):
+    its workload `column` (by default its parameter set on the most types), five types given
+    as `pick_given` picks them."""
     tools = np.asarray(tools)
     excluded = tools == tool
-    ours = np.flatnonzero(excluded)
-    measured = np.isfinite(vectors.logs[:, ours]) & cloud[:, None]
-    best = int(ours[np.argmax(measured.sum(axis=0))])
+    best = best_covered(vectors, np.flatnonzero(excluded), cloud) if column is None else column
     rows = np.flatnonzero(cloud & np.isfinite(vectors.logs[:, best]))
     if len(rows) < GIVEN + 1:
         return None
-    given = pick_given(vectors, best, rows, excluded)
+    given = pick_given(vectors, best, rows, excluded, rng)
     truth = vectors.logs[:, best]
     try:
         chosen = model.choose(vectors, given, truth[given], excluded=excluded)

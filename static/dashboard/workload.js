@@ -55,9 +55,12 @@
   function draw(body) {
     answerBox.hidden = false;
     document.getElementById("workload-summary").textContent = body.summary;
-    const used = body.model.benchmarks.map((item) => item.benchmark
+    // `bayes` averages dozens of benchmarks, each weight its share: the heaviest few named.
+    const averaged = body.model.method === "bayes", named = 5;
+    let used = body.model.benchmarks.slice(0, named).map((item) => item.benchmark
       + (Object.keys(item.params).length ? " (" + Object.entries(item.params).map(([k, v]) => k + "=" + v).join(", ") + ")" : "")
-      + " × " + item.weight).join(", ");
+      + (averaged ? " " + share(item.weight) : " × " + item.weight)).join(", ");
+    if (body.model.benchmarks.length > named) used += " and " + (body.model.benchmarks.length - named) + " more";
     document.getElementById("workload-model").textContent = "Model (" + body.model.method + "): " + used;
     const check = body.validation, held = check.held_out_benchmarks;
     document.getElementById("workload-validation").textContent = "Validation: leave-one-out on your "

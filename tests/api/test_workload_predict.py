@@ -77,6 +77,20 @@ def test_excluded_tools_are_never_learned_from(client, stored):
     assert [b["benchmark"] for b in body["model"]["benchmarks"]] == ["wlother:beta"]
 
 
+def test_the_vcpu_count_is_a_column_the_model_learns_from_and_can_be_left_out(client, stored):
+    for index, name in enumerate(TYPES, start=1):
+        InstanceType.objects.filter(name=name).update(vcpus=index)
+    workload_vectors._kept.clear()  # the machines are kept with the vectors
+    given = [("wl1.large", 20.0), ("wl3.large", 60.0), ("wl5.large", 100.0)]
+    body = _ask(client, given, exclude_benchmarks=["wltest"]).json()
+    assert body["model"]["benchmarks"][0]["benchmark"] == "vcpus"
+    rows = {row["instance_type"]: row for row in body["results"]}
+    assert rows["wl8.large"]["predicted"] == pytest.approx(160.0, rel=0.01)
+    left_out = _ask(client, given, exclude_benchmarks=["wltest", "vcpus"])
+    assert left_out.status_code == 200, left_out.content
+    assert [b["benchmark"] for b in left_out.json()["model"]["benchmarks"]] == ["wlother:beta"]
+
+
 @pytest.mark.parametrize(
     ("figures", "extra", "named"),
     [
@@ -165,6 +179,19 @@ def test_the_answer_quotes_the_held_out_figures_validate_workload_model_wrote(
 def test_only_every_tool_held_out_is_written(stored):
     with pytest.raises(CommandError, match="--write"):
         call_command("validate_workload_model", "--write", "--tool", "wltest")
+    for check in (["--workloads", "others"], ["--random-given", "1"]):
+        with pytest.raises(CommandError, match="--write keeps the table"):
+            call_command("validate_workload_model", "--write", *check)
+
+
+def test_the_checks_hold_out_each_tool_with_random_given_types(stored):
+    printed = io.StringIO()
+    call_command("validate_workload_model", "--random-given", "3", stdout=printed)
+    assert "2 tools held out" in printed.getvalue()
+    # Every benchmark here is its tool's table workload: no other workload to play.
+    printed = io.StringIO()
+    call_command("validate_workload_model", "--workloads", "others", stdout=printed)
+    assert "0 tools held out" in printed.getvalue()
 
 
 def test_the_vectors_hold_each_column_on_enough_types_and_drop_the_rest(stored):
@@ -180,8 +207,11 @@ def test_the_vectors_hold_each_column_on_enough_types_and_drop_the_rest(stored):
     assert [column.label for column in loaded.columns] == [
         "wlother:beta (threads=1)",
         "wltest:alpha (threads=1)",
+        "vcpus",  # each type's vCPU count, the column after the benchmarks'
     ]
     names = [loaded.types[type_id].name for type_id in loaded.vectors.types]
     assert sorted(names) == sorted(TYPES)
     alpha = {name: loaded.vectors.logs[row, 1] for row, name in enumerate(names)}
     assert alpha == {name: pytest.approx(math.log(100.0 * i)) for i, name in enumerate(TYPES, 1)}
+    assert list(loaded.vectors.logs[:, 2]) == pytest.approx([math.log(2)] * len(TYPES))
+    assert list(loaded.vectors.groups) == ["wlother:beta", "wltest:alpha", "vcpus"]
