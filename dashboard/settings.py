@@ -275,6 +275,9 @@ PRICEBENCH_REGIONS = envlist("PRICEBENCH_REGIONS", ["us-east-1", "ap-northeast-1
 # Seconds a web process trusts its lookups of a benchmark's and a region's last change:
 # answers are at most this old in another process than the one that wrote (0: always read).
 PRICEBENCH_FRESHNESS_SECONDS = envint("PRICEBENCH_FRESHNESS_SECONDS", 2)
+# After a change of the statistics, workload answers use the benchmark vectors kept while a
+# thread reads the new ones (docs/workload.md), instead of waiting seconds for them.
+PRICEBENCH_WORKLOAD_REFRESH_BEHIND = envbool("PRICEBENCH_WORKLOAD_REFRESH_BEHIND", True)
 # Azure's Retail Prices API (public), read by `import_prices --api --service azure`.
 PRICEBENCH_AZURE_PRICES_URL = envstr(
     "PRICEBENCH_AZURE_PRICES_URL", "https://prices.azure.com/api/retail/prices"

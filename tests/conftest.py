@@ -11,12 +11,16 @@ SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _demo_progress_of_the_tests(tmp_path_factory):
-    """The pages under test never show a real demo load's progress (a `make run` loading
-    beside the suite writes var/demo-loading.json, which the comparison page reads)."""
+def _settings_of_the_tests(tmp_path_factory):
+    """Settings every test shares. The pages under test never show a real demo load's
+    progress (a `make run` loading beside the suite writes var/demo-loading.json, which the
+    comparison page reads)."""
     from django.conf import settings
 
     settings.PRICEBENCH_DEMO_PROGRESS_FILE = tmp_path_factory.mktemp("demo") / "demo-loading.json"
+    # A test's data is in its transaction, which a thread's own connection reading the
+    # workload vectors behind the answers could not see: each answer reads them itself.
+    settings.PRICEBENCH_WORKLOAD_REFRESH_BEHIND = False
 
 
 @pytest.fixture(autouse=True)
@@ -25,9 +29,11 @@ def _empty_answer_cache():
     from django.core.cache import caches
 
     from benchmarks import freshness
+    from benchmarks.selectors import workload_vectors
 
     caches["answers"].clear()
     freshness.forget()
+    workload_vectors.forget()
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,13 @@ The kept statistics (every region's, no variant) are the figures every answer re
 column is a benchmark with one parameter set measured on at least MINIMUM_TYPES types (a
 parameter set on a handful of types predicts nothing elsewhere). The matrix is read again
 only when a benchmark's statistics or noise or a type's specification changed (`_version`):
-a million figures take seconds to read, a question under a second.
+a million figures take seconds to read, a question under a second. Read again behind the
+answers (PRICEBENCH_WORKLOAD_REFRESH_BEHIND, on unless a test turns it off): a question asked
+after a change is answered from the vectors kept, while a thread reads the new ones, so no
+answer waits for the read but a process's first (a worker's warm-up does not read them: the
+read holds the interpreter for seconds, which the pages' first requests would wait out).
+An upload moves one type's medians among a million: the answer a few seconds behind it is
+the same model.
 
 One more column is no benchmark: VCPUS, each type's vCPU count, known for every type and
 without noise. "It scales with the cores" is the first guess for any throughput, and the
@@ -16,10 +22,12 @@ from 49% to 13%).
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from dataclasses import dataclass
 
 import numpy as np
+from django.conf import settings
 from django.db import connection
 from django.db.models import Max
 
@@ -27,6 +35,8 @@ from benchmarks.models import Benchmark, InstanceType, Region, SeriesStatistics
 from benchmarks.noise import Noise
 from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
 from benchmarks.workload.model import Vectors
+
+logger = logging.getLogger(__name__)
 
 MINIMUM_TYPES = 50
 # A column whose noise is not measured counts this reach (ratio - 1): a typical benchmark's.
@@ -61,7 +71,10 @@ class Loaded:
     types: dict[int, Machine]
 
 
-_kept: dict[tuple, Loaded] = {}
+# By database (alias, name): the stamps the vectors were read at, and the vectors.
+_kept: dict[tuple, tuple[tuple, Loaded]] = {}
+# The databases whose vectors a thread is reading.
+_refreshing: set[tuple] = set()
 _lock = threading.Lock()
 
 
@@ -77,14 +90,54 @@ def _version() -> tuple:
 
 
 def load_vectors() -> Loaded:
-    """The vectors as the data stands (read again when a benchmark's statistics changed)."""
+    """The vectors as the data stands: those kept when they were read at the same stamps, or,
+    after a change, while a thread reads the new ones (`_read_behind`); read here when none
+    are kept (or PRICEBENCH_WORKLOAD_REFRESH_BEHIND is off)."""
     version = _version()
+    database, stamps = version[:2], version[2:]
     with _lock:
-        found = _kept.get(version)
-        if found is None:
-            _kept.clear()
-            found = _kept[version] = _read()
-        return found
+        found = _kept.get(database)
+        if found is not None and (found[0] == stamps or _read_behind(database)):
+            return found[1]
+        loaded = _read()
+        _kept[database] = (stamps, loaded)
+        return loaded
+
+
+def forget() -> None:
+    """Drop the kept vectors (a test's database is not the last one's)."""
+    with _lock:
+        _kept.clear()
+
+
+def _read_behind(database: tuple) -> bool:
+    """Start a thread reading `database`'s vectors, unless one is; True when answers may use
+    the kept ones meanwhile. Called holding `_lock`."""
+    if not settings.PRICEBENCH_WORKLOAD_REFRESH_BEHIND:
+        return False
+    if database not in _refreshing:
+        _refreshing.add(database)
+        threading.Thread(
+            target=_refresh, args=(database,), name="workload-vectors", daemon=True
+        ).start()
+    return True
+
+
+def _refresh(database: tuple) -> None:
+    """The thread's work: the vectors as the data stands, kept with the stamps read before
+    them (a change meanwhile is read again by the next question that sees it)."""
+    try:
+        stamps = _version()[2:]
+        loaded = _read()
+        with _lock:
+            _kept[database] = (stamps, loaded)
+    except Exception:
+        # The kept vectors go on answering; the next question after a change tries again.
+        logger.exception("reading the workload vectors failed")
+    finally:
+        with _lock:
+            _refreshing.discard(database)
+        connection.close()
 
 
 def _read() -> Loaded:
