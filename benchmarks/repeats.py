@@ -21,6 +21,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 # The quantiles kept, by name.
 QUANTILES = {"p50": 0.5, "p90": 0.9, "p95": 0.95, "p99": 0.99}
@@ -59,8 +60,9 @@ class Pair:
     # The parameter set both figures were measured with (its canonical text; "" unknown).
     params: str = ""
 
-    @property
+    @cached_property
     def difference(self) -> float:
+        # Read several times a pair (overall, its group, its parameter set): worked out once.
         low, high = sorted((self.older, self.newer))
         return high / low - 1 if low > 0 else math.inf
 
