@@ -21,6 +21,7 @@ from benchmarks.questions.base import region_pairs
 from benchmarks.questions.price_performance import DEFAULT_REGION, MAX_REGIONS
 from benchmarks.selectors.lookups import vendor_and_name
 from benchmarks.selectors.workload import WorkloadQuestion, predict_workload
+from benchmarks.workload.model import METHODS
 
 MAX_FIGURES = 200
 
@@ -136,7 +137,7 @@ class ModelBenchmarkSerializer(serializers.Serializer):
 
 class WorkloadModelSerializer(serializers.Serializer):
     benchmarks = ModelBenchmarkSerializer(many=True)
-    method = serializers.ChoiceField(choices=["ratio", "single", "nnls"])
+    method = serializers.ChoiceField(choices=METHODS)
     intercept = serializers.FloatField()
     methods_compared = serializers.DictField(child=serializers.FloatField(allow_null=True))
 
