@@ -73,7 +73,10 @@ def benchmark_index() -> list[BenchmarkGroup]:
         .values_list("benchmark_id", "types")
     )
     groups: dict[str, list[BenchmarkSummary]] = {}
-    for benchmark in Benchmark.objects.order_by("key"):
+    # Not the noise each benchmark keeps (docs/noise.md), nor its parameter values: the
+    # index shows neither, and decoding them was most of its time (3 MB of JSON over 153
+    # benchmarks on the full demo).
+    for benchmark in Benchmark.objects.defer("noise", "params").order_by("key"):
         summary = BenchmarkSummary(
             benchmark=benchmark,
             reading=units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better),
