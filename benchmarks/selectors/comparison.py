@@ -50,6 +50,7 @@ from benchmarks.selectors.comparison_menus import (
     ParamChoice,
     StudyView,
     default_benchmark,
+    menu_benchmarks,
     menu_groups,
     page_region_first,
 )
@@ -171,7 +172,7 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
     its regions' vendors' defaults (VENDOR_DEFAULT_FAMILIES: AWS's five in an AWS region). The
     form keeps the families asked (`families_asked`); the answer may show more, said.
     """
-    benchmarks = [b for b in Benchmark.objects.order_by("key") if b.families]
+    benchmarks = menu_benchmarks(query.benchmark)
     menu = prices.price_menu()
     if not families_asked:
         query = replace(query, families=default_families(query, menu))

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from django.db.models import Case, F, JSONField, When
 from django.urls import reverse
 
 from benchmarks.models import Benchmark, Vendor
@@ -163,6 +164,30 @@ class AnswerLinks:
         answer set aside (`kept`: the families asked, a currency without a rate that day)."""
         question = {**self.resolved, **(getattr(self, "kept", None) or {})}
         return f"{reverse('comparison')}?{urlencode(question)}"
+
+
+def menu_benchmarks(asked: str) -> list[Benchmark]:
+    """Every benchmark measured on some family, by key, for the menus: with the noise
+    (docs/noise.md) of the one `asked` (else of the default question's) only. A benchmark's
+    noise is up to 360 kB of JSON, 3 MB over the full demo's: decoding every one took the
+    comparison page about 50 ms. Another's is read should it be used (one query)."""
+    asked = asked or DEFAULT_BENCHMARK
+    rows = (
+        Benchmark.objects.defer("noise")
+        .annotate(
+            asked_noise=Case(
+                When(key=asked, then=F("noise")), default=None, output_field=JSONField()
+            )
+        )
+        .order_by("key")
+    )
+    benchmarks = []
+    for benchmark in rows:
+        if benchmark.key == asked:
+            benchmark.noise = benchmark.asked_noise
+        if benchmark.families:
+            benchmarks.append(benchmark)
+    return benchmarks
 
 
 def default_benchmark(benchmarks: list[Benchmark], families: tuple[str, ...]) -> Benchmark | None:
