@@ -16,11 +16,13 @@ import dataclasses
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 import orjson
+from django.db.models import Case, F, FloatField, When, Window
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, RowNumber
 from django.urls import reverse
 from django.utils import timezone
 
@@ -37,7 +39,7 @@ from benchmarks.selectors import (
     prices,
 )
 from benchmarks.selectors.basis import on_basis
-from benchmarks.selectors.busy import workers_at
+from benchmarks.selectors.busy import on_busy_share_lines
 from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
 from benchmarks.selectors.lookups import types_by_names
 
@@ -258,27 +260,42 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
     measured one, or for a Fargate size no task measured there, its estimate
     (`_estimated`)."""
     position = {instance_type.pk: index for index, instance_type in enumerate(types)}
-    rows = SeriesStatistics.objects.filter(
-        measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type__in=list(position)
-    ).values_list(
-        "series__instance_type_id",
-        "series__benchmark__key",
-        "series__benchmark__unit",
-        "series__benchmark__higher_is_better",
-        "series__benchmark__noise__relative",
-        "series__benchmark__noise__tie_margin",
-        "series__variant",
-        "series__params_key",
-        "runs",
-        "median",
+    # The benchmark's two noise figures on one of its rows only: taken out of its whole kept
+    # noise (up to 360 kB of JSON) on every row, they were 350 ms of 3 types' page.
+    figures = {
+        name: Cast(KeyTextTransform(name, "series__benchmark__noise"), FloatField())
+        for name in ("relative", "tie_margin")
+    }
+    figures = {name: Case(When(place=1, then=figure)) for name, figure in figures.items()}
+    rows = (
+        SeriesStatistics.objects.filter(
+            measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type__in=list(position)
+        )
+        .annotate(place=Window(RowNumber(), partition_by=[F("series__benchmark_id")]))
+        .annotate(**figures)
+        .values_list(
+            "series__instance_type_id",
+            "series__benchmark__key",
+            "series__benchmark__unit",
+            "series__benchmark__higher_is_better",
+            "place",
+            *figures,
+            "series__variant",
+            "series__params_key",
+            "runs",
+            "median",
+        )
     )
     grouped: dict[tuple, dict[int, tuple[int, float]]] = defaultdict(dict)
     facts: dict[str, _BenchmarkFacts] = {}
-    for type_id, key, unit, higher, noise, margin, variant, params_key, runs, median in rows:
-        facts[key] = _BenchmarkFacts(key, unit, higher, noise, margin)
+    for type_id, key, unit, higher, place, noise, margin, variant, params_key, runs, median in rows:
+        if place == 1:
+            facts[key] = _BenchmarkFacts(key, unit, higher, noise, margin)
         grouped[(key, variant, params_key)][position[type_id]] = (runs, median)
         index = position[type_id]
-        _at_busy_shares(grouped, index, types[index], key, variant, params_key, (runs, median))
+        on_busy_share_lines(
+            grouped, index, types[index], (key, variant, params_key), (runs, median)
+        )
     # Each benchmark's main line first (the most types measured, then the most runs), so that
     # only those are estimated: the others open on the chart page.
     groups: dict[tuple[str, str], list[tuple]] = defaultdict(list)
@@ -315,25 +332,6 @@ def _figure_runs(figures: dict[int, tuple[int, float]]) -> int:
 
 def _params_order(line_key: tuple) -> bytes:
     return orjson.dumps(orjson.loads(line_key[2]))
-
-
-# The shares of vCPUs busy a benchmark run at several worker counts is compared at
-# (selectors/busy.py): types of different sizes, equally loaded.
-BUSY_SHARES = (Decimal("0.5"), Decimal("1"))
-
-
-def _at_busy_shares(grouped, index, instance_type, key, variant, params_key, figure) -> None:
-    """A figure measured at a share of its type's vCPUs busy also stands on that share's line
-    (`busy=0.5`), beside the types of other sizes at the same share."""
-    params = orjson.loads(params_key)
-    workers = params.get("workers")
-    if not isinstance(workers, int):
-        return
-    rest = {name: value for name, value in params.items() if name != "workers"}
-    for share in BUSY_SHARES:
-        if workers_at(instance_type.vcpus, share) == workers:
-            busy_key = orjson.dumps({**rest, "busy": float(share)}, option=orjson.OPT_SORT_KEYS)
-            grouped[(key, variant, busy_key.decode())][index] = figure
 
 
 def _chart_url(key: str, variant: str, query: CompareQuery, columns: list[Column]) -> str:
