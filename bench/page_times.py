@@ -5,8 +5,9 @@
 
 Each page is asked `--loads` times in one process: the first answer (templates and the
 benchmark lookup not yet cached in the process) and the best of the others are printed with
-their query counts, and the first answer's CPU time in this process (the server's own time,
-apart from the database's and from other work on a shared machine). The database is only
+their query counts, the first answer's CPU time in this process (the server's own time,
+apart from the database's and from other work on a shared machine) and its SQL time (its
+queries as Django timed them, waiting for the database included). The database is only
 read. As the baseline measured in the same run, `/healthz` (no query) gives the cost of the
 request machinery itself. With `--warm-up` the process first warms up as a gunicorn worker
 does (dashboard/warmup.py, its collector set as gunicorn.conf.py sets it), so that each
@@ -57,8 +58,8 @@ def main() -> None:
         gc.collect()
         gc.freeze()
     client = Client(HTTP_HOST="localhost")
-    print(f"{'page':50} {'first ms':>8} {'cpu ms':>7} {'best ms':>8} {'queries':>8}")
-    firsts, cpus, counted = [], [], []
+    print(f"{'page':50} {'first ms':>8} {'cpu ms':>7} {'sql ms':>7} {'best ms':>8} {'queries':>8}")
+    firsts, cpus, sqls, counted = [], [], [], []
     for path in ["/healthz", *args.paths]:
         times, counts = [], []
         for load in range(max(2, args.loads)):
@@ -70,20 +71,22 @@ def main() -> None:
                 times.append(time.perf_counter() - start)
                 if load == 0:
                     cpu = time.process_time() - began
+                    sql = sum(float(query["time"]) for query in queries.captured_queries)
             assert answer.status_code == 200, (path, answer.status_code)
             counts.append(len(queries))
         if path != "/healthz":
             firsts.append(times[0])
             cpus.append(cpu)
+            sqls.append(sql)
             counted.append(counts[0])
         print(
-            f"{path:50} {times[0] * 1000:8.1f} {cpu * 1000:7.1f} {min(times[1:]) * 1000:8.1f} "
-            f"{counts[0]:4d}/{min(counts[1:])}"
+            f"{path:50} {times[0] * 1000:8.1f} {cpu * 1000:7.1f} {sql * 1000:7.1f} "
+            f"{min(times[1:]) * 1000:8.1f} {counts[0]:4d}/{min(counts[1:])}"
         )
     print(
         f"{'median first answer of ' + str(len(firsts)) + ' pages':50} "
         f"{statistics.median(firsts) * 1000:8.1f} {statistics.median(cpus) * 1000:7.1f} "
-        f"{'':8} {max(counted):4d} (most)"
+        f"{statistics.median(sqls) * 1000:7.1f} {'':8} {max(counted):4d} (most)"
     )
     print(f"load average {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
 

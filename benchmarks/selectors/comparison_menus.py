@@ -18,6 +18,7 @@ from benchmarks.models import Benchmark, Vendor
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.questions.price_performance import BUSY_SHARES, DEFAULT_BENCHMARK
 from benchmarks.selectors import prices
+from benchmarks.selectors.family_facts import data_stamp
 
 if TYPE_CHECKING:
     from benchmarks.selectors.comparison import Comparison
@@ -224,7 +225,7 @@ def menu_groups(benchmarks: list[Benchmark]) -> list[BenchmarkGroup]:
 
 
 def cloud_controls(
-    result: Comparison, arm: Callable[[], dict[str, list]] | None = None
+    result: Comparison, arm: Callable[..., dict[str, list]] | None = None
 ) -> dict | None:
     """The vendor picker (a box per other vendor with prices, ticked when its region is
     ranked too, and the choice of its regions with prices) and the cross-cloud presets, each
@@ -258,7 +259,8 @@ def cloud_controls(
     kept = ("baseline", "region", "regions", "families", "vcpus", "memory_gib", "order")
     question = {name: value for name, value in result.resolved.items() if name not in kept}
     presets = []
-    arm_regions = arm() if arm else {}
+    stamp = data_stamp(result.price_menu, result.benchmarks)
+    arm_regions = arm(stamp=stamp) if arm else {}
     for key, label, asked in CLOUD_PRESETS:
         where = dict(chosen)
         if key == "arm" and arm_regions:
