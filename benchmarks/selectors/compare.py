@@ -304,6 +304,8 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
     for keys in groups.values():
         keys.sort(key=lambda k: (-len(grouped[k]), -_figure_runs(grouped[k]), _params_order(k)))
     estimates = _estimated(types, columns, query, region, grouped, facts, groups)
+    # Each type's machine once, not once per line (some 450 lines for three types).
+    machines = [_machine(instance_type) for instance_type in types]
     result = []
     for (key, variant), keys in sorted(groups.items()):
         lines = []
@@ -317,7 +319,7 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
             params = orjson.loads(line_key[2])
             notes = {i: estimate for i, (_figure, estimate) in estimated.items()}
             lines.append(
-                _line(facts[key], variant, params, figures, types, columns, query.basis, notes)
+                _line(facts[key], variant, params, figures, machines, columns, query.basis, notes)
             )
         if lines:
             lines.sort(key=lambda line: (-line.measured, -_runs(line), orjson.dumps(line.params)))
@@ -388,16 +390,16 @@ def _runs(line: Line) -> int:
     return sum(cell.runs for cell in line.cells if cell is not None)
 
 
-def _line(benchmark, variant, params, figures, types, columns, basis, estimated=None) -> Line:
+def _line(benchmark, variant, params, figures, machines, columns, basis, estimated=None) -> Line:
     reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
-    cells: list[Cell | None] = [None] * len(types)
+    cells: list[Cell | None] = [None] * len(machines)
     basis_figures: dict[int, float] = {}
     for index, (runs, median) in figures.items():
         usd = columns[index].usd_per_hour
         per_dollar, figure = None, median
         if usd is not None:
             ranked = on_basis(
-                _machine(types[index]),
+                machines[index],
                 median,
                 usd,
                 basis,
