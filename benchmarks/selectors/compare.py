@@ -20,15 +20,15 @@ from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 import orjson
-from django.db.models import Case, F, FloatField, When, Window
-from django.db.models.fields.json import KeyTextTransform
+from django.db.models import Case, F, FloatField, OuterRef, Subquery, When, Window
+from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, RowNumber
 from django.urls import reverse
 from django.utils import timezone
 
 from benchmarks import per_dollar as arithmetic
 from benchmarks import units
-from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics
+from benchmarks.models import Benchmark, InstanceType, PurchaseOption, Region, SeriesStatistics
 from benchmarks.noise import Noise, beyond
 from benchmarks.questions.compare import CompareQuery
 from benchmarks.selectors import (
@@ -260,13 +260,17 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
     measured one, or for a Fargate size no task measured there, its estimate
     (`_estimated`)."""
     position = {instance_type.pk: index for index, instance_type in enumerate(types)}
-    # The benchmark's two noise figures on one of its rows only: taken out of its whole kept
-    # noise (up to 360 kB of JSON) on every row, they were 350 ms of 3 types' page.
+    # The benchmark's two noise figures on one of its rows only, read there alone: taken out
+    # of its whole kept noise (up to 360 kB of JSON) on every row, they were 350 ms of three
+    # types' page; carried through the window, SQLite copied the noise with every row.
+    benchmark = Benchmark.objects.filter(pk=OuterRef("series__benchmark_id"))
     figures = {
-        name: Cast(KeyTextTransform(name, "series__benchmark__noise"), FloatField())
-        for name in ("relative", "tie_margin")
+        name: Cast(KT(f"noise__{name}"), FloatField()) for name in ("relative", "tie_margin")
     }
-    figures = {name: Case(When(place=1, then=figure)) for name, figure in figures.items()}
+    figures = {
+        name: Case(When(place=1, then=Subquery(benchmark.values(figure=figure))))
+        for name, figure in figures.items()
+    }
     rows = (
         SeriesStatistics.objects.filter(
             measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type__in=list(position)
