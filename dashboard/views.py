@@ -147,7 +147,9 @@ def _family_picker(result) -> dict:
     measured and shown; the question's vendors' first), each with what its search matches
     (vendors, processors), ticked as the question asks (`all`: every family), and the
     presets."""
-    facts = family_facts.family_facts()
+    # A profile's page lists no benchmarks: its regions' stamp alone.
+    stamp = family_facts.data_stamp(result.price_menu, getattr(result, "benchmarks", []))
+    facts = family_facts.family_facts(stamp=stamp)
     region = result.price_menu.regions.get(result.query.region)
     # A profile's question names one region, without `regions`.
     asked = [vendor for vendor, _ in getattr(result.query, "regions", ())]

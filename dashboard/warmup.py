@@ -29,7 +29,8 @@ logger = logging.getLogger(__name__)
 
 def warm_up(application: Callable) -> list[tuple[str, str]]:
     """GET the comparison page's question (every default resolved, as its API link asks it),
-    then its best type's page, through `application` (WSGI), as a client would.
+    then its best type's page and the comparison page, through `application` (WSGI), as a
+    client would.
 
     Returns (url, status) of each request. Never raises: a worker that cannot warm up (the
     database away, an empty database) still takes requests, which then answer as they can.
@@ -43,6 +44,12 @@ def warm_up(application: Callable) -> list[tuple[str, str]]:
         if page.table is not None and page.table.results:
             best = reverse("instance-type", args=[page.table.results[0].page_name])
             answered.append((best, _get(application, best)))
+        if page.table is not None:
+            # And the landing page itself: its templates compiled, the family facts and the
+            # Arm regions it reads kept with its data's stamp (a worker's first landing page
+            # took 11 queries and three times its later CPU: docs/performance.md).
+            landing = reverse("comparison")
+            answered.append((landing, _get(application, landing)))
     except Exception as error:  # any failure only means a colder first request
         logger.warning("warm-up stopped: %s: %s", type(error).__name__, error)
     logger.info(

@@ -35,7 +35,7 @@ def test_an_empty_database_asks_nothing():
 def test_it_answers_the_default_question_through_the_whole_application(demo_rolled_back):
     with CaptureQueriesContext(connection) as captured:
         answered = warm_up(APPLICATION)
-    assert len(answered) == 2
+    assert len(answered) == 3
     url, status = answered[0]
     assert url.startswith("/api/v1/price-performance/?benchmark=openssl%3Aaes-256-cbc&")
     assert "region=us-east-1" in url and "block_size=" in url
@@ -44,6 +44,10 @@ def test_it_answers_the_default_question_through_the_whole_application(demo_roll
     page, status = answered[1]
     assert page.startswith("/instance-types/") and status == "200 OK"
     assert any("benchmarks_peergroup" in query["sql"] for query in captured)
+    # Then the landing page, its family facts kept for a client's first one.
+    assert answered[2] == ("/", "200 OK")
+    facts = 'SELECT "benchmarks_instancetype"."vendor" AS "vendor", '
+    assert any(query["sql"].startswith(facts) for query in captured)
     # The answer was computed (its queries ran) and kept, as a client's request would be.
     assert any("benchmarks_seriesstatistics" in query["sql"] for query in captured)
     assert caches["answers"]._cache
@@ -53,7 +57,7 @@ def test_it_passes_the_host_and_https_checks_of_production_settings(demo_rolled_
     settings.ALLOWED_HOSTS = [".pricebench.example"]
     settings.SECURE_SSL_REDIRECT = True
     answered = warm_up(APPLICATION)
-    assert [status for _url, status in answered] == ["200 OK", "200 OK"]
+    assert [status for _url, status in answered] == ["200 OK", "200 OK", "200 OK"]
 
 
 def test_a_failure_is_logged_and_never_raised(caplog):

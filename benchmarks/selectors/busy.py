@@ -10,6 +10,8 @@ import math
 from decimal import Decimal
 from typing import Any
 
+import orjson
+
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark
 
@@ -41,3 +43,24 @@ def workers_at(vcpus: Decimal | float | None, busy: Decimal) -> int | None:
 def at_busy(rows: list, name: str, busy: Decimal) -> list:
     """The kept series measured at each type's share of vCPUs busy (others left out)."""
     return [row for row in rows if row.params.get(name) == workers_at(row.machine.vcpus, busy)]
+
+
+# The shares of vCPUs busy the compare page sets types side by side at (`/compare/`): types of
+# different sizes, equally loaded.
+COMPARE_SHARES = (Decimal("0.5"), Decimal("1"))
+
+
+def on_busy_share_lines(grouped: dict, index: int, instance_type, line: tuple, figure) -> None:
+    """A figure measured at a share of its type's vCPUs busy (`line`: benchmark, variant and
+    parameter key) also stands on that share's line (`busy=0.5`) in `grouped`, the compare
+    page's lines, beside the types of other sizes at the same share."""
+    key, variant, params_key = line
+    params = orjson.loads(params_key)
+    workers = params.get("workers")
+    if not isinstance(workers, int):
+        return
+    rest = {name: value for name, value in params.items() if name != "workers"}
+    for share in COMPARE_SHARES:
+        if workers_at(instance_type.vcpus, share) == workers:
+            busy_key = orjson.dumps({**rest, "busy": float(share)}, option=orjson.OPT_SORT_KEYS)
+            grouped[(key, variant, busy_key.decode())][index] = figure

@@ -16,17 +16,19 @@ import dataclasses
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 import orjson
+from django.db.models import Case, F, FloatField, OuterRef, Subquery, When, Window
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, RowNumber
 from django.urls import reverse
 from django.utils import timezone
 
 from benchmarks import per_dollar as arithmetic
 from benchmarks import units
-from benchmarks.models import InstanceType, PurchaseOption, Region, SeriesStatistics
+from benchmarks.models import Benchmark, InstanceType, PurchaseOption, Region, SeriesStatistics
 from benchmarks.noise import Noise, beyond
 from benchmarks.questions.compare import CompareQuery
 from benchmarks.selectors import (
@@ -37,7 +39,7 @@ from benchmarks.selectors import (
     prices,
 )
 from benchmarks.selectors.basis import on_basis
-from benchmarks.selectors.busy import workers_at
+from benchmarks.selectors.busy import on_busy_share_lines
 from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
 from benchmarks.selectors.lookups import types_by_names
 
@@ -258,27 +260,46 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
     measured one, or for a Fargate size no task measured there, its estimate
     (`_estimated`)."""
     position = {instance_type.pk: index for index, instance_type in enumerate(types)}
-    rows = SeriesStatistics.objects.filter(
-        measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type__in=list(position)
-    ).values_list(
-        "series__instance_type_id",
-        "series__benchmark__key",
-        "series__benchmark__unit",
-        "series__benchmark__higher_is_better",
-        "series__benchmark__noise__relative",
-        "series__benchmark__noise__tie_margin",
-        "series__variant",
-        "series__params_key",
-        "runs",
-        "median",
+    # The benchmark's two noise figures on one of its rows only, read there alone: taken out
+    # of its whole kept noise (up to 360 kB of JSON) on every row, they were 350 ms of three
+    # types' page; carried through the window, SQLite copied the noise with every row.
+    benchmark = Benchmark.objects.filter(pk=OuterRef("series__benchmark_id"))
+    figures = {
+        name: Cast(KT(f"noise__{name}"), FloatField()) for name in ("relative", "tie_margin")
+    }
+    figures = {
+        name: Case(When(place=1, then=Subquery(benchmark.values(figure=figure))))
+        for name, figure in figures.items()
+    }
+    rows = (
+        SeriesStatistics.objects.filter(
+            measured_in=SeriesStatistics.ALL_REGIONS, series__instance_type__in=list(position)
+        )
+        .annotate(place=Window(RowNumber(), partition_by=[F("series__benchmark_id")]))
+        .annotate(**figures)
+        .values_list(
+            "series__instance_type_id",
+            "series__benchmark__key",
+            "series__benchmark__unit",
+            "series__benchmark__higher_is_better",
+            "place",
+            *figures,
+            "series__variant",
+            "series__params_key",
+            "runs",
+            "median",
+        )
     )
     grouped: dict[tuple, dict[int, tuple[int, float]]] = defaultdict(dict)
     facts: dict[str, _BenchmarkFacts] = {}
-    for type_id, key, unit, higher, noise, margin, variant, params_key, runs, median in rows:
-        facts[key] = _BenchmarkFacts(key, unit, higher, noise, margin)
+    for type_id, key, unit, higher, place, noise, margin, variant, params_key, runs, median in rows:
+        if place == 1:
+            facts[key] = _BenchmarkFacts(key, unit, higher, noise, margin)
         grouped[(key, variant, params_key)][position[type_id]] = (runs, median)
         index = position[type_id]
-        _at_busy_shares(grouped, index, types[index], key, variant, params_key, (runs, median))
+        on_busy_share_lines(
+            grouped, index, types[index], (key, variant, params_key), (runs, median)
+        )
     # Each benchmark's main line first (the most types measured, then the most runs), so that
     # only those are estimated: the others open on the chart page.
     groups: dict[tuple[str, str], list[tuple]] = defaultdict(list)
@@ -287,6 +308,8 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
     for keys in groups.values():
         keys.sort(key=lambda k: (-len(grouped[k]), -_figure_runs(grouped[k]), _params_order(k)))
     estimates = _estimated(types, columns, query, region, grouped, facts, groups)
+    # Each type's machine once, not once per line (some 450 lines for three types).
+    machines = [_machine(instance_type) for instance_type in types]
     result = []
     for (key, variant), keys in sorted(groups.items()):
         lines = []
@@ -300,7 +323,7 @@ def _benchmarks(types: list[InstanceType], columns: list[Column], query: Compare
             params = orjson.loads(line_key[2])
             notes = {i: estimate for i, (_figure, estimate) in estimated.items()}
             lines.append(
-                _line(facts[key], variant, params, figures, types, columns, query.basis, notes)
+                _line(facts[key], variant, params, figures, machines, columns, query.basis, notes)
             )
         if lines:
             lines.sort(key=lambda line: (-line.measured, -_runs(line), orjson.dumps(line.params)))
@@ -315,25 +338,6 @@ def _figure_runs(figures: dict[int, tuple[int, float]]) -> int:
 
 def _params_order(line_key: tuple) -> bytes:
     return orjson.dumps(orjson.loads(line_key[2]))
-
-
-# The shares of vCPUs busy a benchmark run at several worker counts is compared at
-# (selectors/busy.py): types of different sizes, equally loaded.
-BUSY_SHARES = (Decimal("0.5"), Decimal("1"))
-
-
-def _at_busy_shares(grouped, index, instance_type, key, variant, params_key, figure) -> None:
-    """A figure measured at a share of its type's vCPUs busy also stands on that share's line
-    (`busy=0.5`), beside the types of other sizes at the same share."""
-    params = orjson.loads(params_key)
-    workers = params.get("workers")
-    if not isinstance(workers, int):
-        return
-    rest = {name: value for name, value in params.items() if name != "workers"}
-    for share in BUSY_SHARES:
-        if workers_at(instance_type.vcpus, share) == workers:
-            busy_key = orjson.dumps({**rest, "busy": float(share)}, option=orjson.OPT_SORT_KEYS)
-            grouped[(key, variant, busy_key.decode())][index] = figure
 
 
 def _chart_url(key: str, variant: str, query: CompareQuery, columns: list[Column]) -> str:
@@ -390,16 +394,16 @@ def _runs(line: Line) -> int:
     return sum(cell.runs for cell in line.cells if cell is not None)
 
 
-def _line(benchmark, variant, params, figures, types, columns, basis, estimated=None) -> Line:
+def _line(benchmark, variant, params, figures, machines, columns, basis, estimated=None) -> Line:
     reading = units.reading(benchmark.key, benchmark.unit, benchmark.higher_is_better)
-    cells: list[Cell | None] = [None] * len(types)
+    cells: list[Cell | None] = [None] * len(machines)
     basis_figures: dict[int, float] = {}
     for index, (runs, median) in figures.items():
         usd = columns[index].usd_per_hour
         per_dollar, figure = None, median
         if usd is not None:
             ranked = on_basis(
-                _machine(types[index]),
+                machines[index],
                 median,
                 usd,
                 basis,

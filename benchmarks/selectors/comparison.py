@@ -50,12 +50,13 @@ from benchmarks.selectors.comparison_menus import (
     ParamChoice,
     StudyView,
     default_benchmark,
+    menu_benchmarks,
     menu_groups,
     page_region_first,
 )
 from benchmarks.selectors.cross_cloud import cross_cloud_table, regions_in_question
 from benchmarks.selectors.empty_answer import empty_because
-from benchmarks.selectors.family_facts import family_facts
+from benchmarks.selectors.family_facts import data_stamp, family_facts
 from benchmarks.selectors.kept_series import read_samples
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.price_performance import (
@@ -171,7 +172,7 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
     its regions' vendors' defaults (VENDOR_DEFAULT_FAMILIES: AWS's five in an AWS region). The
     form keeps the families asked (`families_asked`); the answer may show more, said.
     """
-    benchmarks = [b for b in Benchmark.objects.order_by("key") if b.families]
+    benchmarks = menu_benchmarks(query.benchmark)
     menu = prices.price_menu()
     if not families_asked:
         query = replace(query, families=default_families(query, menu))
@@ -197,7 +198,8 @@ def comparison(query: PricePerformanceQuery, *, families_asked: bool = True) -> 
     given: list[str] = []
     said = False
     if families_asked and query.families:
-        query, given = each_vendors_families(query, menu, result.notes)
+        stamp = data_stamp(menu, benchmarks)
+        query, given = each_vendors_families(query, menu, result.notes, stamp=stamp)
         said = bool(given)
     elif not families_asked:
         given = question_vendors(query, menu)
@@ -301,7 +303,8 @@ def _describe(result: Comparison, table: PricePerformanceTable, by_key: dict) ->
     result.families_shown = present
     wanted = result.query.families
     # Only the question's vendors' families can be missing from its answer.
-    theirs = of_question(wanted, question_vendors(result.query, result.price_menu), family_facts())
+    facts = family_facts(stamp=data_stamp(result.price_menu, result.benchmarks))
+    theirs = of_question(wanted, question_vendors(result.query, result.price_menu), facts)
     result.missing = [
         Missing(family, _elsewhere(family, wanted, by_key, benchmark.key))
         for family in theirs

@@ -12,6 +12,7 @@ vendor with one: an answer the data can give is never empty.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from benchmarks.family_presets import FamilyFacts
 from benchmarks.models import Vendor
@@ -39,13 +40,13 @@ def default_families(query: PricePerformanceQuery, menu: prices.PriceMenu) -> tu
 
 
 def each_vendors_families(
-    query: PricePerformanceQuery, menu: prices.PriceMenu, notes: list[str]
+    query: PricePerformanceQuery, menu: prices.PriceMenu, notes: list[str], *, stamp: Any = None
 ) -> tuple[PricePerformanceQuery, list[str]]:
     """A region whose vendor has none of the families asked (another cloud's region chosen,
     or ticked, with AWS's families ticked) takes its vendor's defaults, said in a note: in
     place of those asked for one region, beside them for a cross-cloud question. The vendors
-    given their defaults come back too."""
-    facts = family_facts()
+    given their defaults come back too. `stamp`: the page's (`family_facts.data_stamp`)."""
+    facts = family_facts(stamp=stamp)
     asked_vendors = {vendor for family in query.families for vendor in vendors_of(family, facts)}
     added: list[str] = []
     given: list[str] = []

@@ -11,12 +11,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from django.db.models import Case, F, JSONField, When
 from django.urls import reverse
 
 from benchmarks.models import Benchmark, Vendor
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.questions.price_performance import BUSY_SHARES, DEFAULT_BENCHMARK
 from benchmarks.selectors import prices
+from benchmarks.selectors.family_facts import data_stamp
 
 if TYPE_CHECKING:
     from benchmarks.selectors.comparison import Comparison
@@ -165,6 +167,30 @@ class AnswerLinks:
         return f"{reverse('comparison')}?{urlencode(question)}"
 
 
+def menu_benchmarks(asked: str) -> list[Benchmark]:
+    """Every benchmark measured on some family, by key, for the menus: with the noise
+    (docs/noise.md) of the one `asked` (else of the default question's) only. A benchmark's
+    noise is up to 360 kB of JSON, 3 MB over the full demo's: decoding every one took the
+    comparison page about 50 ms. Another's is read should it be used (one query)."""
+    asked = asked or DEFAULT_BENCHMARK
+    rows = (
+        Benchmark.objects.defer("noise")
+        .annotate(
+            asked_noise=Case(
+                When(key=asked, then=F("noise")), default=None, output_field=JSONField()
+            )
+        )
+        .order_by("key")
+    )
+    benchmarks = []
+    for benchmark in rows:
+        if benchmark.key == asked:
+            benchmark.noise = benchmark.asked_noise
+        if benchmark.families:
+            benchmarks.append(benchmark)
+    return benchmarks
+
+
 def default_benchmark(benchmarks: list[Benchmark], families: tuple[str, ...]) -> Benchmark | None:
     """The default question's benchmark (DEFAULT_BENCHMARK) while it has results, else the
     one whose results cover the most of the wanted families (no query): never the one that
@@ -199,7 +225,7 @@ def menu_groups(benchmarks: list[Benchmark]) -> list[BenchmarkGroup]:
 
 
 def cloud_controls(
-    result: Comparison, arm: Callable[[], dict[str, list]] | None = None
+    result: Comparison, arm: Callable[..., dict[str, list]] | None = None
 ) -> dict | None:
     """The vendor picker (a box per other vendor with prices, ticked when its region is
     ranked too, and the choice of its regions with prices) and the cross-cloud presets, each
@@ -233,7 +259,8 @@ def cloud_controls(
     kept = ("baseline", "region", "regions", "families", "vcpus", "memory_gib", "order")
     question = {name: value for name, value in result.resolved.items() if name not in kept}
     presets = []
-    arm_regions = arm() if arm else {}
+    stamp = data_stamp(result.price_menu, result.benchmarks)
+    arm_regions = arm(stamp=stamp) if arm else {}
     for key, label, asked in CLOUD_PRESETS:
         where = dict(chosen)
         if key == "arm" and arm_regions:

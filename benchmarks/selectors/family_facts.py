@@ -5,18 +5,35 @@ have prices, for "ARM across clouds"."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from typing import TYPE_CHECKING, Any
 
 from benchmarks import freshness
 from benchmarks.family_presets import FamilyFacts
 from benchmarks.models import Architecture, InstanceType, Price, PurchaseOption, family_of
 
+if TYPE_CHECKING:
+    from benchmarks.models import Benchmark
+    from benchmarks.selectors.prices import PriceMenu
+
 _KEY = "family-facts"
 
 
-def family_facts() -> dict[str, FamilyFacts]:
+def family_facts(*, stamp: Any = None) -> dict[str, FamilyFacts]:
     """Every family's facts, by name. One query over the instance types' names and
-    specifications, kept a few seconds (benchmarks.freshness)."""
-    return freshness.kept_read(_KEY, _read)
+    specifications, kept a few seconds (benchmarks.freshness), or while `stamp` (`data_stamp`)
+    stays the same."""
+    return freshness.kept_read(_KEY, _read, stamp=stamp)
+
+
+def data_stamp(menu: PriceMenu, benchmarks: list[Benchmark]) -> Any:
+    """When what the family facts and the Arm regions are read from last changed, as a page
+    read it: its regions' `prices_updated_at` (their prices, and any type's specifications)
+    and its benchmarks' `stats_updated_at` (a machine imported with its results moves only
+    these). Kept with it, the two cost the comparison page no query while nothing changed,
+    rather than two every few seconds."""
+    stamps = [region.prices_updated_at for region in menu.regions.values()]
+    stamps += [benchmark.stats_updated_at for benchmark in benchmarks]
+    return (len(stamps), max((stamp for stamp in stamps if stamp), default=None))
 
 
 def _read() -> dict[str, FamilyFacts]:
@@ -61,12 +78,12 @@ def vendor_first(families: list[str], vendors, facts: dict[str, FamilyFacts]) ->
     ]
 
 
-def arm_regions() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+def arm_regions(*, stamp: Any = None) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     """For each vendor with an Arm type priced on demand: the regions where the most of its Arm
     types have a price (those tied for the most, by code), each with its Arm families there,
     those of the most types first (at most two): what "ARM across clouds" asks of another
-    cloud. One query, kept a few seconds."""
-    return freshness.kept_read("arm-regions", _read_arm_regions)
+    cloud. One query, kept a few seconds, or while `stamp` (`data_stamp`) stays the same."""
+    return freshness.kept_read("arm-regions", _read_arm_regions, stamp=stamp)
 
 
 def _read_arm_regions(families_per_vendor: int = 2) -> dict[str, list[tuple[str, tuple]]]:

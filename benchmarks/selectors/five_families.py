@@ -4,9 +4,9 @@ the price of a vCPU-hour and of a GiB-hour (on-demand and spot; a vCPU-hour unde
 paying, OPTIONS; a burstable family's also at what it sustains), and, for the page's
 benchmark, which of them have results and how to measure the others with the agent.
 
-Four queries (`unit_prices.answers_by_option`: EC2's prices of every way of paying together,
-then Fargate's rates on demand, under a Savings Plan and as Fargate Spot); the region, the day
-and the families with results are the page's.
+Two queries (`unit_prices.answers_by_option`: EC2's prices of every way of paying together,
+then Fargate's rates on demand, under a Savings Plan and as Fargate Spot together); the region,
+the day and the families with results are the page's.
 """
 
 from __future__ import annotations
@@ -152,9 +152,9 @@ def side_by_side(
     families_with_results: list[str] | tuple[str, ...],
     families: tuple[str, ...] = DEFAULT_FAMILIES,
 ) -> SideBySide:
-    """The five families on what they share, for a region and day: four queries (EC2's
-    prices of every option together, Fargate's rates per option it is sold by); the region is
-    the caller's."""
+    """The five families on what they share, for a region and day: two queries (EC2's
+    prices of every option together, Fargate's rates of every option it is sold by together);
+    the region is the caller's."""
     answers = answers_by_option(region, families, OPTIONS, at)
     on_demand, spot = answers[PurchaseOption.ON_DEMAND], answers[PurchaseOption.SPOT]
     result = SideBySide(

@@ -2,8 +2,8 @@
 the same class (GiB per vCPU), ranked by what a dollar buys of one benchmark.
 
 The finder's own answer (`finder.finder_table`) limited to that size, so its figures are the
-finder's and the comparison's: one query to choose the benchmark, then the finder's fixed
-number.
+finder's and the comparison's: the benchmark chosen from the benchmarks' families (one query,
+kept for the freshness window), then the finder's fixed number.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from benchmarks import units
+from benchmarks import freshness, units
 from benchmarks.models import Benchmark, InstanceType
 from benchmarks.questions.compare import MAX_TYPES
 from benchmarks.questions.finder import FinderQuery
@@ -77,7 +77,7 @@ def _benchmark_for(instance_type: InstanceType) -> Benchmark | None:
     # The families are read and matched here: SQLite (`make run`) has no JSON containment.
     measured = [
         benchmark
-        for benchmark in Benchmark.objects.only("key", "unit", "higher_is_better", "families")
+        for benchmark in _benchmark_families()
         if instance_type.family in (benchmark.families or [])
     ]
     for key in PREFERRED:
@@ -85,6 +85,15 @@ def _benchmark_for(instance_type: InstanceType) -> Benchmark | None:
             if benchmark.key == key:
                 return benchmark
     return max(measured, key=lambda b: (len(b.families or []), b.key), default=None)
+
+
+def _benchmark_families() -> list[Benchmark]:
+    """Every benchmark with the families measured with it: one query, kept for the freshness
+    window as the other lookups are (benchmarks.freshness), not read again by every page."""
+    return freshness.kept_read(
+        "similar:benchmark-families",
+        lambda: list(Benchmark.objects.only("key", "unit", "higher_is_better", "families")),
+    )
 
 
 def similar_types(instance_type: InstanceType, *, region: str = DEFAULT_REGION):

@@ -191,7 +191,8 @@ def answers_by_option(
     day: datetime.date,
 ) -> dict[str, UnitPrices]:
     """One answer per purchase option (by option), from one query of the types' prices (every
-    option together) and one Fargate query per option Fargate is sold by (in an AWS region)."""
+    option together) and one of Fargate's rates (every option it is sold by together, in an
+    AWS region)."""
     purchases = {purchase.option: purchase for purchase in map(Purchase.of, options)}
     type_families = tuple(family for family in families if family != FARGATE)
     answers = {
@@ -205,6 +206,12 @@ def answers_by_option(
         for (option, _type_id), zones in picks.items():
             answers[option].results.append(_type_row(zones, purchases[option], day))
     if FARGATE in families:
+        sold = (
+            {option: purchases[option] for option in purchases if option in FARGATE_OPTIONS}
+            if region.vendor == Vendor.AWS
+            else {}
+        )
+        rates_by_option = _fargate_rates(region, day, sold) if sold else {}
         for option, answer in answers.items():
             if region.vendor != Vendor.AWS:
                 answer.missing.append(Missing(FARGATE, None, _fargate_elsewhere(region)))
@@ -217,7 +224,7 @@ def answers_by_option(
                 )
                 answer.missing.append(Missing(FARGATE, None, reason))
                 continue
-            rates = _fargate_rates(region, day, purchases[option])
+            rates = rates_by_option[option]
             answer.fargate_rates = rates
             answer.results.extend(_fargate_rows(rates, day))
             answer.missing.extend(_fargate_not_sold(rates, day))
@@ -306,20 +313,43 @@ def _fargate_elsewhere(region: Region) -> str:
     )
 
 
-def _fargate_rates(region: Region, day: datetime.date, purchase: Purchase) -> list[FargateRates]:
-    """Fargate's vCPU-hour and GB-hour rates per architecture on the day. One query."""
+# What tells one way of paying Fargate from another in its rates (`Purchase.fargate_fields`).
+_FARGATE_BOUGHT = ("purchase_option", "term", "payment", "plan")
+
+
+def _fargate_rates(
+    region: Region, day: datetime.date, purchases: dict[str, Purchase]
+) -> dict[str, list[FargateRates]]:
+    """Fargate's vCPU-hour and GB-hour rates per architecture on the day, for each way of
+    paying (by option). One query for them all: each is its own partition of the periods."""
     components = (FargateRate.Component.VCPU, FargateRate.Component.MEMORY_GB)
+    bought = Q()
+    for purchase in purchases.values():
+        bought |= Q(**purchase.fargate_fields())
     picks = pick_periods(
         FargateRate.objects.filter(
-            region=region,
-            operating_system="linux",
-            component__in=components,
-            **purchase.fargate_fields(),
+            bought, region=region, operating_system="linux", component__in=components
         ),
         day=day,
-        partition=["architecture", "component"],
+        partition=[*_FARGATE_BOUGHT, "architecture", "component"],
         amount="usd_per_unit_hour",
     )
+    width = len(_FARGATE_BOUGHT)
+    by_bought: dict[tuple, dict[tuple, PeriodPick]] = defaultdict(dict)
+    for key, pick in picks.items():
+        by_bought[key[:width]][key[width:]] = pick
+    answer = {}
+    for option, purchase in purchases.items():
+        fields = purchase.fargate_fields()
+        bought_so = tuple(fields[name] for name in _FARGATE_BOUGHT)
+        answer[option] = _fargate_rates_of(by_bought.get(bought_so, {}), day, components)
+    return answer
+
+
+def _fargate_rates_of(
+    picks: dict[tuple, PeriodPick], day: datetime.date, components: tuple[str, str]
+) -> list[FargateRates]:
+    """One way of paying's rates per architecture, from its picks by (architecture, component)."""
     rates = []
     for architecture in Architecture.values:
         vcpu = picks.get((architecture, FargateRate.Component.VCPU))

@@ -1,5 +1,7 @@
 """`/compare/`: the page for 2 to 8 types, and its refusals, each naming what is wrong."""
 
+from pathlib import Path
+
 import pytest
 
 pytestmark = pytest.mark.django_db
@@ -95,3 +97,33 @@ def test_the_page_renders_in_a_fixed_number_of_queries(client, count):
     assert response.status_code == 200
     assert response.content.count(b'<th scope="col" data-instance-type=') == 8
     assert len(captured) <= 9, len(captured)
+
+
+# The benchmark lines as the template language wrote them before `compare_rows`: the tag
+# writes the very same text.
+TEMPLATE_LINES = Path(__file__).with_name("compare_lines_template.html")
+
+
+@pytest.mark.usefixtures("demo_rolled_back")
+@pytest.mark.parametrize(
+    "types",
+    [
+        "c7g.xlarge,c7a.xlarge,c7i.xlarge",
+        "c7g.large,t4g.small,fargate-1vcpu-2gb",
+        "c7g.large,c7g.4xlarge,m7i.2xlarge",
+        "t2.nano,t3.nano",
+    ],
+)
+def test_the_lines_are_written_as_the_template_wrote_them(types):
+    from django.template import Context, Template
+
+    from benchmarks.questions.compare import CompareQuery
+    from benchmarks.selectors.compare import compare_types
+    from dashboard.templatetags.compare_rows import compare_groups
+
+    names = tuple(types.split(","))
+    comparison = compare_types(CompareQuery(types=names, baseline=names[0]))
+    expected = Template(TEMPLATE_LINES.read_text()).render(Context({"comparison": comparison}))
+    # The file's first line loads the filters, its last ends the loop: neither is the loop's.
+    expected = expected.split("\n", 1)[1].removeprefix("  ").removesuffix("\n")
+    assert compare_groups(comparison) == expected

@@ -207,3 +207,24 @@ def test_the_regions_are_listed_cheapest_on_demand_first_with_their_cheapest_spo
         ("ap-northeast-1", 0.091, None, ""),
         ("sa-east-1", None, 0.02, "sae1-az1"),
     ]
+
+
+def test_a_ranks_comparison_link_is_written_as_urlencode_writes_it():
+    """The ranks' links are quoted once per name and value (a page of a thousand ranks), to
+    the very text urlencode writes."""
+    from urllib.parse import urlencode
+
+    from benchmarks.selectors.instance_types import _query_string
+
+    query = {
+        "benchmark": "stress-ng:cpu",
+        "families": "",
+        "method": "div16 & more/ü",
+        "workers": 1,
+        "size": 1.5,
+        "flag": True,
+        "list": [1, "a b"],
+        "none": None,
+    }
+    assert _query_string(query) == urlencode(query)
+    assert _query_string(query) == urlencode(query)  # from what the first call kept

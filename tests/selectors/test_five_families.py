@@ -89,14 +89,12 @@ def test_a_refused_question_has_no_section():
 
 
 @pytest.mark.parametrize("count", [10, 1000])
-def test_it_reads_in_four_queries_whatever_the_number_of_types(
-    count, django_assert_max_num_queries
-):
+def test_it_reads_in_two_queries_whatever_the_number_of_types(count, django_assert_max_num_queries):
     fleet(count)
     region = Region.objects.get(code="us-east-1")
     # EC2's prices of every way of paying together; Fargate's rates on demand, under a
-    # Savings Plan and as Fargate Spot.
-    with django_assert_max_num_queries(4):
+    # Savings Plan and as Fargate Spot together.
+    with django_assert_max_num_queries(2):
         section = side_by_side(
             region=region,
             at=TODAY,
