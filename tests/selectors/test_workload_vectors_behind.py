@@ -32,9 +32,7 @@ def _names(loaded) -> set[str]:
     return {loaded.types[type_id].name for type_id in loaded.vectors.types}
 
 
-def test_after_a_change_the_kept_vectors_answer_while_a_thread_reads_the_new(
-    settings, monkeypatch
-):
+def test_after_a_change_the_kept_vectors_answer_while_a_thread_reads_the_new(settings, monkeypatch):
     monkeypatch.setattr(workload_vectors, "MINIMUM_TYPES", 3)
     settings.PRICEBENCH_WORKLOAD_REFRESH_BEHIND = True
     _store(["wb1.large", "wb2.large", "wb3.large"])
