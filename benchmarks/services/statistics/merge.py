@@ -17,9 +17,30 @@ from typing import Any
 from benchmarks.models import SeriesStatistics
 from benchmarks.per_dollar import quartiles
 
-from .compute import ALL_REGIONS, SERIES_KEY_FIELDS, STATISTICS_COLUMNS, Sample, statistics_row
+from .compute import (
+    ALL_REGIONS,
+    SERIES_KEY_FIELDS,
+    STATISTICS_COLUMNS,
+    Sample,
+    _json_remembered,
+    statistics_row,
+)
 
 _first = itemgetter(0)
+
+
+def _by_count(item: tuple) -> tuple:
+    """Most counted first, then by name, as `compute.statistics_row` orders them."""
+    return (-item[1], item[0])
+
+
+def _remembered(value: dict | list, kind: str) -> str:
+    """`compute._json_remembered` of a CPU model count, region or source list."""
+    items = value.items() if isinstance(value, dict) else value
+    return _json_remembered(value, (kind, *(tuple(item) if isinstance(item, list | tuple)
+                                            else item for item in items)))  # fmt: skip
+
+
 _value_and_run = attrgetter("value", "run_id")
 
 
@@ -114,14 +135,16 @@ def _merged(
         values[-1],
         first_quartile,
         third_quartile,
-        dict(sorted(models.items(), key=lambda item: (-item[1], item[0]))),
-        regions,
-        [
-            [source, licence, count]
-            for (source, licence), count in sorted(
-                sources.items(), key=lambda item: (-item[1], item[0])
-            )
-        ],
+        # Written as JSON once per distinct value: a few recur over a whole import.
+        _remembered(dict(sorted(models.items(), key=_by_count)), "models"),
+        _remembered(regions, "regions"),
+        _remembered(
+            [
+                [source, licence, count]
+                for (source, licence), count in sorted(sources.items(), key=_by_count)
+            ],
+            "sources",
+        ),  # fmt: skip
         ordered,
         dates[0] if dates else None,
         dates[-1] if dates else None,
