@@ -103,9 +103,10 @@ def child(what: str, path: Path) -> None:
     else:
         run, _ = runs.record_run(content=content, filename=path.name, format="csv")
         assert run.status == "done", run.error
-        count = result_count() - before
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     server_cpu = _backend_cpu(connection) - server if server is not None else 0.0
+    if what != "parse":
+        count = result_count() - before  # counted once the clocks stopped
     if profiler is not None:
         import pstats
 
