@@ -22,7 +22,7 @@ from benchmarks import cpu_models, flags
 from benchmarks.models import Result, Run, Series, SeriesStatistics
 from benchmarks.per_dollar import quartiles
 
-from .rows import JsonText, id_list
+from .rows import JsonText, in_ids
 
 if TYPE_CHECKING:
     from .coverage import CoverageTally
@@ -232,7 +232,7 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
     # transaction has not committed yet, as when a test or a long load writes many types)
     # chose a nested loop over every run, so that each refresh read more than the one before.
     results = list(
-        Result.objects.filter(series_id__in=id_list(series_ids))
+        Result.objects.filter(in_ids("series_id", series_ids))
         # Only the notes that flag a result cross the wire, as a boolean.
         .annotate(
             failed_note=Case(
@@ -248,7 +248,7 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
     runs = {
         pk: rest
         for pk, *rest in Run.objects.filter(
-            pk__in=id_list({run_id for _, _, run_id, _ in results}), status=Run.Status.DONE
+            in_ids("pk", {run_id for _, _, run_id, _ in results}), status=Run.Status.DONE
         )
         .values_list(
             "pk",
@@ -312,7 +312,7 @@ def compute_statistics(
     if keys is None:
         keys = {
             pk: tuple(key)
-            for pk, *key in Series.objects.filter(pk__in=id_list(series_ids))
+            for pk, *key in Series.objects.filter(in_ids("pk", series_ids))
             .order_by()
             .values_list("pk", *SERIES_KEY_FIELDS)
         }

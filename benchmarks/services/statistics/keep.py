@@ -52,7 +52,7 @@ from .compute import (
 )
 from .coverage import CoverageTally, add_coverage, recount_coverage
 from .merge import merged_rows
-from .rows import id_list, insert_rows
+from .rows import in_ids, insert_rows
 
 
 def param_order(value: Any) -> tuple:
@@ -105,7 +105,7 @@ def _lock_and_recompute(ids: Collection[int] | QuerySet) -> tuple[list[tuple], l
 def _lock(ids: Collection[int] | QuerySet) -> list[tuple]:
     return list(
         Series.objects.select_for_update(of=("self",))
-        .filter(pk__in=id_list(ids))
+        .filter(in_ids("pk", ids))
         .order_by("pk")
         .values_list("pk", "benchmark_id", "params", "instance_type__kind", "instance_type__name")
     )
@@ -126,7 +126,7 @@ def _lock_and_merge(
     """
     list(
         Series.objects.select_for_update()
-        .filter(pk__in=id_list(ids))
+        .filter(in_ids("pk", ids))
         .order_by("pk")
         .values_list("pk", flat=True)
     )
@@ -148,7 +148,7 @@ def _lock_and_merge(
             fresh.extend(merged)
     if again:
         fresh.extend(compute_statistics(again))
-    SeriesStatistics.objects.filter(series_id__in=id_list(ids)).delete()
+    SeriesStatistics.objects.filter(in_ids("series_id", ids)).delete()
     unkept = [pk for pk in ids if pk not in kept]
     return (_lock(unkept) if unkept else []), fresh
 
@@ -164,7 +164,7 @@ def _kept_rows(ids: list[int]) -> Iterable[tuple]:
     values shared between rows that hold the same (never change them)."""
     texts = {f"{name}_text": Cast(name, TextField()) for name in _JSON_COLUMNS}
     rows = (
-        SeriesStatistics.objects.filter(series_id__in=id_list(ids))
+        SeriesStatistics.objects.filter(in_ids("series_id", ids))
         .order_by()
         .annotate(**texts)
         .values_list(
