@@ -391,8 +391,10 @@ def test_a_series_measured_again_keeps_the_figures_of_a_recomputation(second, re
     run_services.record_run(
         content=table(rows([20.0, 5.0], ["us-east-1"] * 2, "Neoverse-V1")), format="csv"
     )
-    regions = ["us-east-1"] * len(second) if len(second) != 2 or second[0] != 40.0 else (
-        ["us-east-1", "eu-west-1"]
+    regions = (
+        ["us-east-1"] * len(second)
+        if len(second) != 2 or second[0] != 40.0
+        else (["us-east-1", "eu-west-1"])
     )
     run, _ = run_services.submit_run(
         content=table(rows(second, regions, "AMD EPYC 9R14")), format="csv"
@@ -434,7 +436,9 @@ def test_a_series_kept_in_no_region_measured_in_one_keeps_a_recomputations_figur
                 run=first,
                 parsed=ParsedOutput(
                     format="sysbench",
-                    results=[ParsedResult("tool:nowhere", {"block_size": 1}, v, "op/s") for v in (20, 5)],
+                    results=[
+                        ParsedResult("tool:nowhere", {"block_size": 1}, v, "op/s") for v in (20, 5)
+                    ],
                 ),
             )
         ]
