@@ -9,7 +9,8 @@ series the ingest itself created holds only the results in hand: its statistics 
 from them without reading anything back (`refresh_stored`), the bulk of a first import.
 
 One module per step: `attach` (results -> their series), `compute` (samples -> statistics
-rows), `keep` (refresh the series a write touched, and the benchmarks' summaries), `rebuild`
+rows), `merge` (a series measured again: its rows from its kept one and the values in
+hand), `keep` (refresh the series a write touched, and the benchmarks' summaries), `rebuild`
 (everything again, from the results), `check` (compare what is kept with a recomputation,
 writing nothing), `noise` (how much one run of each benchmark varies, measured from the
 statistics, again once they change) and `rows` (plain rows into a table at once). Callers

@@ -107,7 +107,13 @@ def _check() -> StatisticsCheck:
     for start in range(0, len(series_ids), REBUILD_BATCH):
         batch = series_ids[start : start + REBUILD_BATCH]
         report.rows += _check_batch(batch, report.differences, with_results, coverage)
-    kept_coverage = list(BenchmarkCoverage.objects.select_related("benchmark", "instance_type"))
+    # Only the names beside the figures: each row's benchmark read whole (its noise, tens of
+    # kilobytes of JSON) held some 20 GB on the full demo, and the check was killed (issue 56).
+    kept_coverage = list(
+        BenchmarkCoverage.objects.select_related("benchmark", "instance_type").only(
+            "benchmark_id", "instance_type_id", *FIGURES, "benchmark__key", "instance_type__name"
+        )
+    )
     report.benchmarks = _check_summaries(with_results, kept_coverage, report.differences)
     _check_coverage(kept_coverage, coverage, report.differences)
     return report

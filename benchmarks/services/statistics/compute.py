@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,7 @@ from benchmarks import cpu_models, flags
 from benchmarks.models import Result, Run, Series, SeriesStatistics
 from benchmarks.per_dollar import quartiles
 
-from .rows import JsonText
+from .rows import JsonText, in_ids
 
 if TYPE_CHECKING:
     from .coverage import CoverageTally
@@ -165,89 +165,6 @@ def statistics_row(series_id: int, measured_in: str, samples: list[Sample], now)
     )
 
 
-def merged_row(kept: Sequence[Any], samples: list[Sample], now) -> tuple | None:
-    """`statistics_row` of a series that had the kept row `kept` (a tuple of
-    STATISTICS_COLUMNS, with its peer group) and now also these samples of new runs, from
-    the two alone: or None when they cannot give exactly what a recomputation would.
-
-    The kept row holds every value of a series of at most SAMPLES_KEPT results (its
-    `samples`, with each run's CPU model); counts of runs, CPU models and sources add up,
-    as the new runs are not among the kept ones. It cannot when a result is flagged, when
-    the series is measured in another region than its one, when it outgrows the kept
-    samples, when a run stands for several machines (the samples keep no weights: its CPU
-    models then count more than its runs), or when a new value equals a kept one (a
-    recomputation orders equal values by run, which the samples do not keep). Those series
-    are recomputed from the database.
-    """
-    row = dict(zip(STATISTICS_COLUMNS, kept, strict=True))
-    results = row["results"] + len(samples)
-    region = row["sole_region"]
-    if (
-        row["measured_in"] != ALL_REGIONS
-        or sum(row["cpu_models"].values()) != row["runs"]
-        or any(sample.weight != 1 for sample in samples)
-        or not region
-        or row["flagged_runs"] != 0
-        or row["only_flagged"]
-        or results > SeriesStatistics.SAMPLES_KEPT
-        or len(row["samples"]) != row["results"]
-        or any(sample.flag is not None or sample.region != region for sample in samples)
-    ):
-        return None
-    kept_values = {value for value, _model in row["samples"]}
-    new = sorted(samples, key=lambda sample: (sample.value, sample.run_id))
-    if any(sample.value in kept_values for sample in new):
-        return None
-    ordered = sorted(
-        [
-            *([value, model] for value, model in row["samples"]),
-            *([s.value, s.cpu_model] for s in new),
-        ],
-        key=lambda pair: pair[0],
-    )
-    values = [value for value, _model in ordered]
-    runs: dict[int, Sample] = {}
-    for sample in new:
-        runs.setdefault(sample.run_id, sample)
-    models = Counter(row["cpu_models"])
-    models.update(run.cpu_model for run in runs.values())
-    sources = Counter({(source, licence): count for source, licence, count in row["sources"]})
-    sources.update((run.source, run.licence) for run in runs.values())
-    dates = [row["first_measured_at"], row["last_measured_at"]]
-    dates.extend(run.measured_at for run in runs.values())
-    dates = sorted(date for date in dates if date)
-    first_quartile, median, third_quartile = quartiles(values)
-    return (
-        row["series_id"],
-        ALL_REGIONS,
-        region,
-        row["runs"] + len(runs),
-        results,
-        median,
-        values[0],
-        values[-1],
-        first_quartile,
-        third_quartile,
-        dict(sorted(models.items(), key=lambda item: (-item[1], item[0]))),
-        row["regions"],
-        [
-            [source, licence, count]
-            for (source, licence), count in sorted(
-                sources.items(), key=lambda item: (-item[1], item[0])
-            )
-        ],
-        ordered,
-        dates[0] if dates else None,
-        dates[-1] if dates else None,
-        0,
-        [],
-        False,
-        row["verified_runs"] + sum(run.verified for run in runs.values()),
-        now,
-        *(row[name] for name in SERIES_KEY_FIELDS),
-    )
-
-
 def _one_result_row(series_id: int, measured_in: str, sample: Sample, now) -> tuple:
     """`statistics_row` of a series of one result (most series of fresh data), without sorting, its
     JSON written from pieces remembered across rows rather than dumped again per row."""
@@ -315,7 +232,7 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
     # transaction has not committed yet, as when a test or a long load writes many types)
     # chose a nested loop over every run, so that each refresh read more than the one before.
     results = list(
-        Result.objects.filter(series_id__in=series_ids)
+        Result.objects.filter(in_ids("series_id", series_ids))
         # Only the notes that flag a result cross the wire, as a boolean.
         .annotate(
             failed_note=Case(
@@ -331,7 +248,7 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
     runs = {
         pk: rest
         for pk, *rest in Run.objects.filter(
-            pk__in={run_id for _, _, run_id, _ in results}, status=Run.Status.DONE
+            in_ids("pk", {run_id for _, _, run_id, _ in results}), status=Run.Status.DONE
         )
         .values_list(
             "pk",
@@ -395,7 +312,7 @@ def compute_statistics(
     if keys is None:
         keys = {
             pk: tuple(key)
-            for pk, *key in Series.objects.filter(pk__in=series_ids)
+            for pk, *key in Series.objects.filter(in_ids("pk", series_ids))
             .order_by()
             .values_list("pk", *SERIES_KEY_FIELDS)
         }

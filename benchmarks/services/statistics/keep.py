@@ -15,7 +15,18 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    TextField,
+    Value,
+    When,
+)
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from benchmarks import freshness
@@ -36,12 +47,12 @@ from .compute import (
     Sample,
     SeriesKey,
     compute_statistics,
-    merged_row,
     samples_in_hand,
     statistics_rows,
 )
 from .coverage import CoverageTally, add_coverage, recount_coverage
-from .rows import insert_rows
+from .merge import merged_rows
+from .rows import in_ids, insert_rows
 
 
 def param_order(value: Any) -> tuple:
@@ -94,7 +105,7 @@ def _lock_and_recompute(ids: Collection[int] | QuerySet) -> tuple[list[tuple], l
 def _lock(ids: Collection[int] | QuerySet) -> list[tuple]:
     return list(
         Series.objects.select_for_update(of=("self",))
-        .filter(pk__in=ids)
+        .filter(in_ids("pk", ids))
         .order_by("pk")
         .values_list("pk", "benchmark_id", "params", "instance_type__kind", "instance_type__name")
     )
@@ -104,33 +115,79 @@ def _lock_and_merge(
     ids: list[int], samples: Sequence[tuple[int, Sample]]
 ) -> tuple[list[tuple], list[tuple]]:
     """`_lock_and_recompute` for series that already had results and now have `samples` too:
-    a series' new row is merged from its kept one and the values in hand where that gives
-    the recomputation's figures exactly (`merged_row`: most series measured again in their
-    region), so its results are not read back; the others are recomputed."""
-    locked = _lock(ids)
-    kept: dict[int, list[tuple]] = defaultdict(list)
-    for row in SeriesStatistics.objects.filter(series_id__in=ids).values_list(*STATISTICS_COLUMNS):
-        kept[row[0]].append(row)
-    in_hand: dict[int, list[Sample]] = defaultdict(list)
+    a series' new rows are merged from its kept one and the values in hand where that gives
+    the recomputation's figures exactly (`merged_rows`: most series measured again, in their
+    region or another), so its results are not read back; the others are recomputed.
+
+    Returns (the series that had no statistics, as `_lock` gives them: the only ones whose
+    parameters and family the benchmarks' summaries may not hold yet; their new rows). The
+    series are locked by id alone, in id order: reading every one's parameters and type
+    cost an import of a hundred thousand results seconds for summaries that hold them.
+    """
+    list(
+        Series.objects.select_for_update()
+        .filter(in_ids("pk", ids))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    kept: dict[int, list[tuple]] = {}
+    for row in _kept_rows(ids):
+        kept.setdefault(row[0], []).append(row)
+    in_hand: dict[int, list[Sample]] = {}
     for series_id, sample in samples:
         if series_id in kept:
-            in_hand[series_id].append(sample)
+            in_hand.setdefault(series_id, []).append(sample)
     now = timezone.now()
     fresh, again = [], []
     for pk in ids:
-        merged = (
-            merged_row(kept[pk][0], in_hand[pk], now)
-            if len(kept.get(pk, ())) == 1 and in_hand.get(pk)
-            else None
-        )
+        rows, new = kept.get(pk, ()), in_hand.get(pk)
+        merged = merged_rows(rows[0], new, now) if len(rows) == 1 and new else None
         if merged is None:
             again.append(pk)
         else:
-            fresh.append(merged)
+            fresh.extend(merged)
     if again:
         fresh.extend(compute_statistics(again))
-    SeriesStatistics.objects.filter(series_id__in=ids).delete()
-    return locked, fresh
+    SeriesStatistics.objects.filter(in_ids("series_id", ids)).delete()
+    unkept = [pk for pk in ids if pk not in kept]
+    return (_lock(unkept) if unkept else []), fresh
+
+
+# The JSON columns of a statistics row, read as text: most of their values recur over an
+# import (a CPU model count, a region, a source), and each distinct text is decoded once
+# (Django's converter decoded every row's: a tenth of a 100,000-result import, issue 56).
+_JSON_COLUMNS = frozenset(("cpu_models", "regions", "sources", "samples", "flags"))
+
+
+def _kept_rows(ids: list[int]) -> Iterable[tuple]:
+    """The statistics rows of these series, as tuples of STATISTICS_COLUMNS; their JSON
+    values shared between rows that hold the same (never change them)."""
+    texts = {f"{name}_text": Cast(name, TextField()) for name in _JSON_COLUMNS}
+    rows = (
+        SeriesStatistics.objects.filter(in_ids("series_id", ids))
+        .order_by()
+        .annotate(**texts)
+        .values_list(
+            *(f"{name}_text" if name in _JSON_COLUMNS else name for name in STATISTICS_COLUMNS)
+        )
+    )
+    positions = [
+        (index, name != "samples")  # a series' samples are its own: not kept
+        for index, name in enumerate(STATISTICS_COLUMNS)
+        if name in _JSON_COLUMNS
+    ]
+    decoded: dict[str, Any] = {}
+    for row in rows:
+        values = list(row)
+        for index, recurs in positions:
+            text = values[index]
+            value = decoded.get(text) if recurs else None
+            if value is None and text is not None:
+                value = json.loads(text)
+                if recurs and len(decoded) < 10_000:
+                    decoded[text] = value
+            values[index] = value
+        yield tuple(values)
 
 
 @transaction.atomic
@@ -162,7 +219,7 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
             )
     samples = list(samples_in_hand(rows))
     old = sorted({row.series_id for row in rows} - new.keys())
-    locked, fresh = _lock_and_merge(old, samples) if old else ([], [])
+    unkept, fresh = _lock_and_merge(old, samples) if old else ([], [])
     by_series: dict[int, list[Sample]] = defaultdict(list)
     coverage = CoverageTally()
     pair_of = {row.series_id: (row.benchmark_id, row.run.instance_type_id) for row in rows}
@@ -173,7 +230,9 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     fresh.extend(statistics_rows(by_series, keys))
     insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
     _merge_summaries(
-        [*locked, *((pk, *described) for pk, described in new.items())], coverage=coverage
+        [*unkept, *((pk, *described) for pk, described in new.items())],
+        coverage=coverage,
+        touched={row.benchmark_id for row in rows},
     )
     _count_peers(key[:2] for key in keys.values())
     _keep_sample_runs(rows)
@@ -239,9 +298,16 @@ def ordered_params(values: dict[str, set]) -> dict[str, list]:
     return {name: sorted(values[name], key=param_order) for name in sorted(values)}
 
 
-def _merge_summaries(series: list[tuple], *, coverage: CoverageTally | None = None) -> None:
+def _merge_summaries(
+    series: list[tuple],
+    *,
+    coverage: CoverageTally | None = None,
+    touched: Collection[int] = (),
+) -> None:
     """New results only add parameter values and families: merge them into the summaries,
-    and the runs just stored (`coverage`) into the benchmarks' coverage.
+    and the runs just stored (`coverage`) into the benchmarks' coverage. `series` are those
+    whose parameters and family the summaries may not hold yet; `touched` the benchmarks of
+    other series given results (stamped and locked all the same).
 
     The benchmarks are locked in id order (a deletion recomputes them under the same lock).
     On PostgreSQL, one query locks them and tells which already hold every value and family
@@ -249,9 +315,9 @@ def _merge_summaries(series: list[tuple], *, coverage: CoverageTally | None = No
     nothing new, and their summaries are then neither read back nor written.
     """
     summaries = summaries_of(rest for _pk, *rest in series)
-    if not summaries:
+    ids = sorted({*summaries, *touched})
+    if not ids:
         return
-    ids = sorted(summaries)
     if connection.vendor == "postgresql":
         # One JSON document rather than arrays: psycopg escapes every array element in Python.
         wanted = json.dumps(

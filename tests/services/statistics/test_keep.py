@@ -373,7 +373,9 @@ def test_concurrent_ingests_of_one_series_both_count(reference_data):
     [
         ([30.0, 10.0], False),  # measured again in its region: merged from the kept row
         ([20.0], True),  # a value equal to a kept one: ordered by run, so recomputed
-        ([40.0, 50.0], True),  # in another region too: rows per region, recomputed
+        # In another region too: its rows per region merged from the kept row and the
+        # values in hand (the kept region's) or from the values in hand alone (the other's).
+        ([40.0, 50.0], False),
     ],
 )
 def test_a_series_measured_again_keeps_the_figures_of_a_recomputation(second, reads_results):
@@ -391,7 +393,7 @@ def test_a_series_measured_again_keeps_the_figures_of_a_recomputation(second, re
     )
     regions = (
         ["us-east-1"] * len(second)
-        if not reads_results or second == [20.0]
+        if len(second) != 2 or second[0] != 40.0
         else (["us-east-1", "eu-west-1"])
     )
     run, _ = run_services.submit_run(
@@ -415,3 +417,48 @@ def test_a_series_measured_again_keeps_the_figures_of_a_recomputation(second, re
     )
     assert whole.cpu_models == {"AMD EPYC 9R14": runs, "Neoverse-V1": 1}
     assert [value for value, _ in whole.samples] == values
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("values", [[30.0], [30.0, 7.5, 30.0]])
+def test_a_series_kept_in_no_region_measured_in_one_keeps_a_recomputations_figures(values):
+    # Spare Cores' data names no region: a table measured again names one. The series' rows
+    # (every region's, and the new region's own) come from its kept row and the values in
+    # hand, the same as a recomputation's, without reading its results back.
+    from benchmarks.parsers import ParsedOutput, ParsedResult
+    from benchmarks.services import ingest
+
+    machine, _ = InstanceType.objects.get_or_create(name="c7g.large")
+    first = Run(instance_type=machine, format="sysbench", cpu_model="Neoverse-V1")
+    ingest.store_outputs(
+        outputs=[
+            ingest.OutputToStore(
+                run=first,
+                parsed=ParsedOutput(
+                    format="sysbench",
+                    results=[
+                        ParsedResult("tool:nowhere", {"block_size": 1}, v, "op/s") for v in (20, 5)
+                    ],
+                ),
+            )
+        ]
+    )
+    rows = [
+        {"benchmark": "tool:nowhere", "instance_type": "c7g.large", "region": "us-east-1",
+         "value": value, "unit": "op/s", "cpu_model": "AMD EPYC 9R14", "param.block_size": 1}
+        for value in values
+    ]  # fmt: skip
+    run, _ = run_services.submit_run(content=table(rows), format="csv")
+    with CaptureQueriesContext(connection) as queries:
+        assert run_services.ingest_run(run_id=run.pk).status == Run.Status.DONE
+    assert not [query for query in queries if 'FROM "benchmarks_result"' in query["sql"]]
+    after_ingest = kept()
+    statistics.rebuild_statistics()
+    assert kept() == after_ingest
+    whole = SeriesStatistics.objects.get(series__benchmark__key="tool:nowhere", measured_in="")
+    assert (whole.sole_region, whole.regions) == ("", ["us-east-1", None])
+    assert whole.median == stats.median([20.0, 5.0, *values])
+    region = SeriesStatistics.objects.get(
+        series__benchmark__key="tool:nowhere", measured_in="us-east-1"
+    )
+    assert (region.results, region.median) == (len(values), stats.median(values))

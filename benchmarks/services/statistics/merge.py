@@ -1,0 +1,157 @@
+"""A series measured again: its new statistics rows from its kept row and the samples in hand,
+without reading its results back, wherever that gives exactly what a recomputation gives.
+
+Most series hold one run (Spare Cores measures a type once, in no region it names): measured
+again, in the same region or in one a table names, their rows are merged here; the others are
+recomputed from the database (`compute.compute_statistics`).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from operator import attrgetter, itemgetter
+from typing import Any
+
+from benchmarks.models import SeriesStatistics
+from benchmarks.per_dollar import quartiles
+
+from .compute import (
+    ALL_REGIONS,
+    SERIES_KEY_FIELDS,
+    STATISTICS_COLUMNS,
+    Sample,
+    _json_remembered,
+    statistics_row,
+)
+
+_first = itemgetter(0)
+
+
+def _by_count(item: tuple) -> tuple:
+    """Most counted first, then by name, as `compute.statistics_row` orders them."""
+    return (-item[1], item[0])
+
+
+def _remembered(value: dict | list, kind: str) -> str:
+    """`compute._json_remembered` of a CPU model count, region or source list."""
+    items = value.items() if isinstance(value, dict) else value
+    return _json_remembered(value, (kind, *(tuple(item) if isinstance(item, list | tuple)
+                                            else item for item in items)))  # fmt: skip
+
+
+_value_and_run = attrgetter("value", "run_id")
+
+
+def merged_rows(kept: Sequence[Any], samples: list[Sample], now) -> list[tuple] | None:
+    """`compute.statistics_rows` of a series that had the one kept row `kept` (a tuple of
+    STATISTICS_COLUMNS, with its peer group: the all-regions row of a series measured in one
+    region) and now also these samples of new runs, from the two alone; or None when they
+    cannot give exactly what a recomputation would.
+
+    The kept row holds every value of a series of at most SAMPLES_KEPT results (its
+    `samples`, with each run's CPU model); counts of runs, CPU models and sources add up,
+    as the new runs are not among the kept ones. The new runs may be in the kept region or
+    in others: the all-regions row then merges every value, and each region gets its row
+    (the kept region's merged the same way, another's from the samples in hand alone, as a
+    recomputation reads them). It cannot when a result is flagged, when the series outgrows
+    the kept samples, when a run stands for several machines (the samples keep no weights:
+    its CPU models then count more than its runs), or when a new value equals a kept one (a
+    recomputation orders equal values by run, which the samples do not keep). Those series
+    are recomputed from the database.
+    """
+    row = dict(zip(STATISTICS_COLUMNS, kept, strict=True))
+    if (
+        row["measured_in"] != ALL_REGIONS
+        or len(row["regions"]) != 1
+        or sum(row["cpu_models"].values()) != row["runs"]
+        or row["flagged_runs"] != 0
+        or row["only_flagged"]
+        or row["results"] + len(samples) > SeriesStatistics.SAMPLES_KEPT
+        or len(row["samples"]) != row["results"]
+        or any(sample.weight != 1 or sample.flag is not None for sample in samples)
+    ):
+        return None
+    kept_region = row["regions"][0]
+    if (row["sole_region"] or None) != kept_region:
+        return None
+    kept_values = {value for value, _model in row["samples"]}
+    if any(sample.value in kept_values for sample in samples):
+        return None
+    by_region: dict[str | None, list[Sample]] = defaultdict(list)
+    for sample in samples:
+        by_region[sample.region].append(sample)
+    measured = {kept_region, *by_region}
+    key = tuple(row[name] for name in SERIES_KEY_FIELDS)
+    regions = sorted(measured, key=lambda code: (code is None, code))
+    sole = kept_region if len(measured) == 1 else None
+    rows = [_merged(row, samples, ALL_REGIONS, sole or "", regions, now)]
+    if len(measured) > 1:
+        for code in sorted(code for code in measured if code):
+            if code == kept_region:
+                rows.append(_merged(row, by_region[code], code, "", [code], now))
+            else:
+                rows.append((*statistics_row(row["series_id"], code, by_region[code], now), *key))
+    return rows
+
+
+def _merged(
+    row: dict[str, Any],
+    samples: list[Sample],
+    measured_in: str,
+    sole_region: str,
+    regions: list,
+    now,
+) -> tuple:
+    """The row over the kept row's values and these samples (none flagged, none equal to a
+    kept value), measured in `measured_in`."""
+    # The kept samples are in the order of their values: the new ones (in the order of their
+    # values and runs, as a recomputation sorts them) are put in their places.
+    ordered = list(row["samples"])
+    for sample in sorted(samples, key=_value_and_run):
+        insort(ordered, [sample.value, sample.cpu_model], key=_first)
+    values = [pair[0] for pair in ordered]
+    new = samples
+    runs: dict[int, Sample] = {}
+    for sample in new:
+        runs.setdefault(sample.run_id, sample)
+    models = Counter(row["cpu_models"])
+    models.update(run.cpu_model for run in runs.values())
+    sources = Counter({(source, licence): count for source, licence, count in row["sources"]})
+    sources.update((run.source, run.licence) for run in runs.values())
+    dates = [row["first_measured_at"], row["last_measured_at"]]
+    dates.extend(run.measured_at for run in runs.values())
+    dates = sorted(date for date in dates if date)
+    first_quartile, median, third_quartile = quartiles(values)
+    return (
+        row["series_id"],
+        measured_in,
+        sole_region,
+        row["runs"] + len(runs),
+        len(values),
+        median,
+        values[0],
+        values[-1],
+        first_quartile,
+        third_quartile,
+        # Written as JSON once per distinct value: a few recur over a whole import.
+        _remembered(dict(sorted(models.items(), key=_by_count)), "models"),
+        _remembered(regions, "regions"),
+        _remembered(
+            [
+                [source, licence, count]
+                for (source, licence), count in sorted(sources.items(), key=_by_count)
+            ],
+            "sources",
+        ),  # fmt: skip
+        ordered,
+        dates[0] if dates else None,
+        dates[-1] if dates else None,
+        0,
+        [],
+        False,
+        row["verified_runs"] + sum(run.verified for run in runs.values()),
+        now,
+        *(row[name] for name in SERIES_KEY_FIELDS),
+    )
