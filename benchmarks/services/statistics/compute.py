@@ -110,6 +110,11 @@ def _without_flagged(samples: list[Sample]) -> tuple[list[Sample], int, list, bo
     return (clean or samples), flagged_runs, listed, not clean
 
 
+def by_count(item: tuple) -> tuple:
+    """A (name, count) item's order in a kept row's counts: most counted first, then by name."""
+    return (-item[1], item[0])
+
+
 def statistics_row(series_id: int, measured_in: str, samples: list[Sample], now) -> tuple:
     """One statistics row as a tuple of STATISTICS_COLUMNS, but for the peer group."""
     if len(samples) == 1 and samples[0].flag is None:
@@ -146,13 +151,11 @@ def statistics_row(series_id: int, measured_in: str, samples: list[Sample], now)
         values[-1],
         first_quartile,
         third_quartile,
-        dict(sorted(models.items(), key=lambda item: (-item[1], item[0]))),
+        dict(sorted(models.items(), key=by_count)),
         regions,
         [
             [source, licence, count]
-            for (source, licence), count in sorted(
-                sources.items(), key=lambda item: (-item[1], item[0])
-            )
+            for (source, licence), count in sorted(sources.items(), key=by_count)
         ],
         [[sample.value, sample.cpu_model] for sample in _evenly_spaced(ordered)],
         dates[0] if dates else None,

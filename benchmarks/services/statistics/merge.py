@@ -23,15 +23,11 @@ from .compute import (
     STATISTICS_COLUMNS,
     Sample,
     _json_remembered,
+    by_count,
     statistics_row,
 )
 
 _first = itemgetter(0)
-
-
-def _by_count(item: tuple) -> tuple:
-    """Most counted first, then by name, as `compute.statistics_row` orders them."""
-    return (-item[1], item[0])
 
 
 def _remembered(value: dict | list, kind: str) -> str:
@@ -136,12 +132,12 @@ def _merged(
         first_quartile,
         third_quartile,
         # Written as JSON once per distinct value: a few recur over a whole import.
-        _remembered(dict(sorted(models.items(), key=_by_count)), "models"),
+        _remembered(dict(sorted(models.items(), key=by_count)), "models"),
         _remembered(regions, "regions"),
         _remembered(
             [
                 [source, licence, count]
-                for (source, licence), count in sorted(sources.items(), key=_by_count)
+                for (source, licence), count in sorted(sources.items(), key=by_count)
             ],
             "sources",
         ),  # fmt: skip
