@@ -7,18 +7,7 @@ import math
 import numpy as np
 
 from benchmarks.workload import bayes, model
-
-
-def _vectors(logs, groups=None):
-    logs = np.asarray(logs, float)
-    count = logs.shape[1]
-    return model.Vectors(
-        types=list(range(logs.shape[0])),
-        columns=list(range(count)),
-        logs=logs,
-        reaches=np.full(count, 0.01),
-        groups=None if groups is None else np.asarray(groups),
-    )
+from tests.workload_matrices import vectors as _vectors
 
 
 def _many(types=40, columns=200, seed=5):

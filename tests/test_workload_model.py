@@ -6,17 +6,7 @@ import math
 import numpy as np
 
 from benchmarks.workload import model
-
-
-def _vectors(logs, reaches=None):
-    logs = np.asarray(logs, float)
-    count = logs.shape[1]
-    return model.Vectors(
-        types=list(range(logs.shape[0])),
-        columns=list(range(count)),
-        logs=logs,
-        reaches=np.asarray(reaches if reaches is not None else [0.01] * count, float),
-    )
+from tests.workload_matrices import vectors as _vectors
 
 
 def _three_benchmarks(types=12, seed=1):
