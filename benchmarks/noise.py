@@ -331,28 +331,43 @@ def rank_ranges(figures: Sequence[float], margins: Sequence[float]) -> list[tupl
     factors = [1 + margin + repeats.TOLERANCE for margin in margins]
     reduced = [f / k for f, k in zip(figures, factors, strict=True)]
     raised = [f * k for f, k in zip(figures, factors, strict=True)]
-    above = _count_both(figures, reduced, raised, figures)
-    # Below: negate both coordinates to count with the same "greater than" sweep.
-    below = _count_both(
-        [-f for f in figures], [-f for f in raised], [-f for f in reduced], [-f for f in figures]
-    )
-    return [(above[i] + 1, count - below[i]) for i in range(count)]
+    above = _count_above(figures, reduced, raised)
+    below = _count_below(figures, raised, reduced)
+    return [(over + 1, count - under) for over, under in zip(above, below, strict=True)]
 
 
-def _count_both(xs: list[float], ys: list[float], queries_a: list[float], queries_b: list[float]):
-    """For each query (a_i, b_i), how many points (x_j, y_j) have x_j > a_i and y_j > b_i."""
-    points = sorted(zip(xs, ys, strict=True), reverse=True)
-    points.append((-math.inf, 0.0))  # a sentinel no query takes
+def _count_above(figures: Sequence[float], ys: list[float], queries: list[float]) -> list[int]:
+    """For figures in rank order (descending), each with a y: for each i, how many j have
+    figures[j] > queries[i] and ys[j] > figures[i]. The figures' own order is the sweep's:
+    the queries are taken from the highest, each adding the figures above it."""
     seen: list[float] = []
     insort, bisect_right = bisect.insort, bisect.bisect_right
-    counts = [0] * len(queries_a)
+    count = len(figures)
+    counts = [0] * count
     taken = 0
-    for index in sorted(range(len(queries_a)), key=queries_a.__getitem__, reverse=True):
-        a = queries_a[index]
-        while points[taken][0] > a:
-            insort(seen, points[taken][1])
+    for index in sorted(range(count), key=queries.__getitem__, reverse=True):
+        query = queries[index]
+        while taken < count and figures[taken] > query:
+            insort(seen, ys[taken])
             taken += 1
-        counts[index] = taken - bisect_right(seen, queries_b[index])
+        counts[index] = taken - bisect_right(seen, figures[index])
+    return counts
+
+
+def _count_below(figures: Sequence[float], ys: list[float], queries: list[float]) -> list[int]:
+    """For figures in rank order (descending), each with a y: for each i, how many j have
+    figures[j] < queries[i] and ys[j] < figures[i] (`_count_above` from the other end)."""
+    seen: list[float] = []
+    insort, bisect_left = bisect.insort, bisect.bisect_left
+    count = len(figures)
+    counts = [0] * count
+    taken = count - 1
+    for index in sorted(range(count), key=queries.__getitem__):
+        query = queries[index]
+        while taken >= 0 and figures[taken] < query:
+            insort(seen, ys[taken])
+            taken -= 1
+        counts[index] = bisect_left(seen, figures[index])
     return counts
 
 

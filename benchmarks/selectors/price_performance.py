@@ -68,6 +68,10 @@ class PricePerformanceRow:
     price_note: str | None
     # What a dollar buys on the question's basis (a burstable type: see `sustained_per_dollar`).
     per_dollar: float | None
+    # The fields from here to `params_key` are every price-performance answer's, in the order
+    # `price_performance_table` passes them; the rest only some answers set.
+    # The figure the basis ranks by: the median, or what a burstable type sustains.
+    basis_figure: float = 0.0
     # The day the price used came into force, and whether it was in force on the day asked.
     price_effective_from: datetime.date | None = None
     price_in_force: bool = True
@@ -80,25 +84,6 @@ class PricePerformanceRow:
     # Runs of the figures whose identity proof named their type (docs/api.md).
     verified_runs: int = 0
     flags: list = field(default_factory=list)
-    # Burstable types: the sustained share of each vCPU; the work per dollar at the burst
-    # figure measured, once the CPU credits are spent, and, in unlimited mode, paying for
-    # surplus credits; how long a full credit balance lasts at full load.
-    baseline_share: float | None = None
-    burst_per_dollar: float | None = None
-    sustained_per_dollar: float | None = None
-    unlimited_usd_per_hour: float | None = None
-    burst_minutes: float | None = None
-    # A cross-cloud question's region of the row (vendor:code); None otherwise.
-    region: str | None = None
-    # The figure the basis ranks by: the median, or what a burstable type sustains.
-    basis_figure: float = 0.0
-    relative_throughput: float | None = None
-    relative_cost: float | None = None
-    relative_per_dollar: float | None = None
-    # Bandwidth benchmarks (unit bit/s, study S3): what AWS advertises beside the measured
-    # figure, and the Gbit/s a dollar-hour buys.
-    advertised_bandwidth: str | None = None
-    gbit_per_second_per_usd_hour: float | None = None
     # The kept statistics' row, for reading its samples later (`read_samples`).
     statistics_id: int | None = None
     # A commitment's parts of its effective hourly price (`usd_per_hour`).
@@ -110,6 +95,29 @@ class PricePerformanceRow:
     price_per_hour: float | None = None
     exchange_rate: float = 1.0
     exchange_rate_date: datetime.date | None = None
+    # An estimated row (a Fargate size no task measured, selectors/fargate_estimates.py):
+    # its processor, the EC2 types its figure comes from, the method's error; None: measured.
+    estimate: dict[str, Any] | None = None
+    # The row's parameters as its series keeps them: its parameter set's noise judges it.
+    params_key: str = ""
+    # Set where they apply: burstable types, cross-cloud, baselines, bandwidth, standing.
+    # Burstable types: the sustained share of each vCPU; the work per dollar at the burst
+    # figure measured, once the CPU credits are spent, and, in unlimited mode, paying for
+    # surplus credits; how long a full credit balance lasts at full load.
+    baseline_share: float | None = None
+    burst_per_dollar: float | None = None
+    sustained_per_dollar: float | None = None
+    unlimited_usd_per_hour: float | None = None
+    burst_minutes: float | None = None
+    # A cross-cloud question's region of the row (vendor:code); None otherwise.
+    region: str | None = None
+    relative_throughput: float | None = None
+    relative_cost: float | None = None
+    relative_per_dollar: float | None = None
+    # Bandwidth benchmarks (unit bit/s, study S3): what AWS advertises beside the measured
+    # figure, and the Gbit/s a dollar-hour buys.
+    advertised_bandwidth: str | None = None
+    gbit_per_second_per_usd_hour: float | None = None
     # Where the row stands (selectors/standing.py): its rank by what a dollar buys, the ranks
     # it could take within the benchmark's noise, and the relative spread of its own runs.
     rank: int | None = None
@@ -121,11 +129,6 @@ class PricePerformanceRow:
     tie_margin: float | None = None
     interval: dict[str, float] | None = None
     per_dollar_interval: dict[str, float] | None = None
-    # The row's parameters as its series keeps them: its parameter set's noise judges it.
-    params_key: str = ""
-    # An estimated row (a Fargate size no task measured, selectors/fargate_estimates.py):
-    # its processor, the EC2 types its figure comes from, the method's error; None: measured.
-    estimate: dict[str, Any] | None = None
 
     @property
     def estimated(self) -> bool:
@@ -329,6 +332,9 @@ def price_performance_table(
         open_rules=said,
         order=query.order,
     )
+    # The rows share a few parameter sets, one dict each (kept_series.params_of): each is
+    # keyed once, not once a row.
+    keys: dict[int, str] = {}
     for row in rows:
         instance_type = row.machine
         quote = quotes[instance_type.pk]
@@ -353,6 +359,9 @@ def price_performance_table(
             )
             continue
         usd = float(quote.usd_per_hour)
+        key = keys.get(id(row.params))
+        if key is None:
+            key = keys[id(row.params)] = params_key(row.params)
         basis = on_basis(
             instance_type,
             row.median,
@@ -362,46 +371,47 @@ def price_performance_table(
             params=row.params,
         )
         price, used = prices.in_currency(quote, usd, rate)
-        # Every field named, none merged in from a dict: a thousand rows' merges cost more
-        # than the rest of the loop.
+        # Every field given in its declared order, none by keyword and none merged in from a
+        # dict: a thousand rows' keywords took three times as long as the rest of the call,
+        # and merges cost more still (docs/performance.md).
         priced = PricePerformanceRow(
-            instance_type=instance_type.name,
-            variant=row.variant or None,
-            kind=instance_type.kind,
-            family=instance_type.family,
-            vendor=instance_type.vendor,
-            vcpus=instance_type.vcpu_count,
-            runs=row.runs,
-            results=row.results,
-            median=row.median,
-            min=row.minimum,
-            max=row.maximum,
-            first_quartile=row.first_quartile,
-            third_quartile=row.third_quartile,
-            cpu_models=row.cpu_models,
-            measured_in=row.regions,
-            sources=row.sources,
-            samples=row.samples,
-            usd_per_hour=usd,
-            price_note=quote.note,
-            per_dollar=basis["per_dollar"],
-            basis_figure=basis["basis_figure"],
-            price_effective_from=quote.effective_from,
-            price_in_force=quote.in_force,
-            cpu_allocation=instance_type.allocation,
-            flagged_runs=row.flagged_runs or 0,
-            only_flagged=row.only_flagged,
-            verified_runs=row.verified_runs,
-            flags=row.flags,
-            statistics_id=row.statistics_id,
-            upfront_usd=_float_or_none(quote.upfront_usd),
-            hourly_usd=_float_or_none(quote.hourly_usd),
-            currency=rate.currency,
-            price_per_hour=price,
-            exchange_rate=used.per_usd,
-            exchange_rate_date=used.day,
-            estimate=estimate and estimate.estimate,
-            params_key=params_key(row.params),
+            instance_type.name,  # instance_type
+            row.variant or None,  # variant
+            instance_type.kind,  # kind
+            instance_type.family,  # family
+            instance_type.vendor,  # vendor
+            instance_type.vcpu_count,  # vcpus
+            row.runs,  # runs
+            row.results,  # results
+            row.median,  # median
+            row.minimum,  # min
+            row.maximum,  # max
+            row.first_quartile,  # first_quartile
+            row.third_quartile,  # third_quartile
+            row.cpu_models,  # cpu_models
+            row.regions,  # measured_in
+            row.sources,  # sources
+            row.samples,  # samples
+            usd,  # usd_per_hour
+            quote.note,  # price_note
+            basis["per_dollar"],  # per_dollar
+            basis["basis_figure"],  # basis_figure
+            quote.effective_from,  # price_effective_from
+            quote.in_force,  # price_in_force
+            instance_type.allocation,  # cpu_allocation
+            row.flagged_runs or 0,  # flagged_runs
+            row.only_flagged,  # only_flagged
+            row.verified_runs,  # verified_runs
+            row.flags,  # flags
+            row.statistics_id,  # statistics_id
+            _float_or_none(quote.upfront_usd),  # upfront_usd
+            _float_or_none(quote.hourly_usd),  # hourly_usd
+            rate.currency,  # currency
+            price,  # price_per_hour
+            used.per_usd,  # exchange_rate
+            used.day,  # exchange_rate_date
+            estimate and estimate.estimate,  # estimate
+            key,  # params_key
         )
         if len(basis) > 2:  # a burstable type's figures on every basis
             _set(priced, basis)

@@ -104,6 +104,9 @@ def _judge(rows: list, noise: Noise | None, higher_is_better: bool) -> list[floa
     with_intervals = noise is not None and hasattr(first, "interval")
     reaches: dict[tuple[str, str, str], tuple[float, float]] = {}
     margins = []
+    # Named once: the loop runs a thousand times an answer (docs/performance.md).
+    relative_spread, own_difference = noise_figures.relative_spread, noise_figures.own_difference
+    own_runs = noise_figures.OWN_RUNS
     for row in rows:
         margin = reach = 0.0
         if noise is not None:
@@ -117,9 +120,10 @@ def _judge(rows: list, noise: Noise | None, higher_is_better: bool) -> list[floa
                 found = reaches[group] = noise.reach(*group)
             margin, reach = found
         if with_runs:
-            row.spread = noise_figures.relative_spread(row.min, row.max, row.median, row.runs)
-            if row.runs >= noise_figures.OWN_RUNS:
-                margin = max(margin, noise_figures.own_difference(row.min, row.max, row.runs))
+            runs, low, high = row.runs, row.min, row.max
+            row.spread = relative_spread(low, high, row.median, runs)
+            if runs >= own_runs:
+                margin = max(margin, own_difference(low, high, runs))
         margins.append(margin)
         if keeps_margin:
             row.tie_margin = round(margin, 6)
@@ -142,8 +146,7 @@ def _intervals(row, reach: float, higher_is_better: bool) -> None:
         if sources:
             low, high = min(low, sources["low"]), max(high, sources["high"])
     low, high = _outward(low, high, median)
-    level = repeats.INTERVAL_LEVEL
-    row.interval = {"low": low, "high": high, "level": level}
+    row.interval = {"low": low, "high": high, "level": _LEVEL}
     bought = row.per_dollar
     if bought is None:
         row.per_dollar_interval = None
@@ -152,7 +155,10 @@ def _intervals(row, reach: float, higher_is_better: bool) -> None:
         bought, low, high, median, higher_is_better=higher_is_better
     )
     bought_low, bought_high = _outward(bought_low, bought_high, bought)
-    row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": level}
+    row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": _LEVEL}
+
+
+_LEVEL = repeats.INTERVAL_LEVEL
 
 
 def _outward(low: float, high: float, around: float) -> tuple[float, float]:
@@ -163,10 +169,14 @@ def _outward(low: float, high: float, around: float) -> tuple[float, float]:
         return low, high
     shift = 5 - floor(log10(around))
     if shift >= 0:
-        scale = 10.0**shift
+        scale = _POWERS.get(shift) or 10.0**shift
         return floor(low * scale) / scale, ceil(high * scale) / scale
-    scale = 10.0**-shift
+    scale = _POWERS.get(-shift) or 10.0**-shift
     return floor(low / scale) * scale, ceil(high / scale) * scale
+
+
+# 10.0**n for the shifts figures take (a power computed once, not twice a row).
+_POWERS = {power: 10.0**power for power in range(25)}
 
 
 def profile_noise(members: list, noises: dict[str, Noise | None]) -> Noise | None:
