@@ -346,7 +346,9 @@ def _quotes_in_force(
         if not known:
             continue
         in_force = [period for period in known if is_in_force(period, day)]
-        if in_force:
+        if len(in_force) == 1:  # nearly always: no cheapest to look for
+            quotes[type_id] = in_force[0].quote
+        elif in_force:
             quotes[type_id] = min(in_force, key=_cheapest).quote
         else:
             others.add(type_id)

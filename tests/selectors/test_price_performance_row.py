@@ -16,6 +16,6 @@ def test_the_table_gives_each_field_in_its_declared_order():
     call = source[source.index("PricePerformanceRow(") : source.index("\n        )")]
     arguments = [line for line in call.splitlines()[1:] if line.strip()]
     named = [re.search(r",\s*#\s*(\w+)$", line) for line in arguments]
-    assert all(named), [line for line, found in zip(arguments, named) if not found]
+    assert all(named), [line for line, found in zip(arguments, named, strict=True) if not found]
     declared = [field.name for field in dataclasses.fields(PricePerformanceRow)]
     assert [found.group(1) for found in named] == declared[: len(named)]
