@@ -74,10 +74,10 @@ def store_outputs(*, outputs: Sequence[OutputToStore]) -> list[results.ResultRow
         else:
             rows.extend(results.result_rows(output.run, reading.results, benchmarks))
     if rows:
-        created = results.store(rows)
+        created, kept = results.store(rows)
         # Without the results the screen held (their series_id None): counted nowhere.
         counted = [row for row in rows if row.series_id is not None]
-        statistics.refresh_stored(counted, created=created)
+        statistics.refresh_stored(counted, created=created, kept=kept)
     return rows
 
 
