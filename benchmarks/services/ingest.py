@@ -90,6 +90,7 @@ _PARSED_FIELDS = (
     "warnings",
     "error",
     "finished_at",
+    "checked_table",
 )
 
 
@@ -130,6 +131,7 @@ def _parse(output: OutputToStore, now) -> ParsedOutput | None:
     run.cpu_model = output.cpu_model or (parsed.cpu_model or "")[:200] or run.cpu_model
     run.warnings = parsed.warnings
     run.finished_at = now
+    run.checked_table = ""
     return parsed
 
 
@@ -139,3 +141,4 @@ def _mark_failed(run: Run, reason: str, now) -> None:
     run.error = reason
     run.warnings = []
     run.finished_at = now
+    run.checked_table = ""
