@@ -3,7 +3,8 @@ few helpers several parsers share."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import json
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 
@@ -62,6 +63,9 @@ class ParsedResult(Measurement):
     licence: str | None = None
 
 
+# ParsedResult's fields in the order it takes them.
+_RESULT_FIELDS = tuple(item.name for item in fields(ParsedResult))
+
 _ROW_FIELDS = (
     "instance_type",
     "region",
@@ -84,6 +88,37 @@ class ParsedOutput:
     cpu_model: str | None = None
     cpu: CpuInfo | None = None
     warnings: list[str] = field(default_factory=list)
+
+    def to_text(self) -> str:
+        """This output as text that `from_text` reads back equal (every value's type kept):
+        what an upload's check read, handed to the worker instead of the raw output."""
+        return json.dumps(
+            {
+                "format": self.format,
+                "tool_version": self.tool_version,
+                "cpu_model": self.cpu_model,
+                "cpu": asdict(self.cpu) if self.cpu else None,
+                "warnings": self.warnings,
+                # A list per result, in the fields' order: a third of the text of named ones.
+                "results": [
+                    [getattr(result, name) for name in _RESULT_FIELDS] for result in self.results
+                ],
+            },
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_text(cls, text: str) -> ParsedOutput:
+        """The output `to_text` wrote."""
+        stored = json.loads(text)
+        return cls(
+            format=stored["format"],
+            results=[ParsedResult(*values) for values in stored["results"]],
+            tool_version=stored["tool_version"],
+            cpu_model=stored["cpu_model"],
+            cpu=CpuInfo(**stored["cpu"]) if stored["cpu"] else None,
+            warnings=stored["warnings"],
+        )
 
     def as_json(self) -> dict[str, Any]:
         """The object `parse_output` prints (docs/formats.md)."""

@@ -268,7 +268,9 @@ def _params(
 ) -> dict[str, Any]:
     if columns is None:
         columns = param_columns(row)
-    cells = {name: row[column] for column, name in columns if column in row}
+    # A wide table leaves most of a row's parameter cells empty (the demo's: 19 of 21), and
+    # an empty cell names no parameter: skipped before any check.
+    cells = {name: cell for column, name in columns if (cell := row.get(column, "")) != ""}
     extra = row.get("params")
     if extra is not None:
         if not isinstance(extra, Mapping):

@@ -74,10 +74,10 @@ def store_outputs(*, outputs: Sequence[OutputToStore]) -> list[results.ResultRow
         else:
             rows.extend(results.result_rows(output.run, reading.results, benchmarks))
     if rows:
-        created = results.store(rows)
+        created, kept = results.store(rows)
         # Without the results the screen held (their series_id None): counted nowhere.
         counted = [row for row in rows if row.series_id is not None]
-        statistics.refresh_stored(counted, created=created)
+        statistics.refresh_stored(counted, created=created, kept=kept)
     return rows
 
 
@@ -90,6 +90,7 @@ _PARSED_FIELDS = (
     "warnings",
     "error",
     "finished_at",
+    "checked_table",
 )
 
 
@@ -130,6 +131,7 @@ def _parse(output: OutputToStore, now) -> ParsedOutput | None:
     run.cpu_model = output.cpu_model or (parsed.cpu_model or "")[:200] or run.cpu_model
     run.warnings = parsed.warnings
     run.finished_at = now
+    run.checked_table = ""
     return parsed
 
 
@@ -139,3 +141,4 @@ def _mark_failed(run: Run, reason: str, now) -> None:
     run.error = reason
     run.warnings = []
     run.finished_at = now
+    run.checked_table = ""

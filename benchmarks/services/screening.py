@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import statistics as stats
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -70,6 +70,13 @@ def is_screened(run) -> bool:
     return bool(run.upload_token_id or run.uploaded_by_id)
 
 
+# Where a kept statistics row (a tuple of STATISTICS_COLUMNS) holds what the screen reads.
+_SERIES, _MEASURED_IN, _RUNS, _MEDIAN, _SAMPLES = (
+    statistics.STATISTICS_COLUMNS.index(name)
+    for name in ("series_id", "measured_in", "runs", "median", "samples")
+)
+
+
 @dataclass(slots=True)
 class _Kept:
     runs: int
@@ -77,12 +84,15 @@ class _Kept:
     mad: float
 
 
-def screen(rows: Sequence, *, created: Collection[int]) -> dict[int, Verdict]:
+def screen(
+    rows: Sequence, *, created: Collection[int], kept: Mapping[int, Sequence[tuple]]
+) -> dict[int, Verdict]:
     """The rows to hold, by index, with why. `rows` are services.results.ResultRow with their
-    series attached; `created` the series this ingest created (nothing to judge against).
+    series attached; `created` the series this ingest created (nothing to judge against);
+    `kept` the other series' statistics rows, locked (`statistics.lock_kept`).
 
-    Two queries at most, whatever the number of rows: the series' kept statistics, and the
-    runs of the uploads' tokens in them.
+    One query at most, whatever the number of rows: the runs of the uploads' tokens in the
+    series.
     """
     judged = [
         index
@@ -93,13 +103,12 @@ def screen(rows: Sequence, *, created: Collection[int]) -> dict[int, Verdict]:
         return {}
     series_ids = {rows[index].series_id for index in judged}
     kept = {
-        series_id: _Kept(runs, median, median_absolute_deviation(median, samples))
-        for series_id, runs, median, samples in SeriesStatistics.objects.filter(
-            series_id__in=series_ids, measured_in=SeriesStatistics.ALL_REGIONS
-        )
-        .order_by()
-        .values_list("series_id", "runs", "median", "samples")
-    }
+        row[_SERIES]: _Kept(row[_RUNS], row[_MEDIAN],
+                            median_absolute_deviation(row[_MEDIAN], row[_SAMPLES]))
+        for series_id in series_ids
+        for row in kept.get(series_id, ())
+        if row[_MEASURED_IN] == SeriesStatistics.ALL_REGIONS
+    }  # fmt: skip
     tokens = {rows[index].run.upload_token_id for index in judged} - {None}
     mine: Counter = Counter()
     if tokens and kept:
@@ -107,7 +116,7 @@ def screen(rows: Sequence, *, created: Collection[int]) -> dict[int, Verdict]:
             {
                 (series_id, token_id): runs
                 for series_id, token_id, runs in Result.objects.filter(
-                    series_id__in=kept, run__upload_token_id__in=tokens
+                    statistics.in_ids("series_id", kept), run__upload_token_id__in=tokens
                 )
                 .order_by()
                 .values_list("series_id", "run__upload_token_id")

@@ -257,3 +257,40 @@ def test_screening_takes_the_same_number_of_queries_for_2_and_20_results(
         counts.append(len(queries))
     assert HeldResult.objects.count() == 1 + 9
     assert counts[0] == counts[1], counts
+
+
+def test_an_upload_reads_its_series_statistics_once(uploader, django_user_model):
+    # The screen judges against the rows the merge then adds to: one read, under the series'
+    # locks (read twice, they cost an upload a tenth of its worker's time: issue 56).
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    token, _key = create_upload_token(user=django_user_model.objects.get(username="uploader"))
+    rows = list(
+        SeriesStatistics.objects.filter(
+            measured_in=SeriesStatistics.ALL_REGIONS, median__gt=0, runs=1, series__params={}
+        )
+        .select_related("series__benchmark", "series__instance_type")
+        .order_by("series_id")[:5]
+    )
+    lines = ["benchmark,instance_type,region,variant,value,unit"]
+    for index, row in enumerate(rows):
+        lines.append(",".join([
+            row.series.benchmark.key, row.series.instance_type.name,
+            next(region for region in row.regions if region) if any(row.regions) else "us-east-1",
+            row.series.variant, repr(row.median * (100 if index == 0 else 1.01)),
+            row.series.benchmark.unit,
+        ]))  # fmt: skip
+    with CaptureQueriesContext(connection) as queries:
+        run, _ = run_services.record_run(
+            content=("\n".join(lines) + "\n").encode(), filename="t.csv", upload_token=token
+        )
+    assert run.status == Run.Status.DONE, run.error
+    table = SeriesStatistics._meta.db_table
+    reads = [
+        query["sql"] for query in queries.captured_queries
+        if query["sql"].startswith("SELECT") and f'FROM "{table}"' in query["sql"]
+    ]  # fmt: skip
+    assert len(reads) == 1, reads
+    assert HeldResult.objects.count() == 1
+    assert check_statistics().clean, check_statistics().differences[:3]

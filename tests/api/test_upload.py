@@ -173,3 +173,40 @@ def test_the_wrong_tool_named_explicitly_fails_with_the_parsers_message(
     run = Run.objects.get(pk=response.json()["id"])
     assert run.status == "failed"
     assert "line 1" in run.error
+
+
+def test_a_table_is_parsed_once_the_worker_taking_what_the_upload_read(
+    client, django_capture_on_commit_callbacks, monkeypatch
+):
+    from benchmarks import parsers
+    from benchmarks.services import runs as run_services
+
+    table = (
+        b"benchmark,instance_type,region,value,unit,param.users\n"
+        b"keycloak:oauth2-login,c7g.large,ap-northeast-1,41.5,s,200\n"
+        b"keycloak:oauth2-login,t2.nano,ap-northeast-1,300,s,200\n"
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        response = post(client, table, "results.csv")
+    assert response.status_code == 202
+    run = Run.objects.get(pk=response.json()["id"])
+    assert run.status == Run.Status.PENDING
+    assert run.checked_table  # what the upload's check read, for the worker
+
+    read = parsers.parse
+
+    def not_again(*args, **kwargs):
+        raise AssertionError("the worker parsed the table again")
+
+    monkeypatch.setattr(parsers, "parse", not_again)
+    run = run_services.ingest_run(run_id=run.pk)
+    assert run.status == Run.Status.DONE, run.error
+    assert sorted(Result.objects.values_list("value", flat=True)) == [41.5, 300.0]
+    assert Run.objects.get(pk=run.pk).checked_table == ""
+
+    # Parsed again on demand (a parser fixed since), it is read from its raw output.
+    calls = []
+    monkeypatch.setattr(parsers, "parse", lambda *a, **k: calls.append(1) or read(*a, **k))
+    assert run_services.reparse_run(run_id=run.pk).status == Run.Status.DONE
+    assert calls
+    assert sorted(Result.objects.values_list("value", flat=True)) == [41.5, 300.0]

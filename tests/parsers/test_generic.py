@@ -257,3 +257,26 @@ def test_a_json_that_is_not_rows_is_refused(shared_data):
 )
 def test_json_looks_like_does_not_claim_a_tools_json_or_a_study(shared_data, name):
     assert not generic_json.looks_like((shared_data / name).read_text())
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        lambda: generic_csv.parse(CSV),
+        lambda: generic_json.parse(json.dumps(ROWS)),
+        lambda: generic_csv.parse(DEMO_CSV.read_text()),
+    ],
+)
+def test_a_table_read_comes_back_equal_from_its_text(read):
+    # What an upload's check read is handed to the worker as this text (Run.checked_table).
+    output = read()
+    again = parsers.ParsedOutput.from_text(output.to_text())
+    assert again == output
+
+    def types(read_output):
+        return [
+            (type(result.value), [(name, type(value)) for name, value in result.params.items()])
+            for result in read_output.results
+        ]
+
+    assert types(again) == types(output)

@@ -27,10 +27,10 @@ from .compute import (
     STATISTICS_COLUMNS,
     compute_statistics,
 )
-from .keep import param_order, refresh_series, refresh_stored, series_of_runs
+from .keep import lock_kept, param_order, refresh_series, refresh_stored, series_of_runs
 from .noise import keep_noise, measure_benchmark
 from .rebuild import REBUILD_BATCH, analyze_tables, needs_rebuild, rebuild_statistics
-from .rows import JsonText, insert_rows, stored_params
+from .rows import JsonText, in_ids, insert_rows, stored_params
 
 __all__ = [
     "ALL_REGIONS",
@@ -45,9 +45,11 @@ __all__ = [
     "analyze_tables",
     "attach_series",
     "check_statistics",
+    "in_ids",
     "compute_statistics",
     "insert_rows",
     "keep_noise",
+    "lock_kept",
     "measure_benchmark",
     "needs_rebuild",
     "param_order",

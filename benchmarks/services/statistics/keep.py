@@ -111,19 +111,18 @@ def _lock(ids: Collection[int] | QuerySet) -> list[tuple]:
     )
 
 
-def _lock_and_merge(
-    ids: list[int], samples: Sequence[tuple[int, Sample]]
-) -> tuple[list[tuple], list[tuple]]:
-    """`_lock_and_recompute` for series that already had results and now have `samples` too:
-    a series' new rows are merged from its kept one and the values in hand where that gives
-    the recomputation's figures exactly (`merged_rows`: most series measured again, in their
-    region or another), so its results are not read back; the others are recomputed.
+def lock_kept(ids: Collection[int]) -> dict[int, list[tuple]]:
+    """Lock these series (which had results before this ingest) by id alone, in id order,
+    and read their kept statistics rows: {series id: its rows, as tuples of
+    STATISTICS_COLUMNS}. Read once per ingest, right after the results found their series:
+    the screen judges uploaded figures against them and `refresh_stored` merges them.
 
-    Returns (the series that had no statistics, as `_lock` gives them: the only ones whose
-    parameters and family the benchmarks' summaries may not hold yet; their new rows). The
-    series are locked by id alone, in id order: reading every one's parameters and type
-    cost an import of a hundred thousand results seconds for summaries that hold them.
+    Reading every series' parameters and type as well cost an import of a hundred thousand
+    results seconds for summaries that hold them (issue 56).
     """
+    ids = sorted(ids)
+    if not ids:
+        return {}
     list(
         Series.objects.select_for_update()
         .filter(in_ids("pk", ids))
@@ -133,6 +132,21 @@ def _lock_and_merge(
     kept: dict[int, list[tuple]] = {}
     for row in _kept_rows(ids):
         kept.setdefault(row[0], []).append(row)
+    return kept
+
+
+def _lock_and_merge(
+    ids: list[int], samples: Sequence[tuple[int, Sample]], kept: dict[int, list[tuple]]
+) -> tuple[list[tuple], list[tuple]]:
+    """`_lock_and_recompute` for series that already had results and now have `samples` too
+    (locked, their kept rows read: `lock_kept`): a series' new rows are merged from its kept
+    one and the values in hand where that gives the recomputation's figures exactly
+    (`merged_rows`: most series measured again, in their region or another), so its results
+    are not read back; the others are recomputed.
+
+    Returns (the series that had no statistics, as `_lock` gives them: the only ones whose
+    parameters and family the benchmarks' summaries may not hold yet; their new rows).
+    """
     in_hand: dict[int, list[Sample]] = {}
     for series_id, sample in samples:
         if series_id in kept:
@@ -191,7 +205,9 @@ def _kept_rows(ids: list[int]) -> Iterable[tuple]:
 
 
 @transaction.atomic
-def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
+def refresh_stored(
+    rows: Sequence, *, created: Collection[int], kept: dict[int, list[tuple]] | None = None
+) -> None:
     """Keep the statistics of the series that just-stored results went to (their runs saved
     done or failed), and merge their benchmarks' summaries.
 
@@ -199,7 +215,8 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
     region and instance type in memory); `created` the series it created. Those hold these
     results only, so their statistics come from the values in hand, without reading anything
     back; the other series are locked, and their rows merged from the kept ones and the
-    values in hand or recomputed from the database (`_lock_and_merge`). The same statistics
+    values in hand or recomputed from the database (`_lock_and_merge`). `kept` is what
+    `lock_kept` gave for them, when the caller locked and read them already. The same statistics
     every way (tests/services/statistics/test_compute.py, test_keep.py).
     """
     if not rows:
@@ -219,7 +236,9 @@ def refresh_stored(rows: Sequence, *, created: Collection[int]) -> None:
             )
     samples = list(samples_in_hand(rows))
     old = sorted({row.series_id for row in rows} - new.keys())
-    unkept, fresh = _lock_and_merge(old, samples) if old else ([], [])
+    if old and kept is None:
+        kept = lock_kept(old)
+    unkept, fresh = _lock_and_merge(old, samples, kept) if old else ([], [])
     by_series: dict[int, list[Sample]] = defaultdict(list)
     coverage = CoverageTally()
     pair_of = {row.series_id: (row.benchmark_id, row.run.instance_type_id) for row in rows}
