@@ -3,6 +3,11 @@ and the first after a change of the statistics.
 
     .venv/bin/python bench/workload.py --database var/pricebench.sqlite3 [--rounds 3]
     .venv/bin/python bench/workload.py --database-url postgres://... [--baseline ../checkout]
+    .venv/bin/python bench/workload.py --ten-million 1000000   # or --demo-postgres
+
+`--ten-million RESULTS` and `--demo-postgres` build a throwaway PostgreSQL database first
+(bench/common.py): the one bench/ten_million.py builds, at RESULTS results (its own code), or
+the whole bundled demo (`loaddemo`); both store the matrix as `rebuild_statistics` does.
 
 Each measure is a new process (Django set up and `/healthz` answered first, so that the first
 question's time is the workload's own): its first question, the median of the next five, and
@@ -110,6 +115,14 @@ def main() -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--database", type=Path, help="a SQLite file")
     where.add_argument("--database-url", help="postgres://... (or any DATABASE_URL)")
+    where.add_argument(
+        "--ten-million", type=int, metavar="RESULTS",
+        help="a throwaway PostgreSQL database as bench/ten_million.py builds it",
+    )  # fmt: skip
+    where.add_argument(
+        "--demo-postgres", action="store_true",
+        help="a throwaway PostgreSQL database holding the whole demo (loaddemo)",
+    )  # fmt: skip
     parser.add_argument("--baseline", type=Path, help="another checkout, measured in turn")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
@@ -118,17 +131,46 @@ def main() -> None:
         print(json.dumps(measure(Path(args.measure[0]), args.measure[1])))
         return
 
+    if args.ten_million or args.demo_postgres:
+        with common.postgres() as cluster:
+            common.setup_django(cluster.url)
+            started = time.monotonic()
+            build(args.ten_million)
+            print(f"built in {time.monotonic() - started:.0f} s")
+            rounds(cluster.url, args.baseline, args.rounds)
+        return
     if args.database is None and args.database_url is None:
-        parser.error("--database FILE or --database-url URL is required")
-    url = args.database_url or f"sqlite:///{args.database.resolve()}"
+        parser.error("--database FILE, --database-url URL, --ten-million or --demo-postgres")
+    rounds(args.database_url or f"sqlite:///{args.database.resolve()}", args.baseline, args.rounds)
+
+
+def build(results: int | None) -> None:
+    """The throwaway database's data: bench/ten_million.py's at `results`, else the demo."""
+    if results:
+        import ten_million
+
+        type_ids = ten_million.load_fleet()
+        per_run, _ = ten_million.create_series(type_ids)
+        ten_million.load(type_ids, per_run, results, 0)
+    else:
+        from django.core.management import call_command
+
+        call_command("loaddemo", verbosity=0)
+    from benchmarks.models import SeriesStatistics
+
+    print(f"{SeriesStatistics.objects.count():,} kept statistics")
+
+
+def rounds(url: str, baseline: Path | None, count: int) -> None:
+    """Each checkout measured in its own process, in turn, `count` times; the medians."""
     checkouts = [("stored", common.ROOT), ("statistics", common.ROOT)]
-    if args.baseline is not None:
-        checkouts.append(("baseline", args.baseline.resolve()))
+    if baseline is not None:
+        checkouts.append(("baseline", baseline.resolve()))
     env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "WARNING",
            "ALLOWED_HOSTS": "testserver", "PRICEBENCH_WORKLOAD_REFRESH_BEHIND": "true"}  # fmt: skip
     print(f"load average at the start: {os.getloadavg()[0]:.2f}")
     figures: dict[str, list[dict]] = {name: [] for name, _ in checkouts}
-    for round_number in range(args.rounds):
+    for round_number in range(count):
         for name, root in checkouts:
             output = subprocess.run(
                 [common.PYTHON, str(Path(__file__).resolve()), "--measure", str(root), name],
