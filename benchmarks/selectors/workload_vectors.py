@@ -102,10 +102,11 @@ def _how_read() -> str:
     return f"format={FORMAT},minimum_types={MINIMUM_TYPES}"
 
 
-def load_vectors() -> Loaded:
+def load_vectors(*, current: bool = False) -> Loaded:
     """The vectors as the data stands: those kept (or stored) when they were read at the same
     stamps, or, after a change, while a thread reads the new ones (`_read_behind`); read here
-    when none are kept or stored (or PRICEBENCH_WORKLOAD_REFRESH_BEHIND is off)."""
+    when none are kept or stored, when PRICEBENCH_WORKLOAD_REFRESH_BEHIND is off, or when
+    `current` asks for them as the data stands (a question naming a type they lack)."""
     version = _version()
     database, stamps = version[:2], version[2]
     with _lock:
@@ -114,7 +115,7 @@ def load_vectors() -> Loaded:
             found = _stored()
             if found is not None:
                 _kept[database] = found
-        if found is not None and (found[0] == stamps or _read_behind(database)):
+        if found is not None and (found[0] == stamps or (not current and _read_behind(database))):
             return found[1]
         matrix = _read()
         loaded = _loaded(matrix)

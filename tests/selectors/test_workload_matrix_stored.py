@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from benchmarks.errors import DomainError
 from benchmarks.models import (
     InstanceType,
     Region,
@@ -20,6 +21,7 @@ from benchmarks.models import (
     WorkloadMatrix,
 )
 from benchmarks.selectors import workload_vectors
+from benchmarks.selectors.workload import WorkloadQuestion, predict_workload
 from benchmarks.services import runs as run_services
 from benchmarks.services.statistics import rebuild_statistics
 
@@ -164,3 +166,20 @@ def test_a_stale_stored_matrix_answers_a_first_question_while_a_thread_reads(mon
     loaded, from_statistics = _first_question(monkeypatch)  # and stored
     assert not from_statistics
     assert "ws4.large" in _names(loaded)
+
+
+def test_a_question_naming_a_type_the_stored_matrix_lacks_reads_the_statistics(monkeypatch):
+    monkeypatch.setattr(workload_vectors, "MINIMUM_TYPES", 3)
+    # Answers may be behind (no thread here: the test's data is in its transaction).
+    monkeypatch.setattr(workload_vectors, "_read_behind", lambda database: True)
+    _store(["ws1.large", "ws2.large", "ws3.large"])
+    _first_question(monkeypatch)
+    _store(["ws4.large"])
+    workload_vectors.forget()
+    given = [("ws1.large", 100.0), ("ws3.large", 300.0)]
+    behind = predict_workload(WorkloadQuestion(figures=given))
+    assert behind["model"]["benchmarks"]  # the stored matrix answered, behind the upload
+    answer = predict_workload(WorkloadQuestion(figures=[*given, ("ws4.large", 400.0)]))
+    assert answer["model"]["benchmarks"][0]["benchmark"] == "stored:alpha"
+    with pytest.raises(DomainError, match="unknown instance type 'ws9.large'"):
+        predict_workload(WorkloadQuestion(figures=[*given, ("ws9.large", 400.0)]))
