@@ -3,7 +3,7 @@
 One module a subject: `places` (regions, instance types and their families), `prices` (dated
 price and rate periods, price refreshes), `results` (benchmarks, runs, results, series and
 their statistics), `holds` (results held for review), `nonces` (nonces issued for identity
-proofs). Import from here:
+proofs), `workload` (the workload model's matrix, kept from the statistics). Import from here:
 `from benchmarks.models import Price`.
 """
 
@@ -56,6 +56,7 @@ from benchmarks.models.results import (
     Series,
     SeriesStatistics,
 )
+from benchmarks.models.workload import WorkloadMatrix
 
 __all__ = [
     "COMMITMENT_FIELDS",
@@ -91,6 +92,7 @@ __all__ = [
     "SpecSource",
     "Vendor",
     "VolumePrice",
+    "WorkloadMatrix",
     "counted_results",
     "family_of",
     "family_spelling",

@@ -53,13 +53,17 @@ class WorkloadQuestion:
 def predict_workload(question: WorkloadQuestion) -> dict:
     """The answer of `POST /api/v1/workloads/predict/` (plain data, as the API writes it)."""
     loaded = load_vectors()
-    vectors = loaded.vectors
     by_name = {(t.vendor, t.name): t for t in loaded.types.values()}
+    if any(_named(text) not in by_name for text, _ in question.figures):
+        # A type measured since the vectors kept (or stored) were read: they are read as the
+        # data stands before the type is called unknown.
+        loaded = load_vectors(current=True)
+        by_name = {(t.vendor, t.name): t for t in loaded.types.values()}
+    vectors = loaded.vectors
     position = vectors.index_of()
     figures: dict[int, float] = {}
     for index, (text, value) in enumerate(question.figures):
-        vendor, name = vendor_and_name(text)
-        found = by_name.get((vendor or "aws", name))
+        found = by_name.get(_named(text))
         if found is None:
             raise DomainError(
                 f"figures[{index}]: unknown instance type {text!r} (or no benchmark figures "
@@ -108,6 +112,12 @@ def predict_workload(question: WorkloadQuestion) -> dict:
         "higher_is_better": question.higher_is_better,
         "summary": _summary(question, loaded, fitted, rows),
     }
+
+
+def _named(text: str) -> tuple[str, str]:
+    """A type as the buyer names it, as (vendor, name): AWS's unless a vendor is given."""
+    vendor, name = vendor_and_name(text)
+    return vendor or "aws", name
 
 
 def _value(log: float, higher_is_better: bool) -> float:

@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from benchmarks import currency
 from benchmarks.models import InstanceType, Price, Region, Run
 from benchmarks.selectors import workload_vectors
 from benchmarks.services import runs as run_services
@@ -108,12 +109,24 @@ def test_the_vcpu_count_is_a_column_the_model_learns_from_and_can_be_left_out(cl
             "one region per vendor: aws:us-east-1 and aws:eu-west-1",
         ),
         ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"regions": "us-east-1"}, "vendor:region"),
+        ([("wl1.large", 20.0), ("wl2.large", 40.0)], {"currency": "XYZ"}, "currency"),
     ],
 )
 def test_bad_input_is_a_400_naming_it(client, stored, figures, extra, named):
     answer = _ask(client, figures, **extra)
     assert answer.status_code == 400, answer.content
     assert named in answer.content.decode()
+
+
+def test_an_answer_in_us_dollars_does_not_load_the_exchange_rate_history(client, stored):
+    # Most of a second a process's first question would wait for (docs/workload.md).
+    currency._converter.cache_clear()
+    answer = _ask(client, [("wl1.large", 20.0), ("wl3.large", 60.0)], region="us-east-1")
+    assert answer.status_code == 200, answer.content
+    assert currency._converter.cache_info().currsize == 0
+    euros = _ask(client, [("wl1.large", 20.0), ("wl3.large", 60.0)], currency="eur")
+    assert euros.status_code == 200, euros.content
+    assert {row["currency"] for row in euros.json()["results"]} == {"EUR"}
 
 
 def test_a_burstable_type_is_ranked_on_what_it_sustains(client, stored):

@@ -11,8 +11,17 @@ from functools import cache
 import pytest
 from django.core.management import call_command
 
-from benchmarks.models import FargateRate, InstanceType, Price, Result, Run, family_of
+from benchmarks.models import (
+    FargateRate,
+    InstanceType,
+    Price,
+    Result,
+    Run,
+    WorkloadMatrix,
+    family_of,
+)
 from benchmarks.selectors import demo as demo_selectors
+from benchmarks.selectors import workload_vectors
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES
 from benchmarks.services import demo, demo_figures
 from tests import inspector_data
@@ -82,6 +91,9 @@ def test_the_first_part_holds_the_default_families_and_loads_once(reference_data
         "stressngfull",
         "stressnglongrun",
     }
+
+    # The workload model's matrix stored as the data stands: a first question reads it.
+    assert WorkloadMatrix.objects.get().stamps == workload_vectors._version()[2]
 
     call_command("loaddemo", "--part", "first")
     assert counts() == first

@@ -52,7 +52,17 @@ def rebuild_statistics() -> dict[str, int]:
     recompute_summaries(list(Benchmark.objects.values_list("pk", flat=True)))
     replace_coverage(coverage)
     keep_noise(stale_only=False)
+    _keep_workload_matrix()
     return {"results_attached": attached, "statistics": computed, "empty_series_deleted": empty}
+
+
+def _keep_workload_matrix() -> None:
+    """The workload model's matrix read from the new statistics and stored, so that a process's
+    first workload question after a rebuild (or `loaddemo`) reads it in one query."""
+    # Imported here: the selectors import this package.
+    from benchmarks.selectors import workload_vectors
+
+    workload_vectors.keep_stored()
 
 
 def _attach_results_without_series() -> int:
