@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("benchmarks", "0038_instance_type_gpu_fraction"),
+        ("benchmarks", "0039_run_checked_table"),
     ]
 
     operations = [
