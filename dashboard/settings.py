@@ -69,6 +69,9 @@ MIDDLEWARE = [
     "dashboard.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "dashboard.middleware.ContentSecurityPolicyMiddleware",
+    # With DATABASE_REPLICA_URL: which reads may go to the replica (dashboard/db_router.py);
+    # outside the database-away answer below, so that a replica's 503 is answered again.
+    "dashboard.db_router.ReplicaReadsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # The views' answers compressed for clients that accept gzip (a 1,000-row answer is
     # about a tenth as big; static files come compressed from WhiteNoise above). Django's
@@ -126,6 +129,25 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "transaction_mode": "IMMEDIATE",
         "timeout": envint("DATABASE_SQLITE_TIMEOUT", 30),
     }
+# A PostgreSQL streaming replica (docs/scaling.md, "A read replica"): the pages' and answers'
+# reads that tolerate its lag go there (dashboard/db_router.py); unset, one database.
+_REPLICA_URL = envstr("DATABASE_REPLICA_URL")
+if _REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(
+        _REPLICA_URL,
+        conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+        # Tests read the replica alias from the test database itself.
+        test_options={"MIRROR": "default"},
+    )
+    # A replica that does not answer costs its request seconds, not the gunicorn timeout.
+    DATABASES["replica"]["OPTIONS"] = {
+        "connect_timeout": envint("DATABASE_REPLICA_CONNECT_TIMEOUT", 2)
+    }
+    DATABASE_ROUTERS = ["dashboard.db_router.ReplicaRouter"]
+# Seconds a web process leaves the replica alone after it failed a request (reads go to the
+# primary meanwhile).
+PRICEBENCH_REPLICA_RETRY_SECONDS = envint("PRICEBENCH_REPLICA_RETRY_SECONDS", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # SQLite keeps only the key columns of a covering index (`statistics_peer_rows`): its
 # answers are the same, only PostgreSQL reads them from the index alone.
