@@ -187,7 +187,7 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.FormatOrFilterNegotiation",
     "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
-    # 429 with Retry-After past these rates; counted per web process (the default cache).
+    # 429 with Retry-After past these rates; counted in the default cache (below).
     "DEFAULT_THROTTLE_CLASSES": [
         # DRF's scopes counted in fixed windows: one integer per client (api/throttles.py).
         "api.throttles.AnonymousThrottle",
@@ -220,8 +220,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 CACHES = {
-    # Also the throttles' request counts, per process: with N web processes a client gets up
-    # to N times a rate (a shared Redis cache would fail every request while Redis is away).
+    # The throttles' request counts: per process, unless PRICEBENCH_THROTTLE_REDIS_URL names
+    # a Redis database that every web process shares (below).
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Benchmarks and regions with their last-change stamps, per process (benchmarks/freshness.py).
     "lookups": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lookups"},
@@ -233,6 +233,16 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": envint("PRICEBENCH_ANSWER_CACHE_ENTRIES", 256)},
     },
 }
+
+# With N web processes (hosts x gunicorn workers) counting per process, a client gets up to
+# N times a rate; counted in Redis, its rate, and per process again while Redis is away
+# (dashboard/shared_counts.py: a request never fails for the counts).
+_THROTTLE_REDIS_URL = envstr("PRICEBENCH_THROTTLE_REDIS_URL")
+if _THROTTLE_REDIS_URL:
+    CACHES["default"] = {
+        "BACKEND": "dashboard.shared_counts.SharedCountsCache",
+        "LOCATION": _THROTTLE_REDIS_URL,
+    }
 
 # Celery: Redis when CELERY_BROKER_URL is set; otherwise tasks run in-process.
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL")

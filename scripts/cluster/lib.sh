@@ -31,6 +31,7 @@ DATABASE_URL=postgres://pricebench@${ADDRESS[db1]}:5432/pricebench
 DATABASE_REPLICA_URL=postgres://pricebench@${ADDRESS[db2]}:5432/pricebench
 DATABASE_CONN_MAX_AGE=60
 CELERY_BROKER_URL=redis://${ADDRESS[redis]}:6379/0
+PRICEBENCH_THROTTLE_REDIS_URL=redis://${ADDRESS[redis]}:6379/1
 SECRET_KEY=$(cat "$STATE/secret_key")
 DEBUG=false
 PRICEBENCH_HTTPS=false
