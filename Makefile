@@ -50,7 +50,7 @@ cluster-down:
 
 # The correctness tests across hosts (tests/cluster/), on a running `make cluster`.
 test-cluster: install
-	$(VENV)/bin/pytest -p no:django tests/cluster $(PYTEST_ARGS)
+	bash scripts/cluster/test.sh $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
