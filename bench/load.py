@@ -242,6 +242,11 @@ def main() -> int:
     answered = sum(not row[1].startswith("upload") for row in reads)
     print(f"reads answered per second: {answered / end:.1f}")
     report(reads)
+    failed = collections.Counter(row[3] for row in reads if row[3] == 0 or row[3] >= 500)
+    if failed:
+        print(f"errors by status (0: no answer): {dict(sorted(failed.items()))}")
+        seconds = collections.Counter(int(row[0]) for row in LOG if row[3] == 0 or row[3] >= 500)
+        print(f"errors by second of the run: {dict(sorted(seconds.items()))}")
     names = ("web host", "worker host", "replica")
     for (host, at), name in zip(kills.items(), names, strict=True):
         if at is not None:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # PostgreSQL on host db1 (the primary) and a streaming replica of it on db2, cloned with
-# pg_basebackup. Both trust the bridge's addresses (nothing outside the machine reaches it).
+# pg_basebackup; its replication slot keeps the WAL it has not replayed while it is down. Both trust the bridge's addresses (nothing outside the machine reaches it).
 source "$(dirname "$0")/lib.sh"
 
 settings() {
@@ -33,7 +33,7 @@ primary() {
 replica() {
   mkdir -p "$STATE/db2" && chown postgres "$STATE/db2" && chmod 700 "$STATE/db2"
   in_host db2 runuser -u postgres -- "$PG_BIN/pg_basebackup" -h "${ADDRESS[db1]}" \
-    -U pricebench -D "$STATE/db2" -R -X stream --checkpoint=fast
+    -U pricebench -D "$STATE/db2" -R -X stream --checkpoint=fast -C -S db2
   # The clone carries the primary's settings; the replica listens on its own address.
   settings db2
   bash "$(dirname "$0")/hosts.sh" start db2
