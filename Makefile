@@ -4,7 +4,7 @@ VENV := .venv
 PORT ?= 8000
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: install run test lint audit bench worker clean backup restore
+.PHONY: install run test lint audit bench worker clean backup restore cluster cluster-down test-cluster
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -37,6 +37,20 @@ run: install
 TEST_WORKERS ?= 2
 test: install
 	bash scripts/test.sh -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
+
+# The deployment of docker-compose.yml as separate hosts on this machine (network namespaces
+# on a bridge, root needed): PostgreSQL and its streaming replica, Redis, web hosts behind
+# HAProxy, worker hosts and beat (scripts/cluster/, docs/scaling.md). CLUSTER_DEMO=all loads
+# the whole demo; CLUSTER_RESTORE=FILE a `make backup` file.
+cluster: install
+	bash scripts/cluster/up.sh
+
+cluster-down:
+	bash scripts/cluster/down.sh
+
+# The correctness tests across hosts (tests/cluster/), on a running `make cluster`.
+test-cluster: install
+	bash scripts/cluster/test.sh $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

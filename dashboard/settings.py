@@ -69,6 +69,9 @@ MIDDLEWARE = [
     "dashboard.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "dashboard.middleware.ContentSecurityPolicyMiddleware",
+    # With DATABASE_REPLICA_URL: which reads may go to the replica (dashboard/db_router.py);
+    # outside the database-away answer below, so that a replica's 503 is answered again.
+    "dashboard.db_router.ReplicaReadsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # The views' answers compressed for clients that accept gzip (a 1,000-row answer is
     # about a tenth as big; static files come compressed from WhiteNoise above). Django's
@@ -126,6 +129,25 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "transaction_mode": "IMMEDIATE",
         "timeout": envint("DATABASE_SQLITE_TIMEOUT", 30),
     }
+# A PostgreSQL streaming replica (docs/scaling.md, "A read replica"): the pages' and answers'
+# reads that tolerate its lag go there (dashboard/db_router.py); unset, one database.
+_REPLICA_URL = envstr("DATABASE_REPLICA_URL")
+if _REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(
+        _REPLICA_URL,
+        conn_max_age=envint("DATABASE_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+        # Tests read the replica alias from the test database itself.
+        test_options={"MIRROR": "default"},
+    )
+    # A replica that does not answer costs its request seconds, not the gunicorn timeout.
+    DATABASES["replica"]["OPTIONS"] = {
+        "connect_timeout": envint("DATABASE_REPLICA_CONNECT_TIMEOUT", 2)
+    }
+    DATABASE_ROUTERS = ["dashboard.db_router.ReplicaRouter"]
+# Seconds a web process leaves the replica alone after it failed a request (reads go to the
+# primary meanwhile).
+PRICEBENCH_REPLICA_RETRY_SECONDS = envint("PRICEBENCH_REPLICA_RETRY_SECONDS", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # SQLite keeps only the key columns of a covering index (`statistics_peer_rows`): its
 # answers are the same, only PostgreSQL reads them from the index alone.
@@ -165,7 +187,7 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.FormatOrFilterNegotiation",
     "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
-    # 429 with Retry-After past these rates; counted per web process (the default cache).
+    # 429 with Retry-After past these rates; counted in the default cache (below).
     "DEFAULT_THROTTLE_CLASSES": [
         # DRF's scopes counted in fixed windows: one integer per client (api/throttles.py).
         "api.throttles.AnonymousThrottle",
@@ -198,8 +220,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 CACHES = {
-    # Also the throttles' request counts, per process: with N web processes a client gets up
-    # to N times a rate (a shared Redis cache would fail every request while Redis is away).
+    # The throttles' request counts: per process, unless PRICEBENCH_THROTTLE_REDIS_URL names
+    # a Redis database that every web process shares (below).
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Benchmarks and regions with their last-change stamps, per process (benchmarks/freshness.py).
     "lookups": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lookups"},
@@ -211,6 +233,16 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": envint("PRICEBENCH_ANSWER_CACHE_ENTRIES", 256)},
     },
 }
+
+# With N web processes (hosts x gunicorn workers) counting per process, a client gets up to
+# N times a rate; counted in Redis, its rate, and per process again while Redis is away
+# (dashboard/shared_counts.py: a request never fails for the counts).
+_THROTTLE_REDIS_URL = envstr("PRICEBENCH_THROTTLE_REDIS_URL")
+if _THROTTLE_REDIS_URL:
+    CACHES["default"] = {
+        "BACKEND": "dashboard.shared_counts.SharedCountsCache",
+        "LOCATION": _THROTTLE_REDIS_URL,
+    }
 
 # Celery: Redis when CELERY_BROKER_URL is set; otherwise tasks run in-process.
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL")
