@@ -324,7 +324,8 @@ def rank_ranges(figures: Sequence[float], margins: Sequence[float]) -> list[tupl
 
     With k = 1 + margin + TOLERANCE, clearly above figure i: f_j > f_i k_i and
     f_j / k_j > f_i; clearly below: f_j k_i < f_i and f_j k_j < f_i. Each is counted by a
-    sweep over one condition with the other's values kept in order: n log n, not n^2."""
+    sweep over one condition with the other's values kept in order: n log n, not n^2. The
+    sweep walks the figures in the order given, so they must come best first."""
     count = len(figures)
     if not count:
         return []
