@@ -151,14 +151,22 @@ def _read_behind(database: tuple) -> bool:
 
 def _refresh(database: tuple) -> None:
     """The thread's work: the vectors as the data stands, kept with the stamps read before
-    them (a change meanwhile is read again by the next question that sees it), then stored."""
+    them (a change meanwhile is read again by the next question that sees it), then stored;
+    or the stored ones, when another process stored them as the data stands (each worker
+    would otherwise read the statistics after every change)."""
     try:
         stamps = _version()[2]
-        matrix = _read()
-        loaded = _loaded(matrix)
+        stored = _stored()
+        matrix = None
+        if stored is not None and stored[0] == stamps:
+            loaded = stored[1]
+        else:
+            matrix = _read()
+            loaded = _loaded(matrix)
         with _lock:
             _kept[database] = (stamps, loaded)
-        _store(stamps, matrix)
+        if matrix is not None:
+            _store(stamps, matrix)
     except Exception:
         # The kept vectors go on answering; the next question after a change tries again.
         logger.exception("reading the workload vectors failed")

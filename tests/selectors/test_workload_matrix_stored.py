@@ -183,3 +183,25 @@ def test_a_question_naming_a_type_the_stored_matrix_lacks_reads_the_statistics(m
     assert answer["model"]["benchmarks"][0]["benchmark"] == "stored:alpha"
     with pytest.raises(DomainError, match="unknown instance type 'ws9.large'"):
         predict_workload(WorkloadQuestion(figures=[*given, ("ws9.large", 400.0)]))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_change_a_matrix_another_process_stored_is_read_instead_of_the_statistics(
+    monkeypatch, settings
+):
+    monkeypatch.setattr(workload_vectors, "MINIMUM_TYPES", 3)
+    settings.PRICEBENCH_WORKLOAD_REFRESH_BEHIND = True
+    _store(["ws1.large", "ws2.large", "ws3.large"])
+    first = workload_vectors.load_vectors()
+    _store(["ws4.large"])
+    workload_vectors.keep_stored()  # as another process's thread would, after the change
+
+    def statistics_read():
+        raise AssertionError("the statistics were read")
+
+    monkeypatch.setattr(workload_vectors, "_read", statistics_read)
+    assert workload_vectors.load_vectors() is first  # kept ones answer; a thread reads
+    deadline = time.monotonic() + 30
+    while (now := workload_vectors.load_vectors()) is first and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "ws4.large" in _names(now)
