@@ -1,17 +1,24 @@
 """Ten million results on PostgreSQL: the growth from one million, page by page and list by list.
 
     .venv/bin/python bench/ten_million.py [--results 10000000] [--first 1000000] [--loads 30]
-        [--questions 200]
+        [--questions 200] [--breadth demo|synthetic] [--demo-database var/pricebench.sqlite3]
+        [--seed 56] [--keep DIR] [--port PORT]
 
-Builds a throwaway PostgreSQL database (bench/common.py) holding what the demo bundles of
-prices and specifications (every AWS type it knows, priced as in the demo), then results of
-ten of Spare Cores' benchmarks, each with its 20 parameter sets most common in the demo
-(real keys, units and parameters; synthetic values, a deterministic function of the run and
-the series). Every run measures one type on one day in one of three regions, all 200 of
-its series: runs are copied in with COPY, their results written by one INSERT ... SELECT in
-PostgreSQL, the series' statistics and the benchmarks' summaries by `rebuild_statistics`
-(the code `rebuild_stats` and the ingest use), then the tables are vacuumed and analysed,
-and everything written is flushed to disk before anything is timed.
+Builds a throwaway PostgreSQL database (bench/common.py; with `--keep`, in DIR, left there
+stopped, and the command that starts it and its DATABASE_URL printed) holding results of
+one of two breadths:
+
+- `demo` (the default, bench/breadth_demo.py): the full demo's (`make run`'s SQLite file):
+  every cloud's types with their processors, prices, its 153 benchmarks and every parameter
+  set, its runs taken in a shuffled order and measured again, pass after pass, a week
+  earlier each time, with values drawn around the demo's within each benchmark's noise;
+- `synthetic` (bench/breadth_synthetic.py): every AWS type the demo bundles, ten of Spare
+  Cores' benchmarks with 20 parameter sets each, synthetic values, 200 series per run.
+
+Either way runs and results are written in PostgreSQL (COPY, INSERT ... SELECT), the series'
+statistics, the benchmarks' summaries, coverage and noise by `rebuild_statistics` (the code
+`rebuild_stats` and the ingest use), then the tables are vacuumed and analysed, and
+everything written is flushed to disk before anything is timed.
 
 At `--first` results, then at `--results`, it prints:
 
@@ -24,6 +31,7 @@ At `--first` results, then at `--results`, it prints:
   of `instance-types/NAME/` in the API, of the comparison page charting every type, of the
   compare page (3 types), `/benchmarks/`, a benchmark's page, `/runs/`, its pages a third,
   two thirds and all the way in, and a run's page, and of every list endpoint's first page;
+  the comparison page at its default question, and the compare page issue 56 timed;
 - served by gunicorn (2 workers), timed from this process: the price-performance API cold
   (`--questions` questions nobody asked yet: distinct `at` days, after restarting gunicorn
   and PostgreSQL; 200, so that the 99th percentile is one and not the slowest of a few);
