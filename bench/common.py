@@ -11,6 +11,7 @@ import gc
 import io
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -77,26 +78,34 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def postgres() -> Iterator[PostgresCluster]:
-    """A PostgreSQL cluster on a free loopback port in a temporary folder, with its URL."""
+def postgres(*, keep: Path | None = None, port: int | None = None) -> Iterator[PostgresCluster]:
+    """A PostgreSQL cluster on a free loopback port in a temporary folder, with its URL; with
+    `keep`, in that (new) folder on `port`, left there stopped, and how to start it printed."""
     ensure_debian(("/usr/lib/postgresql/*/bin/initdb", "postgresql"))
-    cluster = PostgresCluster()
+    cluster = PostgresCluster(keep=keep, port=port)
     try:
         cluster.start()
         yield cluster
     finally:
-        cluster.stop(remove=True)
+        cluster.stop(remove=keep is None)
+        if keep is not None:
+            print(f"\nthe database is kept in {cluster.data} (stopped); start it with\n"
+                  f"  {cluster.start_command()}\nthen DATABASE_URL={cluster.url}")  # fmt: skip
 
 
 class PostgresCluster:
     """initdb, pg_ctl start/stop; as the postgres user when running as root."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, keep: Path | None = None, port: int | None = None) -> None:
         self.bin = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1]
-        self.work = Path(tempfile.mkdtemp(prefix="pricebench-bench-"))
+        if keep is None:
+            self.work = Path(tempfile.mkdtemp(prefix="pricebench-bench-"))
+        else:
+            keep.mkdir(parents=True)
+            self.work = keep.resolve()
         self.work.chmod(0o755)
         self.data = self.work / "pg"
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"postgres://pricebench@127.0.0.1:{self.port}/pricebench"
 
     def _as_pg(self, *command: str) -> None:
@@ -110,19 +119,27 @@ class PostgresCluster:
                 shutil.chown(self.data, "postgres")
             self._as_pg(str(self.bin / "initdb"), "-D", str(self.data), "-U", "pricebench",
                         "-A", "trust", "-E", "UTF8", "--no-sync")  # fmt: skip
-        options = (
-            f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-            "-c shared_buffers=256MB"
-        )
-        self._as_pg(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
-                    str(self.data / "server.log"), "-w", "-o", options, "start")  # fmt: skip
+        self._as_pg(*self._start_arguments())
         subprocess.run(
             [str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U",
              "pricebench", "pricebench"],
             check=False,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
+
+    def _start_arguments(self) -> list[str]:
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+            "-c shared_buffers=256MB"
+        )
+        return [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
+                str(self.data / "server.log"), "-w", "-o", options, "start"]  # fmt: skip
+
+    def start_command(self) -> str:
+        """The shell command that starts the cluster again (a kept one, later)."""
+        as_pg = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        return shlex.join([*as_pg, *self._start_arguments()])
 
     def stop(self, *, remove: bool = False) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):

@@ -1,17 +1,24 @@
 """Ten million results on PostgreSQL: the growth from one million, page by page and list by list.
 
     .venv/bin/python bench/ten_million.py [--results 10000000] [--first 1000000] [--loads 30]
-        [--questions 200]
+        [--questions 200] [--breadth demo|synthetic] [--demo-database var/pricebench.sqlite3]
+        [--seed 56] [--keep DIR] [--port PORT]
 
-Builds a throwaway PostgreSQL database (bench/common.py) holding what the demo bundles of
-prices and specifications (every AWS type it knows, priced as in the demo), then results of
-ten of Spare Cores' benchmarks, each with its 20 parameter sets most common in the demo
-(real keys, units and parameters; synthetic values, a deterministic function of the run and
-the series). Every run measures one type on one day in one of three regions, all 200 of
-its series: runs are copied in with COPY, their results written by one INSERT ... SELECT in
-PostgreSQL, the series' statistics and the benchmarks' summaries by `rebuild_statistics`
-(the code `rebuild_stats` and the ingest use), then the tables are vacuumed and analysed,
-and everything written is flushed to disk before anything is timed.
+Builds a throwaway PostgreSQL database (bench/common.py; with `--keep`, in DIR, left there
+stopped, and the command that starts it and its DATABASE_URL printed) holding results of
+one of two breadths:
+
+- `demo` (the default, bench/breadth_demo.py): the full demo's (`make run`'s SQLite file):
+  every cloud's types with their processors, prices, its 153 benchmarks and every parameter
+  set, its runs taken in a shuffled order and measured again, pass after pass, a week
+  earlier each time, with values drawn around the demo's within each benchmark's noise;
+- `synthetic` (bench/breadth_synthetic.py): every AWS type the demo bundles, ten of Spare
+  Cores' benchmarks with 20 parameter sets each, synthetic values, 200 series per run.
+
+Either way runs and results are written in PostgreSQL (COPY, INSERT ... SELECT), the series'
+statistics, the benchmarks' summaries, coverage and noise by `rebuild_statistics` (the code
+`rebuild_stats` and the ingest use), then the tables are vacuumed and analysed, and
+everything written is flushed to disk before anything is timed.
 
 At `--first` results, then at `--results`, it prints:
 
@@ -24,6 +31,7 @@ At `--first` results, then at `--results`, it prints:
   of `instance-types/NAME/` in the API, of the comparison page charting every type, of the
   compare page (3 types), `/benchmarks/`, a benchmark's page, `/runs/`, its pages a third,
   two thirds and all the way in, and a run's page, and of every list endpoint's first page;
+  the comparison page at its default question, and the compare page issue 56 timed;
 - served by gunicorn (2 workers), timed from this process: the price-performance API cold
   (`--questions` questions nobody asked yet: distinct `at` days, after restarting gunicorn
   and PostgreSQL; 200, so that the 99th percentile is one and not the slowest of a few);
@@ -45,11 +53,9 @@ from __future__ import annotations
 
 import argparse
 import collections
-import csv
 import datetime
 import gc
 import json
-import lzma
 import os
 import statistics
 import sys
@@ -62,26 +68,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import common  # noqa: E402 (the bench folder is not a package)
+from breadth_demo import DemoBreadth  # noqa: E402
+from breadth_synthetic import SyntheticBreadth  # noqa: E402
 from page import CHROMIUM_ARGS  # noqa: E402
 
-# Ten of the benchmarks the demo bundles, each with its most common parameter sets.
-BENCHMARKS = (
-    "static_web:http",
-    "llama-bench:prompt",
-    "compression:lz4-compress",
-    "bw_mem:rd",
-    "compression:zstd-compress",
-    "redis:set",
-    "openssl:sha256",
-    "compression:brotli-compress",
-    "compression:gzip-compress",
-    "llama-bench:generate",
-)
-PARAM_SETS = 20
-MEASURED_IN = ("us-east-1", "eu-central-1", "ap-northeast-1")
-PRICED_IN = "us-east-1"
-FIRST_DAY = datetime.date(2024, 1, 1)
-DAYS = 1000
+# The comparison the issue 56 measured (every breadth holds these AWS types).
+COMPARED = "c7g.xlarge,c7a.xlarge,c7i.xlarge&baseline=c7a.xlarge"
 # The bundled prices are in force from 2026-07-20: questions are asked `at` days after it.
 ASKED_FROM = datetime.date(2026, 7, 21)
 # The price-performance API's questions are asked this many days after ASKED_FROM and on
@@ -93,113 +85,16 @@ HOST_SPEED = "host speed (fixed Python work)"
 LISTS = ("regions", "instance-types", "prices", "fargate-rates", "benchmarks", "runs")
 
 
-def demo_benchmarks() -> dict[str, tuple[str, bool, list[dict]]]:
-    """{key: (unit, higher is better, its PARAM_SETS most common parameter sets)}."""
-    counts: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
-    units: dict[str, tuple[str, bool]] = {}
-    demo = common.ROOT / "benchmarks" / "demo" / "sparecores_inspector.csv.xz"
-    with lzma.open(demo, "rt", newline="") as lines:
-        for row in csv.DictReader(lines):
-            if row["benchmark"] in BENCHMARKS:
-                counts[row["benchmark"]][row["params"]] += 1
-                units[row["benchmark"]] = (row["unit"], row["higher_is_better"] == "1")
-    return {
-        key: (*units[key], [json.loads(text) for text, _ in counts[key].most_common(PARAM_SETS)])
-        for key in BENCHMARKS
-    }
-
-
-def load_fleet() -> list[int]:
-    """The demo's prices and specifications; the ids of the EC2 types, in name order."""
-    from benchmarks.models import InstanceType
-    from benchmarks.services import prices
-
-    prices.import_snapshot()
-    prices.import_bundled_specs()
-    return list(
-        InstanceType.objects.filter(kind=InstanceType.Kind.EC2)
-        .order_by("name")
-        .values_list("pk", flat=True)
-    )
-
-
-def create_series(type_ids: list[int]) -> tuple[int, list[str]]:
-    """Every type's series of every benchmark and parameter set: how many per type, and the
-    query string of each benchmark and parameter set, the first benchmark's first parameter
-    set first (what the charts ask)."""
-    from django.db import connection
-
-    from benchmarks.models import Benchmark
-    from benchmarks.services import statistics as kept
-
-    per_type = []
-    measured = demo_benchmarks()
-    for key, (unit, higher, param_sets) in measured.items():
-        benchmark, _ = Benchmark.objects.get_or_create(
-            key=key, defaults={"unit": unit, "higher_is_better": higher}
-        )
-        per_type += [(benchmark.pk, params, kept.params_key(params)) for params in param_sets]
-    raw = connection.cursor().cursor
-    columns = "benchmark_id, instance_type_id, variant, params, params_key"
-    with raw.copy(f"COPY benchmarks_series ({columns}) FROM STDIN") as copy:
-        for type_id in type_ids:
-            for benchmark_id, params, key in per_type:
-                copy.write_row((benchmark_id, type_id, "", json.dumps(params), key))
-    asked = [
-        urllib.parse.urlencode({"benchmark": key, "region": PRICED_IN, **params})
-        for index in range(PARAM_SETS)
-        for key, (_unit, _higher, param_sets) in measured.items()
-        if index < len(param_sets)
-        for params in [param_sets[index]]
-    ]
-    return len(per_type), asked
-
-
-def add_runs(type_ids: list[int], first: int, count: int) -> None:
-    """Runs number `first` to `first + count - 1`, then their results, in PostgreSQL."""
-    from django.db import connection
-
-    from benchmarks.models import Region, Run
-
-    region_ids = [Region.objects.get(code=code).pk for code in MEASURED_IN]
-    raw = connection.cursor().cursor
-    raw.execute("SELECT coalesce(max(id), 0) FROM benchmarks_run")
-    (last_run,) = raw.fetchone()
-    columns = ("instance_type_id", "region_id", "variant", "cpu_model", "measured_at", "format",
-               "tool_version", "filename", "raw_output", "content_hash", "status", "error",
-               "warnings", "source", "licence", "created_at", "queue_attempts",
-               *common.UNVERIFIED_RUN.keys())  # fmt: skip
-    with raw.copy(f"COPY benchmarks_run ({', '.join(columns)}) FROM STDIN") as copy:
-        for number in range(first, first + count):
-            type_id = type_ids[number % len(type_ids)]
-            day = FIRST_DAY + datetime.timedelta(days=number * DAYS // 60_000 % DAYS)
-            copy.write_row(
-                (type_id, region_ids[number // len(type_ids) % 3], "",
-                 common.CPU_MODELS[type_id % 3], day, "csv", "", "", "", "", Run.Status.DONE,
-                 "", "[]", "bench", "", f"{day.isoformat()}T12:00:00Z", 0,
-                 *common.UNVERIFIED_RUN.values())
-            )  # fmt: skip
-    # A value per run and series: a level per series, and up to 10% spread between runs.
-    raw.execute(
-        "INSERT INTO benchmarks_result (run_id, benchmark_id, params, value, notes, series_id) "
-        "SELECT r.id, s.benchmark_id, s.params, "
-        "1000.0 * (1 + s.id %% 97) * (1 + ((r.id * 31 + s.id * 17) %% 101) / 1000.0), '', s.id "
-        "FROM benchmarks_run r JOIN benchmarks_series s ON s.instance_type_id = r.instance_type_id "
-        "WHERE r.id > %s ORDER BY r.id, s.id",
-        [last_run],
-    )
-
-
-def load(type_ids: list[int], per_run: int, results: int, done_runs: int) -> int:
+def load(breadth, results: int, done_runs: int) -> int:
     """Grow to `results` results; the number of runs then stored."""
     from django.db import connection, transaction
 
     from benchmarks.services import statistics as kept
 
-    runs = results // per_run - done_runs
+    runs = breadth.runs_for(results) - done_runs
     started = time.monotonic()
     with transaction.atomic():
-        add_runs(type_ids, done_runs, runs)
+        breadth.add_runs(done_runs, runs)
     copied = time.monotonic()
     with transaction.atomic():
         kept.rebuild_statistics()
@@ -212,8 +107,11 @@ def load(type_ids: list[int], per_run: int, results: int, done_runs: int) -> int
         # figures then measure that as much as the server.
         cursor.execute("CHECKPOINT")
     os.sync()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM benchmarks_result")
+        (stored,) = cursor.fetchone()
     print(
-        f"\n== {results:,} results: {runs:,} runs added, results written in "
+        f"\n== {results:,} results ({stored:,} stored): {runs:,} runs added, results written in "
         f"{copied - started:.0f} s, statistics rebuilt in {rebuilt - copied:.0f} s, "
         f"vacuumed and analysed in {vacuumed - rebuilt:.0f} s, "
         f"on disk in {time.monotonic() - vacuumed:.0f} s"
@@ -257,7 +155,7 @@ def database_size(results: int) -> None:
 
 
 def in_process(
-    cluster, type_names: list[str], run_ids: list[int], question: str
+    cluster, type_names: list[str], run_ids: list[int], question: str, keys: list[str]
 ) -> dict[str, list]:
     """{page: [(ms, queries), ...]} through Django's test client, PostgreSQL just restarted."""
     from django.db import connection
@@ -302,9 +200,14 @@ def in_process(
     for day in range(3):
         at = ASKED_FROM + datetime.timedelta(days=100 + day)
         ask("/ (every type charted)", f"/?{question}&families=&at={at}")
+    for day in range(3):
+        at = ASKED_FROM + datetime.timedelta(days=110 + day)
+        ask("/ (its default question)", f"/?at={at}")
     for start in range(0, 9, 3):
         ask("/compare/ (3 types)", f"/compare/?types={','.join(type_names[start : start + 3])}")
-    for key in BENCHMARKS[:3]:
+    for _ in range(3):
+        ask("/compare/ (issue 56's 3 types)", f"/compare/?types={COMPARED}")
+    for key in keys[:3]:
         ask("/benchmarks/", "/benchmarks/")
         ask("/benchmarks/KEY/", f"/benchmarks/{key}/")
     for run_id in run_ids[:3]:
@@ -429,31 +332,57 @@ def main() -> None:
         "--questions", type=int, default=200, choices=range(30, 1001), metavar="30-1000",
         help="cold questions asked of the API at each size",
     )  # fmt: skip
+    parser.add_argument(
+        "--breadth", choices=("demo", "synthetic"), default="demo",
+        help="demo: the full demo's types, benchmarks and runs, replicated (bench/breadth_demo.py);"
+        " synthetic: every AWS type, ten benchmarks x 20 parameter sets, synthetic values",
+    )  # fmt: skip
+    parser.add_argument(
+        "--demo-database", type=Path, default=common.ROOT / "var" / "pricebench.sqlite3",
+        help="the loaded full demo (SQLite, read only) the demo breadth copies",
+    )  # fmt: skip
+    parser.add_argument(
+        "--seed", type=int, default=56, help="the demo breadth's shuffle and values"
+    )
+    parser.add_argument(
+        "--keep", type=Path, metavar="DIR",
+        help="build the database in DIR (new) and leave it there, stopped, to be started again",
+    )  # fmt: skip
+    parser.add_argument("--port", type=int, help="PostgreSQL's port (default: a free one)")
     args = parser.parse_args()
+    if args.breadth == "demo" and not args.demo_database.is_file():
+        parser.error(f"--demo-database {args.demo_database}: no such file (load it with make run)")
+    if args.keep is not None and args.keep.exists():
+        parser.error(f"--keep {args.keep}: exists already (a new folder is made)")
     common.ensure_debian(("chromium", "chromium"))
     os.environ["ALLOWED_HOSTS"] = "127.0.0.1,testserver"
     os.environ["LOG_LEVEL"] = "WARNING"
+    if args.breadth == "demo":
+        breadth = DemoBreadth(args.demo_database, args.seed, args.questions)
+    else:
+        breadth = SyntheticBreadth()
 
-    with common.postgres() as cluster:
+    with common.postgres(keep=args.keep, port=args.port) as cluster:
         common.setup_django(cluster.url)
         from benchmarks.models import InstanceType, Run
 
-        type_ids = load_fleet()
-        per_run, asked = create_series(type_ids)
+        started = time.monotonic()
+        breadth.prepare()
+        type_ids, asked = breadth.type_ids, breadth.asked
         question = asked[0]
-        print(f"{len(type_ids):,} EC2 types, {per_run} series each ({len(BENCHMARKS)} benchmarks)")
+        print(f"{breadth.describe()}; prepared in {time.monotonic() - started:.0f} s")
         names = dict(InstanceType.objects.values_list("pk", "name"))
         done_runs = 0
         medians: dict[int, dict[str, float]] = {}
         with common.gunicorn(cluster.url) as server:
             for size, total in enumerate((args.first, args.results)):
-                done_runs = load(type_ids, per_run, total, done_runs)
+                done_runs = load(breadth, total, done_runs)
                 database_size(total)
                 # Types nobody opened yet: a different slice of the fleet at each size.
                 opened = [names[pk] for pk in type_ids[size * 97 :: 53][:10]]
                 runs = list(Run.objects.order_by("?").values_list("pk", flat=True)[:3])
                 speed = common.host_speed()
-                here = show(in_process(cluster, opened, runs, question))
+                here = show(in_process(cluster, opened, runs, question, breadth.benchmark_keys))
                 answers = served(
                     cluster,
                     server,
@@ -471,6 +400,10 @@ def main() -> None:
                     f"  {HOST_SPEED}: {speed:.2f} ms before the pages, {after:.2f} after the"
                     " API (common.host_speed: lower is a quicker host)"
                 )
+                if not (common.ROOT / "node_modules" / "chart.js" / "dist").is_dir():
+                    print("  comparison page in Chromium: skipped (no node_modules/chart.js)")
+                    medians[total] = here
+                    continue
                 loads = max(3, args.loads // 3)
                 first, every = first_charts(server, question, loads, offset=60 + size * 10)
                 here["first chart"] = statistics.median(first)
@@ -480,6 +413,7 @@ def main() -> None:
                     f" chart median {statistics.median(every):.0f} ms, max {max(every):.0f} ms"
                 )
                 medians[total] = here
+        breadth.drop_staging()
     small, large = args.first, args.results
     print(f"\nratios, median at {large:,} over median at {small:,} results (same run)")
     for label in medians[large]:
