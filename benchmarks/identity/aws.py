@@ -17,7 +17,8 @@ from pathlib import Path
 
 from cryptography import x509
 
-from benchmarks.identity import Identity, IdentityError, pkcs7
+from benchmarks.identity import pkcs7
+from benchmarks.identity.proof import Identity, IdentityError
 
 CERTIFICATES_DIR = Path(__file__).resolve().parent / "certificates"
 

@@ -22,7 +22,8 @@ from cryptography.x509.oid import NameOID
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 from django.conf import settings
 
-from benchmarks.identity import Identity, IdentityError, pkcs7
+from benchmarks.identity import pkcs7
+from benchmarks.identity.proof import Identity, IdentityError
 
 BUNDLED_DIR = Path(__file__).resolve().parent / "certificates"
 # The names Azure's IMDS signs with (Microsoft's documentation lists them).

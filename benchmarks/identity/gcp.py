@@ -15,7 +15,7 @@ import jwt
 from django.conf import settings
 
 from benchmarks.errors import DomainError
-from benchmarks.identity import Identity, IdentityError
+from benchmarks.identity.proof import Identity, IdentityError
 
 GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"]
 # How long fetched keys are kept (Google rotates them every few weeks, announcing new ones).

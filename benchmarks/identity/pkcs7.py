@@ -21,7 +21,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import dsa, ec, padding, rsa
 
-from benchmarks.identity import IdentityError
+from benchmarks.identity.proof import IdentityError
 
 HASHES = {"sha1": hashes.SHA1, "sha256": hashes.SHA256, "sha384": hashes.SHA384}
 # Azure names its digest by the signature's algorithm (sha256WithRSAEncryption), an OID

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from benchmarks.identity import CLOUD_NAMES
+from benchmarks.identity.proof import CLOUD_NAMES
 from benchmarks.models.places import InstanceType, Region
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from django.db import transaction
 
-from benchmarks.identity import check_identity, verify_identity
+from benchmarks.identity.proof import check_identity
+from benchmarks.identity.verify import verify_identity
 from benchmarks.models import Run
 from benchmarks.services import runs
 from benchmarks.services.identity_nonces import nonce_refused, use_nonce

@@ -12,7 +12,7 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from benchmarks.identity import IdentityError
+from benchmarks.identity.proof import IdentityError
 from benchmarks.models import IdentityNonce
 
 NONCE_MINUTES = 10

@@ -19,7 +19,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from api.tokens import create_upload_token
-from benchmarks.identity import IdentityError, azure
+from benchmarks.identity import azure
+from benchmarks.identity.proof import IdentityError
 from benchmarks.models import IdentityNonce, InstanceType, Region, Run
 from tests.api.azure_pki import AzurePki, document, envelope
 from tests.conftest import SHARED_DATA

@@ -262,7 +262,8 @@ class _CertificateValidUntil:
 def test_the_aws_certificate_is_checked_at_signing_time_not_today(
     monkeypatch, valid_until, verifies
 ):
-    from benchmarks.identity import IdentityError, aws
+    from benchmarks.identity import aws
+    from benchmarks.identity.proof import IdentityError
 
     (certificate,) = [c for c in aws.aws_certificates() if c.not_valid_before_utc.year == 2012]
     monkeypatch.setattr(
