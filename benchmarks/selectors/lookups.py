@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import difflib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from django.db.models import Case, Q, Subquery, When
 
@@ -13,9 +13,6 @@ from benchmarks import freshness
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, Vendor
 from benchmarks.reference import AWS_REGIONS
-
-if TYPE_CHECKING:
-    from benchmarks.questions import PricePerformanceQuery
 
 REGION_CODES = frozenset(region.code for region in AWS_REGIONS)
 
@@ -181,8 +178,17 @@ def prices_stamp(region: Region) -> datetime.datetime | None:
     return region.prices_updated_at
 
 
+class BenchmarkQuestion(Protocol):
+    """What `benchmark_in_region` reads of a question (a PricePerformanceQuery): named here
+    rather than imported, as the questions' forms look names up through this module."""
+
+    benchmark: str
+    region: str
+    measured_in: str | None
+
+
 def benchmark_in_region(
-    query: PricePerformanceQuery,
+    query: BenchmarkQuestion,
     *,
     benchmark: Benchmark | None = None,
     region: Region | None = None,
