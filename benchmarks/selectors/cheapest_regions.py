@@ -15,13 +15,13 @@ from benchmarks.questions.cheapest_regions import CheapestRegionsQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import lookups
 from benchmarks.selectors.fargate_prices import FARGATE_OPTIONS, fargate_quote
-from benchmarks.selectors.prices import (
-    COMMITMENT_PARTS,
+from benchmarks.selectors.price_periods import (
     PeriodPick,
     PriceQuote,
     pick_periods,
     quote_from_zones,
 )
+from benchmarks.selectors.prices import COMMITMENT_PARTS
 
 
 @dataclass(frozen=True)

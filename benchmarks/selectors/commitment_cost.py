@@ -26,13 +26,13 @@ from benchmarks.models import (
 from benchmarks.questions.commitment_cost import CommitmentCostQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import lookups
-from benchmarks.selectors.prices import (
-    COMMITMENT_PARTS,
+from benchmarks.selectors.price_periods import (
     PeriodPick,
     PriceQuote,
     pick_periods,
     quote_from_zones,
 )
+from benchmarks.selectors.prices import COMMITMENT_PARTS
 
 # The periods of use every answer prices: (name, hours). A month is AWS's 730 hours.
 PERIODS = (

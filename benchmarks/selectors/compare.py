@@ -42,6 +42,7 @@ from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.busy import on_busy_share_lines
 from benchmarks.selectors.kept_series import COLUMNS, Machine, machine_of
 from benchmarks.selectors.lookups import types_by_names
+from benchmarks.selectors.price_periods import PriceQuote
 
 # Prices shown beside the chosen one, when the region has them.
 PRICE_OPTIONS = (PurchaseOption.ON_DEMAND, PurchaseOption.SPOT)
@@ -208,7 +209,7 @@ def compare_types(query: CompareQuery) -> TypeComparison:
     baseline = found.get(query.baseline)
     region, where = compare_regions.pricing_regions(types, query, at)
     options = list(dict.fromkeys([query.purchase_option, *PRICE_OPTIONS]))
-    quotes: dict[str, dict[int, prices.PriceQuote]] = {option: {} for option in options}
+    quotes: dict[str, dict[int, PriceQuote]] = {option: {} for option in options}
     by_region: dict[int, list[InstanceType]] = defaultdict(list)
     places = {}
     for instance_type in types:

@@ -10,7 +10,7 @@ import datetime
 from benchmarks.models import FargateRate, InstanceType, PurchaseOption, Region
 from benchmarks.questions.purchase import Purchase
 from benchmarks.reference import fargate_not_sold
-from benchmarks.selectors.prices import PeriodPick, PriceQuote, pick_periods
+from benchmarks.selectors.price_periods import PeriodPick, PriceQuote, pick_periods
 
 # How Fargate is sold: on demand, on Fargate Spot, or under a Compute Savings Plan.
 FARGATE_OPTIONS = (

@@ -30,6 +30,7 @@ from benchmarks.selectors import prices
 from benchmarks.selectors.kept_series import in_families
 from benchmarks.selectors.lookups import benchmark_in_region, get_region
 from benchmarks.selectors.price_performance import PricePerformanceRow, price_performance_table
+from benchmarks.selectors.price_periods import PriceQuote
 from benchmarks.selectors.profiles import ProfileRow, profile_table
 
 # AWS's own convention for monthly estimates (the instance type page's too).
@@ -327,13 +328,13 @@ def finder_table(query: FinderQuery) -> FinderTable:
     return table
 
 
-def _quote_of(row: PricePerformanceRow) -> prices.PriceQuote:
+def _quote_of(row: PricePerformanceRow) -> PriceQuote:
     """The quote a price-performance row was priced with."""
 
     def decimal(value: float | None) -> Decimal | None:
         return None if value is None else Decimal(str(value))
 
-    return prices.PriceQuote(
+    return PriceQuote(
         usd_per_hour=decimal(row.usd_per_hour),
         note=row.price_note,
         effective_from=row.price_effective_from,
@@ -343,7 +344,7 @@ def _quote_of(row: PricePerformanceRow) -> prices.PriceQuote:
     )
 
 
-def _row(machine: FinderType, quote: prices.PriceQuote, result) -> FinderRow:
+def _row(machine: FinderType, quote: PriceQuote, result) -> FinderRow:
     def number(value):
         return None if value is None else float(value)
 

@@ -33,6 +33,7 @@ from benchmarks.selectors.answer_sentence import option_words
 from benchmarks.selectors.cross_cloud import regions_in_question
 from benchmarks.selectors.kept_series import params_of
 from benchmarks.selectors.lookups import benchmark_in_region
+from benchmarks.selectors.price_periods import PriceQuote
 from benchmarks.services.statistics import params_key
 
 THROUGHPUT = "vllm:output-throughput"
@@ -305,7 +306,7 @@ def _row(
     region: Region,
     machine: InstanceType,
     measured: dict[tuple, _Load],
-    quote: prices.PriceQuote,
+    quote: PriceQuote,
     rate: ExchangeRate,
 ) -> LlmServingRow | None:
     """The type's row in one region: its best load within the targets, else (`reason` says

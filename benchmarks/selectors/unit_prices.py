@@ -7,10 +7,10 @@ family (`kept_series.in_families`), Fargate task sizes (in an AWS region) from F
 (per vCPU-hour and per GB-hour, per architecture, exactly); both divided, as Decimals, through
 `benchmarks.per_dollar.unit_prices`; a burstable type's vCPU-hour is also given at what it
 sustains (`per_dollar.sustained_vcpu_hour`: over its baseline share). Spot is the median of
-the region's zones (or the cheapest, as asked: `prices.quote_from_zones`, as
-price-performance prices it). The periods in force are picked by `prices.pick_periods`, in
-SQL: two queries for the prices whatever the number of types (one for the types, one for
-Fargate), and one for the region.
+the region's zones (or the cheapest, as asked: `price_periods.quote_from_zones`, as
+price-performance prices it). The periods in force are picked by
+`price_periods.pick_periods`, in SQL: two queries for the prices whatever the number of
+types (one for the types, one for Fargate), and one for the region.
 """
 
 from __future__ import annotations
@@ -42,12 +42,8 @@ from benchmarks.reference import fargate_task_sizes, fargate_unsold
 from benchmarks.selectors import lookups
 from benchmarks.selectors.fargate_prices import FARGATE_OPTIONS
 from benchmarks.selectors.kept_series import in_families
-from benchmarks.selectors.prices import (
-    COMMITMENT_PARTS,
-    PeriodPick,
-    pick_periods,
-    quote_from_zones,
-)
+from benchmarks.selectors.price_periods import PeriodPick, pick_periods, quote_from_zones
+from benchmarks.selectors.prices import COMMITMENT_PARTS
 
 FARGATE = "fargate"
 FARGATE_SPOT_MISSING = (

@@ -17,7 +17,8 @@ from benchmarks.reference import (
     fargate_unsold,
 )
 from benchmarks.selectors.cheapest_regions import cheapest_region
-from benchmarks.selectors.prices import PriceQuote, hourly_prices
+from benchmarks.selectors.price_periods import PriceQuote
+from benchmarks.selectors.prices import hourly_prices
 from benchmarks.services import statistics
 
 S1 = {
