@@ -12,7 +12,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.db import connection
 from django.db.models import BooleanField, Case, Value, When
@@ -23,9 +23,6 @@ from benchmarks.models import Result, Run, Series, SeriesStatistics
 from benchmarks.per_dollar import quartiles
 
 from .rows import JsonText, in_ids
-
-if TYPE_CHECKING:
-    from .coverage import CoverageTally
 
 ALL_REGIONS = SeriesStatistics.ALL_REGIONS
 # Flagged runs whose ids a statistics row keeps, per flag, for the pages' links.
@@ -299,11 +296,18 @@ def stored_samples(series_ids: Collection[int]) -> Iterator[tuple[int, Sample]]:
         )
 
 
+class SampleTally(Protocol):
+    """What counts samples as they are read (coverage.CoverageTally): named here, as
+    coverage.py reads this module's samples."""
+
+    def add(self, pair: tuple[int, int], sample: Sample) -> None: ...
+
+
 def compute_statistics(
     series_ids: Collection[int],
     keys: Mapping[int, SeriesKey] | None = None,
     *,
-    coverage: CoverageTally | None = None,
+    coverage: SampleTally | None = None,
 ) -> list[tuple]:
     """The statistics rows of these series, from their done runs' results (two queries, and
     one for the series' keys (SeriesKey) unless `keys` gives them); each sample also counted
