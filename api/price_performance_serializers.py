@@ -12,7 +12,7 @@ from api.answer_fields import purchase_fields
 from api.noise_serializers import BestFamilySerializer, NoiseSerializer, standing_fields
 from benchmarks.questions.price_performance import BASES, ORDERS, PRICE_DATES
 from benchmarks.selectors import answer_sentence
-from benchmarks.selectors.price_performance import PricePerformanceRow, PricePerformanceTable
+from benchmarks.selectors.price_performance_rows import PricePerformanceRow, PricePerformanceTable
 
 
 @dataclass(frozen=True)

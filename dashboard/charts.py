@@ -23,7 +23,7 @@ from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
 from benchmarks.selectors.long_run import LongRun
 from benchmarks.selectors.memory_curves import MemoryCurves
 from benchmarks.selectors.network import NetworkScaling
-from benchmarks.selectors.price_performance import PricePerformanceRow, best_first
+from benchmarks.selectors.price_performance_rows import PricePerformanceRow, best_first
 from benchmarks.selectors.profile_comparison import ProfileComparison
 from benchmarks.selectors.storage import VolumeComparison
 

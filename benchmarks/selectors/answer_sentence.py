@@ -14,7 +14,7 @@ from benchmarks.models import Vendor
 from benchmarks.questions.purchase import Purchase
 from benchmarks.repeats import group_name
 from benchmarks.selectors.baseline import baseline_row
-from benchmarks.selectors.price_performance import (
+from benchmarks.selectors.price_performance_rows import (
     PricePerformanceRow,
     PricePerformanceTable,
     most_per_dollar_first,

@@ -11,7 +11,7 @@ from benchmarks.models import Benchmark, Vendor
 from benchmarks.selectors.lookups import type_and_variant
 
 if TYPE_CHECKING:
-    from benchmarks.selectors.price_performance import PricePerformanceRow
+    from benchmarks.selectors.price_performance_rows import PricePerformanceRow
 
 
 def _named_rows(rows: list[PricePerformanceRow], text: str) -> list[PricePerformanceRow]:

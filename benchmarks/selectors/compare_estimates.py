@@ -20,7 +20,7 @@ from benchmarks import cpu_models, fargate_estimate
 from benchmarks.fargate_estimate import Source
 from benchmarks.models import InstanceType, Region, SeriesStatistics
 from benchmarks.selectors import fargate_estimates
-from benchmarks.services.statistics import params_key
+from benchmarks.services.statistics.attach import params_key
 
 # A line: (benchmark key, variant, params key), as compare groups its figures.
 LineKey = tuple[str, str, str]

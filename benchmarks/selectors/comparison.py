@@ -59,11 +59,11 @@ from benchmarks.selectors.empty_answer import empty_because
 from benchmarks.selectors.family_facts import data_stamp, family_facts
 from benchmarks.selectors.kept_series import read_samples
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
-from benchmarks.selectors.price_performance import (
+from benchmarks.selectors.price_performance import price_performance_table
+from benchmarks.selectors.price_performance_rows import (
     PricePerformanceRow,
     PricePerformanceTable,
     best_first,
-    price_performance_table,
 )
 
 # Bar charts draw the best this many rows (one bar each); the table lists every row.

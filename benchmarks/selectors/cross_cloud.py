@@ -10,11 +10,8 @@ from benchmarks.noise import Noise
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.selectors.baseline import apply_baseline
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
-from benchmarks.selectors.price_performance import (
-    PricePerformanceTable,
-    price_performance_table,
-    ranked,
-)
+from benchmarks.selectors.price_performance import price_performance_table
+from benchmarks.selectors.price_performance_rows import PricePerformanceTable, ranked
 from benchmarks.selectors.standing import stand
 
 

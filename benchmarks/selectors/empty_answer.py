@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.selectors.answer_sentence import option_words
-from benchmarks.selectors.price_performance import PricePerformanceTable
+from benchmarks.selectors.price_performance_rows import PricePerformanceTable
 
 # The controls an empty answer's sentence may name, as the page labels them.
 CONTROLS = (

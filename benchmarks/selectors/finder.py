@@ -29,7 +29,8 @@ from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
 from benchmarks.selectors.kept_series import in_families
 from benchmarks.selectors.lookups import benchmark_in_region, get_region
-from benchmarks.selectors.price_performance import PricePerformanceRow, price_performance_table
+from benchmarks.selectors.price_performance import price_performance_table
+from benchmarks.selectors.price_performance_rows import PricePerformanceRow
 from benchmarks.selectors.price_periods import PriceQuote
 from benchmarks.selectors.profiles import ProfileRow, profile_table
 

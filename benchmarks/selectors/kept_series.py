@@ -27,11 +27,11 @@ from benchmarks.models import (
     in_family,
 )
 from benchmarks.selectors.lookups import prices_stamp, types_named
-from benchmarks.services.statistics import params_key
+from benchmarks.services.statistics.attach import params_key
 
 if TYPE_CHECKING:
     from benchmarks.questions import PricePerformanceQuery
-    from benchmarks.selectors.price_performance import PricePerformanceRow
+    from benchmarks.selectors.price_performance_rows import PricePerformanceRow
 
 
 class Machine(NamedTuple):

@@ -34,7 +34,7 @@ from benchmarks.selectors.cross_cloud import regions_in_question
 from benchmarks.selectors.kept_series import params_of
 from benchmarks.selectors.lookups import benchmark_in_region
 from benchmarks.selectors.price_periods import PriceQuote
-from benchmarks.services.statistics import params_key
+from benchmarks.services.statistics.attach import params_key
 
 THROUGHPUT = "vllm:output-throughput"
 TTFT = "vllm:ttft"

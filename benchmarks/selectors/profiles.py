@@ -32,7 +32,7 @@ from benchmarks.selectors.basis import on_basis
 from benchmarks.selectors.kept_series import Machine, read_kept_series
 from benchmarks.selectors.lookups import get_region, names_type
 from benchmarks.selectors.standing import Standing, profile_noise, stand
-from benchmarks.services.statistics import params_key
+from benchmarks.services.statistics.attach import params_key
 
 
 @dataclass

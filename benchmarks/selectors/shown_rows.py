@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from benchmarks.errors import DomainError
 from benchmarks.selectors.baseline import baseline_row
 from benchmarks.selectors.comparison import Comparison
-from benchmarks.selectors.price_performance import PricePerformanceRow
+from benchmarks.selectors.price_performance_rows import PricePerformanceRow
 
 # Rows of the results table (and their chart data) and of the unpriced list written out.
 ROWS_SHOWN = 100
