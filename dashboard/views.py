@@ -27,6 +27,7 @@ from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import commitment_cost as commitment_cost_selector
 from benchmarks.selectors import comparison as comparison_selector
 from benchmarks.selectors import (
+    comparison_clouds,
     comparison_families,
     comparison_menus,
     cpu_scaling,
@@ -109,7 +110,7 @@ def comparison(request):
         },
         "five_families": _five_families(result),
         "family_picker": _family_picker(result),
-        "clouds": comparison_menus.cloud_controls(result, family_facts.arm_regions),
+        "clouds": comparison_clouds.cloud_controls(result, family_facts.arm_regions),
         "currencies": currency.menu(),
         "profiles": PROFILES,
         **comparison_menus.busy_menu(result.asked or result.query),
