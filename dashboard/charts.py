@@ -14,7 +14,7 @@ from benchmarks import palette, units
 from benchmarks.per_dollar import HOURS_PER_MONTH, other_basis_per_dollar
 from benchmarks.selectors import fargate_estimates
 from benchmarks.selectors.commitment_cost import CommitmentCost
-from benchmarks.selectors.compare import TypeComparison
+from benchmarks.selectors.compare_lines import TypeComparison
 from benchmarks.selectors.comparison import Comparison
 from benchmarks.selectors.cpu_scaling import CpuScaling
 from benchmarks.selectors.databases import DatabaseTable

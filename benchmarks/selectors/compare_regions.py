@@ -14,7 +14,7 @@ from benchmarks.selectors.cheapest_regions import cheapest_region
 from benchmarks.selectors.lookups import get_region, region_code
 
 if TYPE_CHECKING:
-    from benchmarks.selectors.compare import TypeComparison
+    from benchmarks.selectors.compare_lines import TypeComparison
 
 
 def pricing_regions(

@@ -12,7 +12,7 @@ from benchmarks.fargate_estimate import estimated_label
 from benchmarks.models import PurchaseOption
 
 if TYPE_CHECKING:
-    from benchmarks.selectors.compare import Line, TypeComparison
+    from benchmarks.selectors.compare_lines import Line, TypeComparison
 
 
 def shared_lines(comparison: TypeComparison) -> tuple[tuple[int, ...], list[Line]]:
