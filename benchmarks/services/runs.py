@@ -310,14 +310,28 @@ def upload_run(
     return run, created
 
 
+# The ingest task, by the name Celery registers it under: tasks call services, not the other
+# way round, so this module does not import benchmarks.tasks (an import circle between them).
+INGEST_TASK = "benchmarks.tasks.ingest_run"
+
+
+def _ingest_task():
+    """The registered ingest task; Celery imports the apps' tasks modules on first need (a
+    worker does at start; a web process or a command, here)."""
+    from dashboard.celery import app
+
+    if INGEST_TASK not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks[INGEST_TASK]
+
+
 def queue_ingest(*, run_id: int) -> bool:
     """Hand a pending run to the broker; False when the broker is away (the sweep retries).
 
     The run is stored before it is queued, so an upload answered 202 is never lost: when
     the broker cannot take it now, `requeue_stale_runs` hands it out once it can.
     """
-    from benchmarks.tasks import ingest_run as ingest_task  # tasks import this module
-
+    ingest_task = _ingest_task()
     Run.objects.filter(pk=run_id, status=Run.Status.PENDING).update(
         queued_at=timezone.now(), queue_attempts=F("queue_attempts") + 1
     )
