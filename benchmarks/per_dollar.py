@@ -77,6 +77,13 @@ def gbit_per_second_per_usd_hour(
     return per_price(bits_per_second / BITS_PER_GIGABIT, usd_per_hour)
 
 
+def usd_per_million_tokens(usd_per_hour: float, tokens_per_second: float) -> float | None:
+    """The hour's price over the tokens it generates, per million; None for no tokens."""
+    if tokens_per_second <= 0:
+        return None
+    return significant(usd_per_hour / (tokens_per_second * 3600) * 1_000_000)
+
+
 def per_vcpu(value: float | None, vcpus: float | None) -> float | None:
     """A figure (or a price) per vCPU; None where the vCPU count is unknown."""
     if value is None or not vcpus:

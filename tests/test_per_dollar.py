@@ -299,3 +299,9 @@ def test_the_ratio_range_holds_the_ratio_and_widens_with_either_figures_interval
     assert low <= ratio <= high
     assert low == pytest.approx(ratio * 0.9 / 1.05)
     assert high == pytest.approx(ratio * 1.2 / 0.95)
+
+
+def test_a_million_tokens_cost_the_hours_price_over_the_tokens_it_generates():
+    # 1,000 tokens/s for $3.60 an hour: 3.6 M tokens an hour, $1 a million.
+    assert arithmetic.usd_per_million_tokens(3.6, 1000) == 1.0
+    assert arithmetic.usd_per_million_tokens(3.6, 0) is None

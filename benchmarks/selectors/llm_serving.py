@@ -24,7 +24,7 @@ from django.utils import timezone
 from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, SeriesStatistics
-from benchmarks.per_dollar import significant
+from benchmarks.per_dollar import usd_per_million_tokens
 from benchmarks.questions import PricePerformanceQuery
 from benchmarks.questions.llm_serving import LlmServingQuery
 from benchmarks.questions.purchase import Purchase
@@ -112,13 +112,6 @@ class _Load:
     throughput: float | None = None
     ttft: float | None = None
     tpot: float | None = None
-
-
-def usd_per_million_tokens(usd_per_hour: float, tokens_per_second: float) -> float | None:
-    """The hour's price over the tokens it generates, per million; None for no tokens."""
-    if tokens_per_second <= 0:
-        return None
-    return significant(usd_per_hour / (tokens_per_second * 3600) * 1_000_000)
 
 
 def llm_serving(*, query: LlmServingQuery) -> LlmServing:
