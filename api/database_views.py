@@ -6,7 +6,7 @@ from rest_framework import serializers
 from api.answer_fields import benchmark_fields, run_statistics
 from api.question_views import QuestionView
 from api.schema import benchmark_parameters
-from benchmarks.questions import DatabaseForm
+from benchmarks.questions.scaling import DatabaseForm
 from benchmarks.selectors import databases
 
 

@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from api.answer_fields import run_statistics
 from api.question_views import QuestionView
-from benchmarks.questions import NetworkScalingForm
+from benchmarks.questions.scaling import NetworkScalingForm
 from benchmarks.selectors import network
 
 

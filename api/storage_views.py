@@ -9,7 +9,7 @@ from api.question_views import QuestionView
 from api.schema import ErrorSerializer
 from api.storage_filters import VolumePriceFilter
 from benchmarks.models import VolumePrice
-from benchmarks.questions import Gp2BurstForm, VolumeCostForm
+from benchmarks.questions.volumes import Gp2BurstForm, VolumeCostForm
 from benchmarks.selectors import storage as storage_selector
 from benchmarks.storage import gp2
 from benchmarks.storage.volumes import VOLUME_RULES

@@ -5,8 +5,8 @@ from rest_framework import serializers
 
 from api.answer_fields import purchase_fields
 from api.question_views import QuestionView
-from benchmarks.questions import UnitPricesForm
 from benchmarks.questions.cheapest_regions import CheapestRegionsForm
+from benchmarks.questions.unit_prices import UnitPricesForm
 from benchmarks.selectors import cheapest_regions, unit_prices
 
 

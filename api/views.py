@@ -24,7 +24,7 @@ from api.schema import benchmark_parameters
 from api.throttles import UploadRateThrottle
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
 from benchmarks.profiles import BY_KEY as PROFILE_KEYS
-from benchmarks.questions import PricePerformanceForm
+from benchmarks.questions.price_performance import PricePerformanceForm
 from benchmarks.questions.profiles import ProfileForm
 from benchmarks.selectors import cross_cloud, lookups, price_performance
 from benchmarks.services import runs as run_services

@@ -5,7 +5,7 @@ from rest_framework import serializers
 
 from api.question_views import QuestionView
 from api.schema import benchmark_parameters
-from benchmarks.questions import VolumePerformanceForm
+from benchmarks.questions.scaling import VolumePerformanceForm
 from benchmarks.selectors import volume_performance
 
 

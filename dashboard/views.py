@@ -12,17 +12,18 @@ from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Region, Run
 from benchmarks.per_dollar import HOURS_PER_MONTH
 from benchmarks.profiles import PROFILES
-from benchmarks.questions import (
-    DatabaseForm,
-    NetworkScalingForm,
-    PricePerformanceForm,
-    QuestionForm,
-    VolumesForm,
-)
+from benchmarks.questions.base import QuestionForm
 from benchmarks.questions.commitment_cost import CommitmentCostForm
-from benchmarks.questions.price_performance import BASIS_LABELS, DEFAULT_REGION, PRICE_DATES_LABELS
+from benchmarks.questions.price_performance import (
+    BASIS_LABELS,
+    DEFAULT_REGION,
+    PRICE_DATES_LABELS,
+    PricePerformanceForm,
+)
 from benchmarks.questions.profiles import CARRIED_FOR_BENCHMARKS, ProfileForm
 from benchmarks.questions.purchase import purchase_controls
+from benchmarks.questions.scaling import DatabaseForm, NetworkScalingForm
+from benchmarks.questions.volumes import VolumesForm
 from benchmarks.selectors import benchmark_pages as benchmark_selector
 from benchmarks.selectors import commitment_cost as commitment_cost_selector
 from benchmarks.selectors import comparison as comparison_selector

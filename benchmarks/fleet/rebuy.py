@@ -18,8 +18,9 @@ from benchmarks.fleet.reader import FleetFile, FleetLine
 from benchmarks.models import InstanceType, Price, PurchaseOption, Region, qualified_name
 from benchmarks.noise import beyond
 from benchmarks.profiles import get_profile
-from benchmarks.questions import PricePerformanceQuery, benchmark_params
 from benchmarks.questions.fleet import REGIONS, FleetQuestion
+from benchmarks.questions.parameters import benchmark_params
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import lookups

@@ -5,41 +5,7 @@ validates it, with its defaults and the notes of what it dropped. The page, the 
 OpenAPI parameters come from the same form, `api/schema.py`) and the CSV export all go
 through it. Questions read no data: what depends on the data (a benchmark's own parameters,
 the regions with prices) is handed to them.
+
+Import a question from the module that declares it (`benchmarks.questions.price_performance`):
+nothing is re-exported here, so that each has one obvious home.
 """
-
-from benchmarks.questions.base import RESERVED, QueryForm, QuestionForm, comma_list
-from benchmarks.questions.parameters import benchmark_params, coerce_param
-from benchmarks.questions.price_performance import (
-    PricePerformanceForm,
-    PricePerformanceQuery,
-    lenient_query,
-)
-from benchmarks.questions.scaling import (
-    DIRECTIONS,
-    DatabaseForm,
-    NetworkScalingForm,
-    VolumePerformanceForm,
-)
-from benchmarks.questions.unit_prices import UnitPricesForm, UnitPricesQuery
-from benchmarks.questions.volumes import Gp2BurstForm, VolumeCostForm, VolumesForm
-
-__all__ = [
-    "DIRECTIONS",
-    "RESERVED",
-    "DatabaseForm",
-    "Gp2BurstForm",
-    "NetworkScalingForm",
-    "PricePerformanceForm",
-    "PricePerformanceQuery",
-    "QueryForm",
-    "QuestionForm",
-    "UnitPricesForm",
-    "UnitPricesQuery",
-    "VolumeCostForm",
-    "VolumePerformanceForm",
-    "VolumesForm",
-    "benchmark_params",
-    "coerce_param",
-    "comma_list",
-    "lenient_query",
-]

@@ -25,9 +25,14 @@ from benchmarks.currency import USD
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark
 from benchmarks.per_dollar import pareto_frontier
-from benchmarks.questions import PricePerformanceQuery, lenient_query
 from benchmarks.questions.parameters import open_label
-from benchmarks.questions.price_performance import DEFAULT_FAMILIES, ESTIMATES, ORDERS
+from benchmarks.questions.price_performance import (
+    DEFAULT_FAMILIES,
+    ESTIMATES,
+    ORDERS,
+    PricePerformanceQuery,
+    lenient_query,
+)
 from benchmarks.selectors import answer_sentence, demo, prices
 from benchmarks.selectors.baseline import baseline_row
 from benchmarks.selectors.busy import WORKER_PARAMETERS

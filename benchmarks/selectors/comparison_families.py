@@ -16,8 +16,7 @@ from typing import Any
 
 from benchmarks.family_presets import FamilyFacts
 from benchmarks.models import Vendor
-from benchmarks.questions import PricePerformanceQuery
-from benchmarks.questions.price_performance import VENDOR_DEFAULT_FAMILIES
+from benchmarks.questions.price_performance import VENDOR_DEFAULT_FAMILIES, PricePerformanceQuery
 from benchmarks.selectors import prices
 from benchmarks.selectors.family_facts import family_facts, vendor_first
 

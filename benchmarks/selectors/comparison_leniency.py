@@ -12,7 +12,7 @@ from django.utils import timezone
 from benchmarks.currency import USD, exchange_rate
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark
-from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.selectors.busy import WORKER_PARAMETERS
 
 

@@ -14,8 +14,11 @@ from django.db.models import Case, F, JSONField, When
 from django.urls import reverse
 
 from benchmarks.models import Benchmark, Vendor
-from benchmarks.questions import PricePerformanceQuery
-from benchmarks.questions.price_performance import BUSY_SHARES, DEFAULT_BENCHMARK
+from benchmarks.questions.price_performance import (
+    BUSY_SHARES,
+    DEFAULT_BENCHMARK,
+    PricePerformanceQuery,
+)
 from benchmarks.selectors import prices
 
 # Without DEFAULT_BENCHMARK, among benchmarks that cover the families equally well, the page

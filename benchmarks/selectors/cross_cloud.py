@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from benchmarks.errors import DomainError
 from benchmarks.noise import Noise
-from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.selectors.baseline import apply_baseline
 from benchmarks.selectors.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.price_performance import price_performance_table

@@ -20,7 +20,7 @@ from benchmarks import catalog
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, DatabasePrice, InstanceType, SeriesStatistics
 from benchmarks.per_dollar import per_dollar, per_price
-from benchmarks.questions import benchmark_params
+from benchmarks.questions.parameters import benchmark_params
 from benchmarks.reference import DATABASE_ENGINES, DEPLOYMENT_OPTIONS
 from benchmarks.selectors.kept_series import BenchmarkAnswer, figures
 from benchmarks.selectors.lookups import get_benchmark, get_region

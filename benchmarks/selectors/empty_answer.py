@@ -4,7 +4,7 @@ More): an empty answer is never left without a way on."""
 
 from __future__ import annotations
 
-from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.selectors.answer_sentence import option_words
 from benchmarks.selectors.price_performance_rows import PricePerformanceTable
 

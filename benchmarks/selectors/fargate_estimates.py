@@ -39,7 +39,7 @@ from benchmarks.models import (
     Region,
     Vendor,
 )
-from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.selectors.kept_series import (
     COLUMNS,

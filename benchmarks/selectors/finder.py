@@ -22,8 +22,8 @@ from benchmarks import units
 from benchmarks.models import Benchmark, InstanceType, Region, Run, family_of
 from benchmarks.per_dollar import HOURS_PER_YEAR
 from benchmarks.profiles import Profile
-from benchmarks.questions import PricePerformanceQuery
 from benchmarks.questions.finder import CSV_COLUMNS, FinderQuery
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices

@@ -30,7 +30,7 @@ from benchmarks.selectors.lookups import prices_stamp, types_named
 from benchmarks.services.statistics.attach import params_key
 
 if TYPE_CHECKING:
-    from benchmarks.questions import PricePerformanceQuery
+    from benchmarks.questions.price_performance import PricePerformanceQuery
     from benchmarks.selectors.price_performance_rows import PricePerformanceRow
 
 

@@ -25,8 +25,8 @@ from benchmarks.currency import NO_CONVERSION, USD, ExchangeRate, exchange_rate
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, SeriesStatistics
 from benchmarks.per_dollar import usd_per_million_tokens
-from benchmarks.questions import PricePerformanceQuery
 from benchmarks.questions.llm_serving import LlmServingQuery
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors import prices
 from benchmarks.selectors.answer_sentence import option_words

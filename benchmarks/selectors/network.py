@@ -18,7 +18,7 @@ from django.utils import timezone
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, PurchaseOption, SeriesStatistics
 from benchmarks.per_dollar import BITS_PER_GIGABIT, gbit_per_second_per_usd_hour
-from benchmarks.questions import DIRECTIONS
+from benchmarks.questions.scaling import DIRECTIONS
 from benchmarks.selectors import prices
 from benchmarks.selectors.lookups import get_benchmark, get_region
 

@@ -18,7 +18,8 @@ from benchmarks.currency import exchange_rate
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType
 from benchmarks.noise import Noise
-from benchmarks.questions import PricePerformanceQuery, benchmark_params
+from benchmarks.questions.parameters import benchmark_params
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.selectors import busy, prices, question_names, verified
 from benchmarks.selectors.baseline import apply_baseline
 from benchmarks.selectors.basis import bandwidth_figures, on_basis

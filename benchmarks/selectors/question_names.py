@@ -14,7 +14,7 @@ from benchmarks.selectors.lookups import did_you_mean, types_found, vendor_and_n
 
 if TYPE_CHECKING:
     from benchmarks.models import Benchmark
-    from benchmarks.questions import PricePerformanceQuery
+    from benchmarks.questions.price_performance import PricePerformanceQuery
 
 
 def unknown_types(names) -> list[str]:

@@ -35,9 +35,9 @@ from benchmarks.models import (
     family_of,
     fargate_name,
 )
-from benchmarks.questions import UnitPricesQuery
 from benchmarks.questions.price_performance import VENDOR_DEFAULT_FAMILIES
 from benchmarks.questions.purchase import Purchase
+from benchmarks.questions.unit_prices import UnitPricesQuery
 from benchmarks.reference import fargate_task_sizes, fargate_unsold
 from benchmarks.selectors import lookups
 from benchmarks.selectors.fargate_prices import FARGATE_OPTIONS

@@ -21,7 +21,7 @@ from django.utils import timezone
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, SeriesStatistics
 from benchmarks.per_dollar import per_price
-from benchmarks.questions import benchmark_params
+from benchmarks.questions.parameters import benchmark_params
 from benchmarks.selectors import storage
 from benchmarks.selectors.kept_series import BenchmarkAnswer
 from benchmarks.selectors.lookups import get_benchmark, get_region

@@ -56,7 +56,7 @@ def test_a_region_its_vendor_does_not_have_is_refused_naming_region(clouds, clie
 
 
 def test_default_families_follow_the_regions_vendors(clouds):
-    from benchmarks.questions import PricePerformanceQuery
+    from benchmarks.questions.price_performance import PricePerformanceQuery
 
     asked = PricePerformanceQuery(benchmark="passmark:cpu-mark", region="fsn1")
     result = comparison(asked, families_asked=False)

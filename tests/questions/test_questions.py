@@ -7,15 +7,13 @@ import pytest
 from django.http import QueryDict
 
 from benchmarks.errors import DomainError
-from benchmarks.questions import (
-    Gp2BurstForm,
+from benchmarks.questions.parameters import benchmark_params, coerce_param
+from benchmarks.questions.price_performance import (
     PricePerformanceForm,
     PricePerformanceQuery,
-    VolumeCostForm,
-    benchmark_params,
-    coerce_param,
     lenient_query,
 )
+from benchmarks.questions.volumes import Gp2BurstForm, VolumeCostForm
 from benchmarks.storage import gp2
 
 SHA = SimpleNamespace(

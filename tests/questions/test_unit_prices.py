@@ -6,7 +6,7 @@ import datetime
 import pytest
 from django.http import QueryDict
 
-from benchmarks.questions import UnitPricesForm, UnitPricesQuery
+from benchmarks.questions.unit_prices import UnitPricesForm, UnitPricesQuery
 
 
 def form(query: str) -> UnitPricesForm:

@@ -7,10 +7,11 @@ import pytest
 from django.http import QueryDict
 
 from benchmarks.errors import DomainError
-from benchmarks.questions import PricePerformanceForm, UnitPricesForm, benchmark_params
 from benchmarks.questions.base import day_error
 from benchmarks.questions.commitment_cost import CommitmentCostForm
-from benchmarks.questions.parameters import coerce_param
+from benchmarks.questions.parameters import benchmark_params, coerce_param
+from benchmarks.questions.price_performance import PricePerformanceForm
+from benchmarks.questions.unit_prices import UnitPricesForm
 
 BENCHMARK = SimpleNamespace(
     key="openssl:sha256",

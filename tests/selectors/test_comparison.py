@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import pytest
 
 from benchmarks import palette
-from benchmarks.questions import PricePerformanceQuery
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.selectors.comparison import (
     DEFAULT_FAMILIES,
     comparison,

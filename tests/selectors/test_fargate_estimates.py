@@ -150,7 +150,7 @@ def test_estimates_leave_when_excluded_or_fargate_is_not_asked_and_a_measurement
     _graviton2_and_fargate_rates()
     statistics.keep_noise()
     params = {"block_size": "8192"}
-    from benchmarks.questions import PricePerformanceQuery
+    from benchmarks.questions.price_performance import PricePerformanceQuery
     from benchmarks.selectors.price_performance import price_performance_table
 
     def names(**options):

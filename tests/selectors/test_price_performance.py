@@ -7,8 +7,8 @@ import pytest
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
-from benchmarks.questions import PricePerformanceQuery
 from benchmarks.questions.parameters import benchmark_params
+from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.selectors.comparison import DEFAULT_FAMILIES, comparison
 from benchmarks.selectors.kept_series import exact_params_key
 from benchmarks.selectors.price_performance import price_performance_table
