@@ -17,7 +17,9 @@ from benchmarks.models import Run
 
 pytestmark = pytest.mark.django_db
 
+# The README's examples and the guide's, which holds the rest of what the README once did.
 README = Path(__file__).resolve().parent.parent / "README.md"
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide.md"
 SERVER = "http://127.0.0.1:8000"
 # The lists an answer may carry its rows in, by endpoint.
 ROW_LISTS = ("results", "parts", "timeline")
@@ -29,7 +31,7 @@ NOT_PAGES = {
 
 
 def readme() -> str:
-    return README.read_text(encoding="utf-8")
+    return README.read_text(encoding="utf-8") + "\n" + GUIDE.read_text(encoding="utf-8")
 
 
 def shell_commands(text: str) -> list[str]:
