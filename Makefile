@@ -64,7 +64,7 @@ bench: install
 	$(VENV)/bin/python bench/offer_file.py
 
 # The database DATABASE_URL names (unset: SQLite under var/) to one file and back:
-# `make backup [FILE=path]`, `make restore FILE=path` (scripts/backup.py; README "Backups").
+# `make backup [FILE=path]`, `make restore FILE=path` (scripts/backup.py; docs/guide.md "Backups").
 # No install step: a backup must not wait for, or depend on, the package index.
 backup:
 	$(VENV)/bin/python scripts/backup.py backup $(FILE)

@@ -1,7 +1,7 @@
 """gunicorn's settings for pricebench (read from the working directory by gunicorn itself).
 
-Each comes from the environment with a default sized for a small host; the README explains
-them.
+Each comes from the environment with a default sized for a small host; docs/guide.md
+("Configuration") explains them.
 """
 
 import gc

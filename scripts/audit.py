@@ -1,10 +1,11 @@
 """Known vulnerabilities in our pinned dependencies: pip-audit and npm audit, with our policy.
 
-Policy (README, "Dependency audit"): any known vulnerability of a Python package fails (PyPI's
-data carries no severity); an npm advisory of severity high or critical fails, moderate and
-low are printed. An advisory we accept is listed in audit-accepted.txt with a review date;
-past that date it fails again. When a vulnerability service cannot be reached the audit of
-that ecosystem is SKIPPED with the reason printed, never passed silently.
+Policy (docs/guide.md, "Dependency audit"): any known vulnerability of a Python package
+fails (PyPI's data carries no severity); an npm advisory of severity high or critical
+fails, moderate and low are printed. An advisory we accept is listed in audit-accepted.txt
+with a review date; past that date it fails again. When a vulnerability service cannot be
+reached the audit of that ecosystem is SKIPPED with the reason printed, never passed
+silently.
 
 Exit status: 0 clean (or skipped), 1 a vulnerability the policy refuses, 2 the audit broke.
 """

@@ -25,7 +25,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Known vulnerabilities in the pinned dependencies (policy in the README, "Dependency audit").
+# Known vulnerabilities in the pinned dependencies (policy in docs/guide.md, "Dependency audit").
 .venv/bin/python scripts/audit.py
 
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)

@@ -1,8 +1,8 @@
-"""Every example the README prints works on the bundled demo: each `curl` GET of the API, and
-each question to `price-performance/` in its prose, answers 200 with rows, each upload names
-an endpoint and fields that exist, and each page it names answers 200. database-price-
-performance/, which answers no rows on the demo (it holds no DB instance class), is named in
-prose and given as no example to run, and the README says why."""
+"""Every example the README and docs/guide.md print works on the bundled demo: each `curl`
+GET of the API, and each question to `price-performance/` in their prose, answers 200 with
+rows, each upload names an endpoint and fields that exist, and each page they name answers
+200. database-price-performance/, which answers no rows on the demo (it holds no DB instance
+class), is named in prose and given as no example to run, and the guide says why."""
 
 import re
 import shlex
