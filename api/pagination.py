@@ -4,7 +4,7 @@ from django.db.models import QuerySet
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 
-from benchmarks.selectors.paging import rows_between
+from benchmarks.selectors.pages.paging import rows_between
 
 MAX_OFFSET = 2**31 - 1
 

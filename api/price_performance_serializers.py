@@ -9,10 +9,13 @@ from typing import Any
 from rest_framework import serializers
 
 from api.answer_fields import purchase_fields
-from api.noise_serializers import BestFamilySerializer, NoiseSerializer, standing_fields
+from api.subjects.noise_serializers import BestFamilySerializer, NoiseSerializer, standing_fields
 from benchmarks.questions.price_performance import BASES, ORDERS, PRICE_DATES
-from benchmarks.selectors import answer_sentence
-from benchmarks.selectors.price_performance_rows import PricePerformanceRow, PricePerformanceTable
+from benchmarks.selectors.answer import answer_sentence
+from benchmarks.selectors.answer.price_performance_rows import (
+    PricePerformanceRow,
+    PricePerformanceTable,
+)
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,7 @@ ROW = (
                     "responses"
                 ),
             ),
-            # Where the row stands once the noise counts (api/noise_serializers.py).
+            # Where the row stands once the noise counts (api/subjects/noise_serializers.py).
             *(Column(name, field) for name, field in standing_fields()),
             Column(
                 "estimated",
@@ -437,7 +440,7 @@ def price_performance_answer(table: PricePerformanceTable) -> dict:
 
 
 def _standing(table: PricePerformanceTable) -> dict:
-    """The answer's noise, best family and tie (selectors/standing.py)."""
+    """The answer's noise, best family and tie (selectors/answer/standing.py)."""
     standing = table.standing
     if standing is None:
         return {"noise": None, "best_family": None, "tied": False}

@@ -9,7 +9,7 @@ from benchmarks import per_dollar
 from benchmarks.currency import USD
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
 from benchmarks.questions.base import day_error
-from benchmarks.selectors.runs import held_results
+from benchmarks.selectors.pages.runs import held_results
 
 
 class RegionSerializer(serializers.ModelSerializer):

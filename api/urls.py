@@ -5,19 +5,19 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
-from api import (
+from api import views
+from api.subjects import (
     commitment_cost_views,
     database_views,
     fleet_views,
     network_views,
     profile_views,
     storage_views,
-    views,
     volume_performance_views,
 )
-from api.llm_serving_views import LlmModelsView, LlmServingView
-from api.unit_price_views import CheapestRegionsView, UnitPricesView
-from api.workload_views import WorkloadPredictView
+from api.subjects.llm_serving_views import LlmModelsView, LlmServingView
+from api.subjects.unit_price_views import CheapestRegionsView, UnitPricesView
+from api.subjects.workload_views import WorkloadPredictView
 
 app_name = "api"
 

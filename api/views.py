@@ -17,16 +17,17 @@ from rest_framework.reverse import reverse
 from rest_framework.routers import APIRootView
 from rest_framework.views import APIView
 
-from api import conditional, filters, price_performance_serializers, profile_views, serializers
+from api import conditional, filters, price_performance_serializers, serializers
 from api.permissions import HasUploadToken, IsRunsUploadToken, IsUploaderOrStaffOrReadOnly
 from api.query_parameters import KnownParameters
 from api.schema import benchmark_parameters
+from api.subjects import profile_views
 from api.throttles import UploadRateThrottle
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Run
 from benchmarks.profiles import BY_KEY as PROFILE_KEYS
 from benchmarks.questions.price_performance import PricePerformanceForm
 from benchmarks.questions.profiles import ProfileForm
-from benchmarks.selectors import cross_cloud, lookups, price_performance
+from benchmarks.selectors.answer import cross_cloud, lookups, price_performance
 from benchmarks.services import runs as run_services
 from benchmarks.services.identified_runs import upload_identified_run
 from benchmarks.services.identity_nonces import issue_nonce
@@ -276,8 +277,8 @@ class PricePerformanceView(KnownParameters, APIView):
     def get(self, request):
         params = request.query_params
         if params.get("profile"):
-            # A workload profile instead of one benchmark (api/profile_views.py); `profile=`
-            # is no profile, as any other blank parameter is absent.
+            # A workload profile instead of one benchmark (api/subjects/profile_views.py);
+            # `profile=` is no profile, as any other blank parameter is absent.
             return profile_views.profile_answer(request)
         # Asked again while its benchmark and region are cached: a kept answer goes out
         # before the question is validated again (conditional.answer says why that is safe).

@@ -90,7 +90,7 @@ def measure(database: Path, types: list[str], loads: int) -> dict[str, tuple[flo
     from django.test.utils import CaptureQueriesContext
 
     from benchmarks.models import InstanceType
-    from benchmarks.selectors import instance_types
+    from benchmarks.selectors.pages import instance_types
 
     _connect(database)
     client = Client(HTTP_HOST="localhost")

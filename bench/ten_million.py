@@ -163,7 +163,7 @@ def in_process(
     from django.test.utils import CaptureQueriesContext
 
     from benchmarks.models import Run
-    from benchmarks.selectors.catalogue import RUNS_PER_PAGE
+    from benchmarks.selectors.pages.catalogue import RUNS_PER_PAGE
 
     connection.close()
     cluster.restart()

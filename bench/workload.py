@@ -70,7 +70,7 @@ def measure(root: Path, mode: str) -> dict:
     stored_before = None
     if mode != "baseline":
         from benchmarks.models import WorkloadMatrix
-        from benchmarks.selectors import workload_vectors
+        from benchmarks.selectors.subjects import workload_vectors
 
         stored_before = WorkloadMatrix.objects.exists()
         if mode == "statistics":

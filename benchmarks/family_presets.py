@@ -2,8 +2,8 @@
 on, the latest generation, Graviton, burstable.
 
 Pure: families and what their types say of them (`FamilyFacts`, read by
-`selectors.family_facts`) in, families out. A family name reads class, generation, then letters
-that name the processor and extras (`c7gn`: class c, generation 7, Graviton, network); AWS's
+`selectors.pages.family_facts`) in, families out. A family name reads class, generation, then
+letters that name the processor and extras (`c7gn`: class c, generation 7, Graviton, network); AWS's
 letters after the generation say the processor: `g` Graviton, `a` AMD, anything else Intel
 (https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html). Another
 cloud's processor is read from its types (Arm, AMD or Intel). Names that do not read so

@@ -18,9 +18,12 @@ from benchmarks.questions.compare import CompareForm
 from benchmarks.questions.finder import BURSTABLE_CHOICES, COLUMNS, FinderForm, FinderQuery
 from benchmarks.questions.price_performance import BASIS_LABELS
 from benchmarks.questions.runs import RunListForm
-from benchmarks.selectors import catalogue, compare_regions, prices, raw_samples
-from benchmarks.selectors import compare as compare_selector
-from benchmarks.selectors import finder as finder_selector
+from benchmarks.selectors.answer import raw_samples
+from benchmarks.selectors.compare_types import compare as compare_selector
+from benchmarks.selectors.compare_types import compare_regions
+from benchmarks.selectors.costs import prices
+from benchmarks.selectors.pages import catalogue
+from benchmarks.selectors.pages import finder as finder_selector
 from dashboard import charts
 
 

@@ -12,20 +12,20 @@ from django.utils import timezone
 
 from benchmarks import palette, units
 from benchmarks.per_dollar import HOURS_PER_MONTH, other_basis_per_dollar
-from benchmarks.selectors import fargate_estimates
-from benchmarks.selectors.commitment_cost import CommitmentCost
-from benchmarks.selectors.compare_lines import TypeComparison
-from benchmarks.selectors.comparison import Comparison
-from benchmarks.selectors.cpu_scaling import CpuScaling
-from benchmarks.selectors.databases import DatabaseTable
-from benchmarks.selectors.five_families import SideBySide
-from benchmarks.selectors.instance_types import InstanceTypePage, PricePeriod
-from benchmarks.selectors.long_run import LongRun
-from benchmarks.selectors.memory_curves import MemoryCurves
-from benchmarks.selectors.network import NetworkScaling
-from benchmarks.selectors.price_performance_rows import PricePerformanceRow, best_first
-from benchmarks.selectors.profile_comparison import ProfileComparison
-from benchmarks.selectors.storage import VolumeComparison
+from benchmarks.selectors.answer import fargate_estimates
+from benchmarks.selectors.answer.price_performance_rows import PricePerformanceRow, best_first
+from benchmarks.selectors.compare_types.compare_lines import TypeComparison
+from benchmarks.selectors.costs.commitment_cost import CommitmentCost
+from benchmarks.selectors.pages.comparison import Comparison
+from benchmarks.selectors.pages.five_families import SideBySide
+from benchmarks.selectors.pages.instance_types import InstanceTypePage, PricePeriod
+from benchmarks.selectors.subjects.cpu_scaling import CpuScaling
+from benchmarks.selectors.subjects.databases import DatabaseTable
+from benchmarks.selectors.subjects.long_run import LongRun
+from benchmarks.selectors.subjects.memory_curves import MemoryCurves
+from benchmarks.selectors.subjects.network import NetworkScaling
+from benchmarks.selectors.subjects.profile_comparison import ProfileComparison
+from benchmarks.selectors.subjects.storage import VolumeComparison
 
 
 def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict | None:
@@ -35,7 +35,7 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
     The figures are the API's (`per_dollar`, `median`, ...) for the same question; scales
     (units.Scale.as_json) say how the scripts write them; bars are drawn in the answer's
     order (best first). `rows`: the rows whose data is written, when the page shows only some
-    (selectors.shown_rows: those shown, the bars, the frontier); all by default.
+    (selectors.answer.shown_rows: those shown, the bars, the frontier); all by default.
     """
     table, reading, bars = comparison.table, comparison.reading, comparison.bars
     if table is None or reading is None:
@@ -86,7 +86,7 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
                 "basis_figure": row.basis_figure,
                 "min": row.min,
                 "max": row.max,
-                # 90% intervals (selectors/standing.py): the charts' error bars.
+                # 90% intervals (selectors/answer/standing.py): the charts' error bars.
                 "interval": row.interval,
                 "per_dollar_interval": row.per_dollar_interval,
                 "usd_per_hour": row.usd_per_hour,
@@ -100,12 +100,12 @@ def comparison_chart(comparison: Comparison, rows: list | None = None) -> dict |
                 "relative_per_dollar": row.relative_per_dollar,
                 "pareto": row.key in frontier,
                 "best": row.key == best,
-                # Where the noise leaves it (selectors/standing.py): a row that could rank
+                # Where the noise leaves it (selectors/answer/standing.py): a row that could rank
                 # first is indistinguishable from the best, and the chart outlines it so.
                 "rank": row.rank,
                 "rank_range": row.rank_range,
                 "within_noise_of_best": bool(row.rank_range and row.rank_range[0] == 1),
-                # A Fargate size no task measured (selectors/fargate_estimates.py): hatched.
+                # A Fargate size no task measured (selectors/answer/fargate_estimates.py): hatched.
                 "estimated": row.estimated,
                 "estimate_note": fargate_estimates.describe(row.estimate) if row.estimate else None,
                 "samples": [[value, model_index[model]] for value, model in row.samples]
@@ -162,7 +162,7 @@ def _best(rows: list[PricePerformanceRow], reading: units.Reading) -> str | None
 
 def cpu_scaling_chart(scaling: CpuScaling | None) -> dict | None:
     """stress-ng at 1..n workers on one type: bogo ops per second and per dollar, and each
-    worker's share of one worker's work (selectors/cpu_scaling.py)."""
+    worker's share of one worker's work (selectors/subjects/cpu_scaling.py)."""
     if scaling is None:
         return None
     return {
@@ -185,7 +185,7 @@ def cpu_scaling_chart(scaling: CpuScaling | None) -> dict | None:
 
 def memory_chart(curves: MemoryCurves | None) -> dict | None:
     """Memory by working-set size on one type: bandwidths (B/s) and the latency (seconds) at
-    each size in KiB (selectors/memory_curves.py)."""
+    each size in KiB (selectors/subjects/memory_curves.py)."""
     if curves is None:
         return None
     return {
@@ -197,7 +197,7 @@ def memory_chart(curves: MemoryCurves | None) -> dict | None:
 
 def long_run_chart(day: LongRun | None) -> dict | None:
     """A day of stress-ng at rising load, measured and as the burstable model expects it in
-    standard mode (selectors/long_run.py)."""
+    standard mode (selectors/subjects/long_run.py)."""
     if day is None:
         return None
     return {

@@ -7,7 +7,8 @@ from django.shortcuts import render
 
 from benchmarks.currency import menu as currency_menu
 from benchmarks.questions.llm_serving import MODES, PERCENTILES, WORKLOADS, LlmServingForm
-from benchmarks.selectors import llm_serving, prices
+from benchmarks.selectors.costs import prices
+from benchmarks.selectors.subjects import llm_serving
 from dashboard.views import study_page
 
 # The page's question when it names no region: one large region of each cloud Spare Cores

@@ -215,7 +215,7 @@ SPECTACULAR_SETTINGS = {
     # ranking's (sustained, burst, unlimited); each enum gets its own name.
     "ENUM_NAME_OVERRIDES": {
         "BasisEnum": "benchmarks.questions.price_performance.BASES",
-        "NoiseBasisEnum": "api.noise_serializers.NOISE_BASES",
+        "NoiseBasisEnum": "api.subjects.noise_serializers.NOISE_BASES",
     },
 }
 

@@ -24,27 +24,23 @@ from benchmarks.questions.profiles import CARRIED_FOR_BENCHMARKS, ProfileForm
 from benchmarks.questions.purchase import purchase_controls
 from benchmarks.questions.scaling import DatabaseForm, NetworkScalingForm
 from benchmarks.questions.volumes import VolumesForm
-from benchmarks.selectors import benchmark_pages as benchmark_selector
-from benchmarks.selectors import commitment_cost as commitment_cost_selector
-from benchmarks.selectors import comparison as comparison_selector
-from benchmarks.selectors import (
+from benchmarks.selectors.answer.shown_rows import shown_rows
+from benchmarks.selectors.costs import commitment_cost as commitment_cost_selector
+from benchmarks.selectors.pages import benchmark_pages as benchmark_selector
+from benchmarks.selectors.pages import comparison as comparison_selector
+from benchmarks.selectors.pages import (
     comparison_clouds,
     comparison_families,
     comparison_menus,
-    cpu_scaling,
-    databases,
     family_facts,
-    long_run,
-    memory_curves,
-    network,
     similar,
 )
-from benchmarks.selectors import five_families as five_families_selector
-from benchmarks.selectors import instance_types as instance_type_selector
-from benchmarks.selectors import profile_comparison as profile_comparison_selector
-from benchmarks.selectors import runs as run_selector
-from benchmarks.selectors import storage as storage_selector
-from benchmarks.selectors.shown_rows import shown_rows
+from benchmarks.selectors.pages import five_families as five_families_selector
+from benchmarks.selectors.pages import instance_types as instance_type_selector
+from benchmarks.selectors.pages import runs as run_selector
+from benchmarks.selectors.subjects import cpu_scaling, databases, long_run, memory_curves, network
+from benchmarks.selectors.subjects import profile_comparison as profile_comparison_selector
+from benchmarks.selectors.subjects import storage as storage_selector
 from benchmarks.services import runs as run_services
 from dashboard import charts, health
 from dashboard.forms import ShownRowsForm, UploadForm

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from benchmarks.questions.price_performance import PricePerformanceQuery
-from benchmarks.selectors import comparison
+from benchmarks.selectors.pages import comparison
 
 logger = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ def _empty_answer_cache():
     from django.core.cache import caches
 
     from benchmarks import freshness
-    from benchmarks.selectors import workload_vectors
+    from benchmarks.selectors.subjects import workload_vectors
 
     caches["answers"].clear()
     freshness.forget()

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from benchmarks.selectors import calibration
+from benchmarks.selectors.answer import calibration
 from benchmarks.services import statistics
 from tests.services.statistics.test_noise import _repeat_all
 

@@ -69,7 +69,7 @@ def test_a_postgresql_server_that_does_not_answer_is_away():
 @pytest.mark.django_db
 @pytest.mark.parametrize(("run", "status"), [(refused_query, 500), (missing_file, 503)])
 def test_the_api_says_unavailable_only_when_the_database_is(monkeypatch, run, status):
-    from benchmarks.selectors import lookups
+    from benchmarks.selectors.answer import lookups
 
     def fails(*args, **kwargs):
         raise sqlite_error(run)

@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from benchmarks.models import InstanceType
 from benchmarks.pricing import snapshot
-from benchmarks.selectors.instance_types import types_lacking_specs
+from benchmarks.selectors.pages.instance_types import types_lacking_specs
 from benchmarks.services.prices.specs import bundled_specs_file
 
 pytestmark = pytest.mark.django_db

@@ -23,8 +23,6 @@ MAX_LINES = 500
 # The agent is one standard-library file by design: it is copied onto a machine and run
 # there alone (docs/architecture.md, "agent").
 LONG_BY_DESIGN = {"agent/pricebench_agent.py"}
-# Folders over the limit until the move by subject (selectors/, api/) runs; the move empties it.
-CROWDED_BEFORE_THE_MOVE = {"benchmarks/selectors", "api"}
 
 
 def project_files():
@@ -135,9 +133,7 @@ def test_no_application_folder_holds_more_than_30_modules():
         if relative.parts[0] in APPLICATION and relative.name != "__init__.py":
             counts[relative.parent] = counts.get(relative.parent, 0) + 1
     crowded = {
-        str(folder): count
-        for folder, count in counts.items()
-        if count > MAX_MODULES_PER_FOLDER and str(folder) not in CROWDED_BEFORE_THE_MOVE
+        str(folder): count for folder, count in counts.items() if count > MAX_MODULES_PER_FOLDER
     }
     assert crowded == {}
 

@@ -136,8 +136,8 @@ def test_the_sentence_and_the_ranks_name_the_same_distribution():
     # One lookup (Noise.judged_by) for the margins (reach) and the line under the answer.
     from types import SimpleNamespace
 
-    from benchmarks.selectors.answer_sentence import second_run
-    from benchmarks.selectors.standing import Standing
+    from benchmarks.selectors.answer.answer_sentence import second_run
+    from benchmarks.selectors.answer.standing import Standing
 
     measured = noise.measure(
         repeated([(100.0, 100.5)] * 60, vendor="aws")
@@ -277,7 +277,7 @@ def test_the_spread_of_a_rows_runs_needs_two_runs():
 def test_a_row_is_judged_by_its_groups_margin_or_its_own_runs_where_wider():
     from types import SimpleNamespace
 
-    from benchmarks.selectors.standing import stand
+    from benchmarks.selectors.answer.standing import stand
 
     measured = noise.measure(
         repeated([(100.0, 100.5)] * 60, vendor="aws")
@@ -315,7 +315,7 @@ def test_a_row_is_judged_by_its_groups_margin_or_its_own_runs_where_wider():
 def test_a_lower_is_better_figure_swaps_its_per_dollar_bounds():
     from types import SimpleNamespace
 
-    from benchmarks.selectors.standing import stand
+    from benchmarks.selectors.answer.standing import stand
 
     measured = noise.measure(repeated([(100.0, 110.0)] * 60))
     # 2 seconds a job at $1 an hour: 1,800 jobs per dollar.
@@ -334,7 +334,7 @@ def test_a_lower_is_better_figure_swaps_its_per_dollar_bounds():
 def test_an_estimates_interval_covers_how_far_its_sources_disagree():
     from types import SimpleNamespace
 
-    from benchmarks.selectors.standing import stand
+    from benchmarks.selectors.answer.standing import stand
 
     measured = noise.measure(repeated([(100.0, 101.0)] * 60))
     estimated = SimpleNamespace(
@@ -376,7 +376,7 @@ def test_each_parameter_set_keeps_its_own_distribution():
 def test_a_row_is_judged_by_its_parameter_sets_distribution_first():
     from types import SimpleNamespace
 
-    from benchmarks.selectors.standing import stand
+    from benchmarks.selectors.answer.standing import stand
 
     one = [replace(f, params_key='{"workers":1}') for f in repeated([(100.0, 100.2)] * 60)]
     many = [

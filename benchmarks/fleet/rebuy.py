@@ -23,9 +23,9 @@ from benchmarks.questions.parameters import benchmark_params
 from benchmarks.questions.price_performance import PricePerformanceQuery
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.questions.purchase import Purchase
-from benchmarks.selectors import lookups
-from benchmarks.selectors.price_performance import price_performance_table
-from benchmarks.selectors.profiles import profile_table
+from benchmarks.selectors.answer import lookups
+from benchmarks.selectors.answer.price_performance import price_performance_table
+from benchmarks.selectors.subjects.profiles import profile_table
 
 # Errors of the question itself (not of one line): a 400 for the whole fleet.
 QUESTION_FIELDS = ("benchmark", "profile", "params", "basis")
@@ -53,7 +53,7 @@ class Replacement:
     saving_usd_per_month: Range
     beyond_noise: bool
     # The work ratio rests on an estimated figure (a Fargate size no task ran the benchmark
-    # on, selectors/fargate_estimates.py), the replacement's or the line's own: not measured.
+    # on, selectors/answer/fargate_estimates.py), the replacement's or the line's own: not measured.
     estimated: bool = False
     # The line's own type already costs least: kept, nothing saved.
     kept: bool = False

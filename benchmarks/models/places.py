@@ -28,7 +28,7 @@ class Vendor(models.TextChoices):
 def qualified_name(vendor: str, name: str) -> str:
     """How an instance type is named where a name could be two vendors': AWS's bare
     (`c7g.large`: a bare name is AWS's when AWS has it), another cloud's `vendor:name`
-    (`hcloud:cax11`); selectors/lookups.vendor_and_name reads it back."""
+    (`hcloud:cax11`); selectors/answer/lookups.vendor_and_name reads it back."""
     return name if vendor == Vendor.AWS else f"{vendor}:{name}"
 
 

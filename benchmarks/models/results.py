@@ -290,7 +290,7 @@ class SeriesStatistics(models.Model):
                 name="statistics_peers",
             ),
             # A question reads its peer group's rows from here alone: every column
-            # selectors/kept_series.py reads but the extras, in a few pages rather than one
+            # selectors/answer/kept_series.py reads but the extras, in a few pages rather than one
             # heap page per series (a group's rows are written at their runs' times, far
             # apart). Apart from `statistics_peers`, whose narrow entries the rank counts read
             # three times faster (docs/performance.md, "A question's rows from an index").
@@ -416,7 +416,7 @@ class FargateBasis(models.Model):
     Kept by services/statistics/fargate.py: the processors x86_64 tasks were observed on,
     newest first, the method's error on study S1, where Fargate tasks and EC2 instances ran on
     the same processors, and the task sizes as answers price them
-    (selectors/fargate_estimates.py, docs/fargate.md)."""
+    (selectors/answer/fargate_estimates.py, docs/fargate.md)."""
 
     # [{"cpu_model", "observations", "observed": "YYYY-MM-DD" or None}, ...], newest first.
     observed = models.JSONField(default=list)
@@ -426,7 +426,7 @@ class FargateBasis(models.Model):
     # Every prediction: [{"task", "processor", "benchmark", "params", "measured",
     # "predicted", "error", "from", "counted"}, ...].
     validation = models.JSONField(default=list)
-    # The Fargate task sizes as answers price them (selectors.kept_series.Machine's fields,
+    # The Fargate task sizes as answers price them (selectors.answer.kept_series.Machine's fields,
     # numbers as text): read with the rest, in the one query an answer spends on the basis.
     sizes = models.JSONField(default=list)
     kept_at = models.DateTimeField()

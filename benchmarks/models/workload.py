@@ -1,4 +1,5 @@
-"""The workload model's benchmark matrix, kept from the statistics (selectors/workload_vectors)."""
+"""The workload model's benchmark matrix, kept from the statistics
+(selectors/subjects/workload_vectors)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from django import forms
 
 from benchmarks.errors import DomainError
 from benchmarks.models import Vendor, family_spelling
-from benchmarks.selectors import lookups
+from benchmarks.selectors.answer import lookups
 
 # Query parameters that belong to the API's or the pages' machinery, never to a benchmark:
 # `rows` is how many rows the comparison page writes (dashboard.forms.ShownRowsForm).

@@ -39,5 +39,6 @@ class CheapestRegionsForm(QuestionForm, PurchaseFields):
         )
 
     def selector_arguments(self) -> dict:
-        """The keyword arguments of `benchmarks.selectors.cheapest_regions.cheapest_regions`."""
+        """The keyword arguments of
+        `benchmarks.selectors.costs.cheapest_regions.cheapest_regions`."""
         return {"query": self.query()}

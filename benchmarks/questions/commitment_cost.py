@@ -50,5 +50,5 @@ class CommitmentCostForm(QuestionForm):
         )
 
     def selector_arguments(self) -> dict:
-        """The keyword arguments of `benchmarks.selectors.commitment_cost.commitment_cost`."""
+        """The keyword arguments of `benchmarks.selectors.costs.commitment_cost.commitment_cost`."""
         return {"query": self.query()}

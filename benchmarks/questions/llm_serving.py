@@ -124,7 +124,7 @@ class LlmServingForm(QuestionForm, PurchaseFields):
         )
 
     def selector_arguments(self) -> dict:
-        """The keyword arguments of `benchmarks.selectors.llm_serving.llm_serving`."""
+        """The keyword arguments of `benchmarks.selectors.subjects.llm_serving.llm_serving`."""
         return {"query": self.query()}
 
 
@@ -134,7 +134,7 @@ class LlmModelsForm(QuestionForm):
     workload = choice_field(WORKLOADS, "Only types measured with this workload (default any)")
 
     def selector_arguments(self) -> dict:
-        """The keyword arguments of `benchmarks.selectors.llm_serving.llm_models`."""
+        """The keyword arguments of `benchmarks.selectors.subjects.llm_serving.llm_models`."""
         return {"workload": self.cleaned_data.get("workload") or ""}
 
 

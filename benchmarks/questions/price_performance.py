@@ -40,7 +40,8 @@ BASIS_LABELS = {
 PRICE_DATES = ("any", "exact")
 PRICE_DATES_LABELS = {"any": "the nearest price known", "exact": "only prices in force that day"}
 # Fargate sizes no task ran the benchmark on, estimated from EC2 types with the processor the
-# task runs on (selectors/fargate_estimates.py): listed, labelled, unless `estimates=exclude`.
+# task runs on (selectors/answer/fargate_estimates.py): listed, labelled, unless
+# `estimates=exclude`.
 ESTIMATES = ("include", "exclude")
 # The shares of vCPUs busy the page offers (`busy`); any other from 0.01 to 1 is asked by URL.
 BUSY_SHARES = (Decimal("0.25"), Decimal("0.5"), Decimal("0.75"), Decimal("1"))
@@ -97,7 +98,7 @@ class PricePerformanceQuery:
     # Whether estimated Fargate rows are listed (ESTIMATES).
     estimates: str = ESTIMATES[0]
     # A benchmark run at several worker counts (stress-ng:cpu's `workers`): each type's
-    # figure at this share of its vCPUs busy (selectors/busy.py); None: as the params say.
+    # figure at this share of its vCPUs busy (selectors/answer/busy.py); None: as the params say.
     busy: Decimal | None = None
     # The purchase option's commitment and spot zone (`purchase`).
     term: str = Purchase.term

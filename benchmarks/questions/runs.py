@@ -21,7 +21,7 @@ class RunListForm(QuestionForm):
     )
 
     def selector_arguments(self) -> dict:
-        """The keyword arguments of `benchmarks.selectors.catalogue.run_list`."""
+        """The keyword arguments of `benchmarks.selectors.pages.catalogue.run_list`."""
         data = self.cleaned_data
         return {
             "instance_type": data.get("instance_type", "").strip(),

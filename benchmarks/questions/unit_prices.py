@@ -13,7 +13,7 @@ from benchmarks.models import PurchaseOption
 from benchmarks.questions.base import QuestionForm, date_field, families_field, family_names
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES, VENDOR_DEFAULT_FAMILIES
 from benchmarks.questions.purchase import Purchase, PurchaseFields
-from benchmarks.selectors import lookups
+from benchmarks.selectors.answer import lookups
 
 MAX_FAMILIES = 20
 
@@ -73,5 +73,5 @@ class UnitPricesForm(QuestionForm, PurchaseFields):
         )
 
     def selector_arguments(self) -> dict:
-        """The keyword arguments of `benchmarks.selectors.unit_prices.unit_prices`."""
+        """The keyword arguments of `benchmarks.selectors.costs.unit_prices.unit_prices`."""
         return {"query": self.query()}

@@ -73,7 +73,7 @@ class VolumesForm(QuestionForm):
         return [[self[f"{name}_{number}"] for name in ROW_FIELDS] for number in range(1, ROWS + 1)]
 
     def selector_arguments(self) -> dict:
-        """The keyword arguments of `benchmarks.selectors.storage.volume_comparison`."""
+        """The keyword arguments of `benchmarks.selectors.subjects.storage.volume_comparison`."""
         data = self.cleaned_data
         return {
             "region_code": data["region"] or self.default_region,

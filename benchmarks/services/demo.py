@@ -20,7 +20,7 @@ from benchmarks.fargate_estimate import ESTIMATE_SOURCE_FAMILIES
 from benchmarks.models import InstanceType, Run, Vendor, family_of
 from benchmarks.pricing import snapshot
 from benchmarks.pricing.snapshot import DEMO_DIR
-from benchmarks.selectors.comparison import DEFAULT_FAMILIES
+from benchmarks.selectors.pages.comparison import DEFAULT_FAMILIES
 from benchmarks.services import prices as price_services
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
@@ -208,7 +208,7 @@ def load_cloud_prices(*, vendor: str, families: Collection[str] | None = None) -
 
 class ProgressFile:
     """Where a background load says how far it got, for the comparison page's note
-    (selectors/demo.py): settings.PRICEBENCH_DEMO_PROGRESS_FILE, removed when it ends."""
+    (selectors/pages/demo.py): settings.PRICEBENCH_DEMO_PROGRESS_FILE, removed when it ends."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

@@ -16,7 +16,7 @@ from django.db import transaction
 from benchmarks.errors import DomainError
 from benchmarks.models import Run
 from benchmarks.parsers import ParsedOutput
-from benchmarks.selectors.lookups import get_instance_type, get_region
+from benchmarks.selectors.answer.lookups import get_instance_type, get_region
 from benchmarks.services import ingest, upload_checks
 
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from benchmarks import catalog
 from benchmarks.models import Benchmark, Region, Result, Run
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
-from benchmarks.selectors.lookups import by_name, get_region, types_by_names
+from benchmarks.selectors.answer.lookups import by_name, get_region, types_by_names
 from benchmarks.services import screening, statistics
 
 

@@ -19,7 +19,7 @@ from benchmarks import parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Run
 from benchmarks.parsers import ParsedOutput, ParseError, iperf3
-from benchmarks.selectors.lookups import get_instance_type, get_region
+from benchmarks.selectors.answer.lookups import get_instance_type, get_region
 from benchmarks.services import ingest, statistics, upload_checks
 
 logger = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ def _submit(
     if instance_type and not region:
         raise DomainError("region is required with an instance_type", field="region")
     if instance_type and instance_type.kind == InstanceType.Kind.DATABASE:
-        from benchmarks.selectors.databases import ENGINES
+        from benchmarks.selectors.subjects.databases import ENGINES
 
         if variant not in ENGINES:
             raise DomainError(

@@ -13,7 +13,7 @@ from benchmarks import parsers
 from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, InstanceType, Region, Run, Series
 from benchmarks.parsers import ParsedOutput, ParsedResult, ParseError
-from benchmarks.selectors.lookups import by_name, get_instance_type, get_region
+from benchmarks.selectors.answer.lookups import by_name, get_instance_type, get_region
 from benchmarks.services import statistics
 
 TABULAR_FORMATS = ("csv", "json")

@@ -1,6 +1,6 @@
 """The workload model's benchmark matrix as it is stored: plain arrays to bytes and back.
 
-Pure: no ORM. What selectors/workload_vectors.py reads from the kept statistics (a million
+Pure: no ORM. What selectors/subjects/workload_vectors.py reads from the kept statistics (a million
 medians, seconds to hand over) is kept in one row (models.WorkloadMatrix) as these arrays, so
 that a process's first question reads one value instead of every median. Sparse: only the
 figures there are (a type has about a third of the columns): one bit per (type, column) saying

@@ -16,7 +16,7 @@ from django.utils.safestring import mark_safe
 
 from benchmarks import cpu_models
 from benchmarks.per_dollar import other_basis_per_dollar
-from benchmarks.selectors import fargate_estimates
+from benchmarks.selectors.answer import fargate_estimates
 from dashboard.templatetags.pricebench import cost_per, monthly, percent, reads, type_pages, usd
 
 register = template.Library()
@@ -140,7 +140,7 @@ def baseline_data(comparison) -> str:
 
 
 def _estimate_note(row) -> str:
-    """An estimated row says so under its name (selectors/fargate_estimates.py)."""
+    """An estimated row says so under its name (selectors/answer/fargate_estimates.py)."""
     if not row.estimated:
         return ""
     return f' <small class="estimate">{_text(fargate_estimates.describe(row.estimate))}</small>'

@@ -21,7 +21,7 @@ def _number(value: float | None, digits: int) -> str:
 
 def _rank(result) -> str:
     """' rank 3 (1-8)': the row's rank per dollar in the whole answer, with the ranks it could
-    take within the noise (selectors/standing.py); the range only where it is one."""
+    take within the noise (selectors/answer/standing.py); the range only where it is one."""
     if result.rank is None:
         return ""
     best, worst = result.rank_range or (result.rank, result.rank)

@@ -11,7 +11,7 @@ from django.utils.safestring import mark_safe
 
 from benchmarks import units
 from benchmarks.models.prices import purchase_label
-from benchmarks.selectors import fargate_estimates
+from benchmarks.selectors.answer import fargate_estimates
 
 register = template.Library()
 
@@ -34,7 +34,8 @@ def reads(value, scale: units.Scale | None) -> str:
 
 @register.filter
 def estimate_note(estimate: dict | None) -> str:
-    """An estimated row's label (selectors/fargate_estimates.describe); "" for a measured one."""
+    """An estimated row's label (selectors/answer/fargate_estimates.describe); "" for a measured
+    one."""
     return fargate_estimates.describe(estimate) if estimate else ""
 
 

@@ -1,6 +1,6 @@
 // Draws an instance type's stress-ng figures at every load: bogo ops per second by workers
 // (bars) and each worker's work against one worker alone (a line on its own axis), from the
-// JSON the page embeds (selectors/cpu_scaling.py).
+// JSON the page embeds (selectors/subjects/cpu_scaling.py).
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("cpu-scaling-data").textContent);

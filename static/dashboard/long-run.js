@@ -1,6 +1,6 @@
 // Draws a day of stress-ng at rising load on one instance type: the figure each hour as
 // measured, the burstable model's expectation in standard mode (dashed), and the load asked
-// (right axis), from the JSON the page embeds (selectors/long_run.py).
+// (right axis), from the JSON the page embeds (selectors/subjects/long_run.py).
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("long-run-data").textContent);

@@ -1,6 +1,6 @@
 // Draws an instance type's memory by working-set size: read, write and copy bandwidth (left
 // axis) and the latency of one load (right axis), both logarithmic, from the JSON the page
-// embeds (selectors/memory_curves.py).
+// embeds (selectors/subjects/memory_curves.py).
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("memory-data").textContent);

@@ -223,7 +223,7 @@ def test_once_a_class_is_measured_an_unmeasured_benchmark_is_refused_by_name(cli
 
 
 def test_the_answer_awaiting_db_classes_takes_three_queries(django_assert_num_queries):
-    from benchmarks.selectors import databases
+    from benchmarks.selectors.subjects import databases
 
     # The benchmark, which benchmarks DB classes have, the region.
     with django_assert_num_queries(3):

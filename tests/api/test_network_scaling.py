@@ -193,7 +193,7 @@ def test_once_bandwidth_is_measured_a_mistyped_key_is_refused_with_the_closest(
 
 
 def test_the_answer_awaiting_bandwidth_takes_three_queries(django_assert_num_queries):
-    from benchmarks.selectors import network
+    from benchmarks.selectors.subjects import network
 
     # The benchmark, whether any bandwidth is measured, the region.
     with django_assert_num_queries(3):

@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from benchmarks.noise import Noise
-from benchmarks.selectors.standing import stand
+from benchmarks.selectors.answer.standing import stand
 from benchmarks.services import statistics
 
 pytestmark = pytest.mark.django_db

@@ -225,7 +225,7 @@ def test_a_benchmark_an_import_makes_between_the_question_s_reads_is_answered(cl
     """The question's one read finds no such benchmark; an import commits it before the
     lookup that would name the closest keys: the question is answered, not a 500."""
     from benchmarks.models import Benchmark
-    from benchmarks.selectors import lookups
+    from benchmarks.selectors.answer import lookups
 
     real_get_benchmark = lookups.get_benchmark
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from benchmarks.models import Benchmark, InstanceType, Price, Region, Run, SeriesStatistics
-from benchmarks.selectors.comparison import BARS_CHARTED
+from benchmarks.selectors.pages.comparison import BARS_CHARTED
 from benchmarks.services import runs as run_services
 
 pytestmark = pytest.mark.django_db
@@ -75,7 +75,7 @@ def test_the_api_answers_in_six_queries_whatever_the_number_of_types(count):
 
 @pytest.mark.parametrize("count", [10, 1000])
 def test_the_comparison_page_renders_in_eleven_queries_whatever_the_number_of_types(client, count):
-    from benchmarks.selectors.shown_rows import ROWS_SHOWN
+    from benchmarks.selectors.answer.shown_rows import ROWS_SHOWN
 
     fleet(count)
     used, response = queries_of(
@@ -86,7 +86,7 @@ def test_the_comparison_page_renders_in_eleven_queries_whatever_the_number_of_ty
     assert (b"rows=all" in response.content) is (count > ROWS_SHOWN)
     # The benchmark and region come from what the menus read, not a lookup of their own; the
     # family picker's facts (its presets, order and search) are one query over the types; the
-    # basis of Fargate's estimated rows is one more (selectors/fargate_estimates.py).
+    # basis of Fargate's estimated rows is one more (selectors/answer/fargate_estimates.py).
     assert used <= 11, used
 
 

@@ -23,7 +23,7 @@ from schemathesis.pytest.lazy import get_all_tests
 from schemathesis.specs.openapi import checks as openapi_checks
 
 from benchmarks.models import qualified_name
-from benchmarks.selectors import workload_vectors
+from benchmarks.selectors.subjects import workload_vectors
 from benchmarks.services import statistics
 from benchmarks.services.demo import load_demo
 
@@ -100,7 +100,7 @@ def uploader(django_user_model):
 def existing_names(uploads: list[bytes], uploader) -> tuple[dict, dict]:
     """Query parameter values and path parameters (by parameter and path) that exist."""
     from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Run, VolumePrice
-    from benchmarks.selectors.databases import ENGINES
+    from benchmarks.selectors.subjects.databases import ENGINES
     from benchmarks.services import runs as run_services
 
     uploaded = [

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from benchmarks.models import FargateRate, InstanceType, Price, Region
-from benchmarks.selectors.prices import hourly_prices
+from benchmarks.selectors.costs.prices import hourly_prices
 
 pytestmark = pytest.mark.django_db
 

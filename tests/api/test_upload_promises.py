@@ -122,7 +122,7 @@ def test_a_parser_that_crashes_fails_the_run_with_a_reason(monkeypatch):
 
 @pytest.mark.django_db
 def test_the_api_answers_503_with_retry_after_when_the_database_is_away(monkeypatch):
-    from benchmarks.selectors import lookups
+    from benchmarks.selectors.answer import lookups
 
     def away(*args, **kwargs):
         raise OperationalError("connection refused")

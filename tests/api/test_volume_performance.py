@@ -12,7 +12,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from api.tokens import create_upload_token
-from benchmarks.selectors.volume_performance import volume_of_variant
+from benchmarks.selectors.subjects.volume_performance import volume_of_variant
 from benchmarks.services import prices as price_services
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 
 from benchmarks import currency
 from benchmarks.models import InstanceType, Price, Region, Run
-from benchmarks.selectors import workload_vectors
+from benchmarks.selectors.subjects import workload_vectors
 from benchmarks.services import runs as run_services
 from benchmarks.workload import validation
 

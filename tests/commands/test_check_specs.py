@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from benchmarks.models import InstanceType, Price, Region
-from benchmarks.selectors.instance_types import types_lacking_specs
+from benchmarks.selectors.pages.instance_types import types_lacking_specs
 
 pytestmark = pytest.mark.django_db
 

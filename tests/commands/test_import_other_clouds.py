@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from benchmarks.models import InstanceType, Vendor, family_of, in_family
 from benchmarks.models.places import vm_family, vm_family_pattern
-from benchmarks.selectors.lookups import get_instance_type, vendor_and_name
+from benchmarks.selectors.answer.lookups import get_instance_type, vendor_and_name
 from benchmarks.services import statistics
 from benchmarks.services.prices.specs import bundled_specs_file, import_bundled_specs
 from tests.selectors.test_price_performance import make_type

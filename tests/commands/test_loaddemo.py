@@ -20,9 +20,9 @@ from benchmarks.models import (
     WorkloadMatrix,
     family_of,
 )
-from benchmarks.selectors import demo as demo_selectors
-from benchmarks.selectors import workload_vectors
-from benchmarks.selectors.comparison import DEFAULT_FAMILIES
+from benchmarks.selectors.pages import demo as demo_selectors
+from benchmarks.selectors.pages.comparison import DEFAULT_FAMILIES
+from benchmarks.selectors.subjects import workload_vectors
 from benchmarks.services import demo, demo_figures
 from tests import inspector_data
 

@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from benchmarks.models import Run
-from benchmarks.selectors.catalogue import RUNS_PER_PAGE
+from benchmarks.selectors.pages.catalogue import RUNS_PER_PAGE
 from tests.api.test_price_performance_at_scale import fleet
 
 pytestmark = pytest.mark.django_db

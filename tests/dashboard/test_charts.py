@@ -6,8 +6,8 @@ import pytest
 
 from benchmarks import palette
 from benchmarks.models import Region
-from benchmarks.selectors.five_families import side_by_side
-from benchmarks.selectors.instance_types import instance_type_page
+from benchmarks.selectors.pages.five_families import side_by_side
+from benchmarks.selectors.pages.instance_types import instance_type_page
 from dashboard import charts
 from tests.api.test_unit_prices import fleet
 from tests.selectors.test_comparison import ask, some_results

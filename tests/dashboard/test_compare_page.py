@@ -118,7 +118,7 @@ def test_the_lines_are_written_as_the_template_wrote_them(types):
     from django.template import Context, Template
 
     from benchmarks.questions.compare import CompareQuery
-    from benchmarks.selectors.compare import compare_types
+    from benchmarks.selectors.compare_types.compare import compare_types
     from dashboard.templatetags.compare_rows import compare_groups
 
     names = tuple(types.split(","))

@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.test import Client
 
 from benchmarks.models import InstanceType, Region, Vendor
-from benchmarks.selectors import instance_type_facts as facts
-from benchmarks.selectors.instance_types import RegionPrices
+from benchmarks.selectors.pages import instance_type_facts as facts
+from benchmarks.selectors.pages.instance_types import RegionPrices
 from tests.commands.test_azure_prices import ITEMS
 from tests.commands.test_hetzner_prices import measured  # noqa: F401 (a fixture)
 from tests.selectors.test_price_performance import price

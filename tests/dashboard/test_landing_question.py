@@ -13,7 +13,7 @@ import pytest
 
 from benchmarks.models import InstanceType, Region, Vendor
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
-from benchmarks.selectors.empty_answer import CONTROLS
+from benchmarks.selectors.answer.empty_answer import CONTROLS
 from tests.selectors.test_price_performance import make_type, price, run_with
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from benchmarks.models import Vendor
 from benchmarks.questions.price_performance import VENDOR_DEFAULT_FAMILIES
-from benchmarks.selectors.comparison import comparison
+from benchmarks.selectors.pages.comparison import comparison
 from tests.commands.test_hetzner_prices import measured  # noqa: F401 (a fixture)
 from tests.selectors.test_price_performance import price
 

@@ -7,7 +7,8 @@ import re
 import pytest
 from django.test import Client
 
-from benchmarks.selectors import comparison, shown_rows
+from benchmarks.selectors.answer import shown_rows
+from benchmarks.selectors.pages import comparison
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlparse
 
 from benchmarks.questions.price_performance import DEFAULT_FAMILIES
-from benchmarks.selectors.empty_answer import CONTROLS
+from benchmarks.selectors.answer.empty_answer import CONTROLS
 
 DATES = ("", "2017-12-13", "2024-01-01", "2025-06-01")
 # The finder's and compare's own words for the controls an empty answer sends a buyer to.

@@ -6,7 +6,7 @@ import datetime
 import pytest
 
 from benchmarks.models import Benchmark
-from benchmarks.selectors.answer_sentence import summary
+from benchmarks.selectors.answer.answer_sentence import summary
 from tests.selectors.test_price_performance import DAY, answer, price, run_with
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from benchmarks.selectors.busy import workers_at
+from benchmarks.selectors.answer.busy import workers_at
 from tests.selectors.test_price_performance import make_type, price, run_with
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,7 @@ def test_the_finder_offers_the_share_for_a_benchmark_run_at_several_loads(client
 
 def test_compare_sets_types_of_every_size_side_by_side_at_half_and_all_vcpus_busy(client):
     from benchmarks.questions.compare import CompareQuery
-    from benchmarks.selectors.compare import compare_types
+    from benchmarks.selectors.compare_types.compare import compare_types
 
     _measured("c7i.large", 2, "0.1", {1: 1800.0, 2: 2000.0})
     _measured("c7g.2xlarge", 8, "0.3", {1: 1500.0, 4: 6000.0, 8: 12000.0})

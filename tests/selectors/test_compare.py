@@ -6,7 +6,7 @@ import pytest
 from benchmarks import units
 from benchmarks.errors import DomainError
 from benchmarks.questions.compare import CompareQuery
-from benchmarks.selectors.compare import compare_types
+from benchmarks.selectors.compare_types.compare import compare_types
 from tests.api.test_price_performance_at_scale import fleet
 
 pytestmark = pytest.mark.django_db
@@ -120,8 +120,8 @@ def test_it_reads_in_a_fixed_number_of_queries(count, django_assert_max_num_quer
 
 def test_a_line_marks_no_best_where_the_lead_is_inside_the_noise():
     from benchmarks.noise import Noise
-    from benchmarks.selectors.compare import _best
-    from benchmarks.selectors.compare_lines import Cell
+    from benchmarks.selectors.compare_types.compare import _best
+    from benchmarks.selectors.compare_types.compare_lines import Cell
 
     reading = units.reading("openssl:aes-256-cbc", "B/s", True)
     cells = [

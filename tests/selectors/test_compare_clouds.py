@@ -8,7 +8,7 @@ import pytest
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Price, Vendor
 from benchmarks.questions.compare import CompareForm, CompareQuery
-from benchmarks.selectors.compare import compare_types
+from benchmarks.selectors.compare_types.compare import compare_types
 from tests.commands.test_hetzner_prices import measured  # noqa: F401 (a fixture)
 from tests.selectors.test_price_performance import price, run_with
 

@@ -5,7 +5,7 @@ cells, the sentence and the chart; never on a GPU benchmark; none with estimates
 import pytest
 
 from benchmarks.questions.compare import CompareQuery
-from benchmarks.selectors.compare import compare_types
+from benchmarks.selectors.compare_types.compare import compare_types
 from benchmarks.services import statistics
 from dashboard import charts
 from tests.selectors.test_fargate_estimate_scope import _beyond_a_task

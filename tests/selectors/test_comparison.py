@@ -7,7 +7,7 @@ import pytest
 
 from benchmarks import palette
 from benchmarks.questions.price_performance import PricePerformanceQuery
-from benchmarks.selectors.comparison import (
+from benchmarks.selectors.pages.comparison import (
     DEFAULT_FAMILIES,
     comparison,
     frontier_keys,

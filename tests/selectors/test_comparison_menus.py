@@ -1,9 +1,9 @@
-"""selectors/comparison_menus.py: the comparison page's menus, from the question alone."""
+"""selectors/pages/comparison_menus.py: the comparison page's menus, from the question alone."""
 
 from decimal import Decimal
 from types import SimpleNamespace
 
-from benchmarks.selectors.comparison_menus import busy_menu
+from benchmarks.selectors.pages.comparison_menus import busy_menu
 
 
 def test_the_busy_menu_offers_the_usual_shares_and_the_one_asked_in_order():

@@ -7,9 +7,9 @@ import pytest
 from benchmarks import flags
 from benchmarks.errors import DomainError
 from benchmarks.models import Run
-from benchmarks.selectors.benchmark_pages import benchmark_page
-from benchmarks.selectors.instance_types import instance_type_page
-from benchmarks.selectors.runs import run_page
+from benchmarks.selectors.pages.benchmark_pages import benchmark_page
+from benchmarks.selectors.pages.instance_types import instance_type_page
+from benchmarks.selectors.pages.runs import run_page
 from tests.selectors.test_price_performance import make_type, price, run_with
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +79,7 @@ def test_ranks_count_the_peers_in_the_narrow_index_from_the_types_median():
     from django.db import connection
 
     from benchmarks.models import Benchmark, InstanceType, Region, Result
-    from benchmarks.selectors.instance_types import _RANKS, ALL_REGIONS
+    from benchmarks.selectors.pages.instance_types import _RANKS, ALL_REGIONS
     from benchmarks.services import statistics
 
     if connection.vendor != "postgresql":
@@ -214,7 +214,7 @@ def test_a_ranks_comparison_link_is_written_as_urlencode_writes_it():
     the very text urlencode writes."""
     from urllib.parse import urlencode
 
-    from benchmarks.selectors.instance_types import _query_string
+    from benchmarks.selectors.pages.instance_types import _query_string
 
     query = {
         "benchmark": "stress-ng:cpu",

@@ -151,7 +151,7 @@ def test_estimates_leave_when_excluded_or_fargate_is_not_asked_and_a_measurement
     statistics.keep_noise()
     params = {"block_size": "8192"}
     from benchmarks.questions.price_performance import PricePerformanceQuery
-    from benchmarks.selectors.price_performance import price_performance_table
+    from benchmarks.selectors.answer.price_performance import price_performance_table
 
     def names(**options):
         query = PricePerformanceQuery(
@@ -215,7 +215,7 @@ def test_the_page_and_the_csv_label_every_estimate(client):
 @pytest.mark.django_db
 def test_a_profile_estimates_a_fargate_size_from_every_member_and_labels_it():
     from benchmarks.questions.profiles import ProfileQuery
-    from benchmarks.selectors.profiles import profile_table
+    from benchmarks.selectors.subjects.profiles import profile_table
 
     _graviton2_and_fargate_rates()
     for key, (medium, large) in {

@@ -16,9 +16,9 @@ from benchmarks.reference import (
     fargate_not_sold,
     fargate_unsold,
 )
-from benchmarks.selectors.cheapest_regions import cheapest_region
-from benchmarks.selectors.price_periods import PriceQuote
-from benchmarks.selectors.prices import hourly_prices
+from benchmarks.selectors.costs.cheapest_regions import cheapest_region
+from benchmarks.selectors.costs.price_periods import PriceQuote
+from benchmarks.selectors.costs.prices import hourly_prices
 from benchmarks.services import statistics
 
 S1 = {
@@ -115,7 +115,7 @@ def test_unit_prices_leave_out_the_sizes_not_sold_yet_and_say_why():
 
 @pytest.mark.django_db
 def test_the_instance_page_prices_a_size_from_the_day_it_was_first_sold():
-    from benchmarks.selectors.instance_types import instance_type_page
+    from benchmarks.selectors.pages.instance_types import instance_type_page
 
     _rates("x86_64", datetime.date(2017, 11, 29))
     large = instance_type_page("fargate-8vcpu-16gb")

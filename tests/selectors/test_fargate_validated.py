@@ -1,5 +1,5 @@
 """An estimated Fargate row claims validation only where study S1 validated the method, and
-its interval covers how far its source types disagree (selectors/fargate_estimates.py)."""
+its interval covers how far its source types disagree (selectors/answer/fargate_estimates.py)."""
 
 from types import SimpleNamespace
 
@@ -7,7 +7,7 @@ import pytest
 
 from benchmarks import fargate_estimate
 from benchmarks.fargate_estimate import Source
-from benchmarks.selectors.fargate_estimates import _validated
+from benchmarks.selectors.answer.fargate_estimates import _validated
 
 S1_ROW = {"task": "fargate-1vcpu-2gb", "processor": "Intel Xeon E5-2686 v4",
           "benchmark": "openssl:aes-128-gcm", "params": {"block_size": 8192, "processes": 1},

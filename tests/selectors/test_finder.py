@@ -8,7 +8,7 @@ import pytest
 from benchmarks.errors import DomainError
 from benchmarks.models import Price
 from benchmarks.questions.finder import FinderQuery
-from benchmarks.selectors.finder import FinderRow, finder_table, next_sort, sort_rows
+from benchmarks.selectors.pages.finder import FinderRow, finder_table, next_sort, sort_rows
 from tests.api.test_price_performance_at_scale import fleet
 
 pytestmark = pytest.mark.django_db

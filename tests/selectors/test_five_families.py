@@ -8,8 +8,8 @@ import pytest
 
 from benchmarks.models import FargateRate, InstanceType, Price, Region
 from benchmarks.questions.price_performance import PricePerformanceQuery
-from benchmarks.selectors.comparison import comparison
-from benchmarks.selectors.five_families import agent_options, for_comparison, side_by_side
+from benchmarks.selectors.pages.comparison import comparison
+from benchmarks.selectors.pages.five_families import agent_options, for_comparison, side_by_side
 from dashboard.charts import family_options_chart
 from tests.api.test_unit_prices import fleet
 

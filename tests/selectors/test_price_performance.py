@@ -9,9 +9,9 @@ from benchmarks.errors import DomainError
 from benchmarks.models import Benchmark, FargateRate, InstanceType, Price, Region, Result, Run
 from benchmarks.questions.parameters import benchmark_params
 from benchmarks.questions.price_performance import PricePerformanceQuery
-from benchmarks.selectors.comparison import DEFAULT_FAMILIES, comparison
-from benchmarks.selectors.kept_series import exact_params_key
-from benchmarks.selectors.price_performance import price_performance_table
+from benchmarks.selectors.answer.kept_series import exact_params_key
+from benchmarks.selectors.answer.price_performance import price_performance_table
+from benchmarks.selectors.pages.comparison import DEFAULT_FAMILIES, comparison
 from benchmarks.services import statistics
 
 pytestmark = pytest.mark.django_db
@@ -303,7 +303,7 @@ def test_a_question_narrowed_to_some_types_finds_them_through_the_series(asked):
     a few types (an instance-type page's similar types) filtered on the copy read every row
     of the peer group at 10M (1,386 rows, 36 ms, instead of 140 and 2): it filters on the
     series' type, and answers the same."""
-    from benchmarks.selectors.kept_series import statistics_in_scope
+    from benchmarks.selectors.answer.kept_series import statistics_in_scope
 
     for name in ("c5.large", "m5.large"):
         price(name, "0.085", datetime.date(2024, 1, 1))
@@ -405,7 +405,7 @@ def test_what_a_question_read_is_kept_past_the_window_while_its_regions_stamp_st
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from benchmarks.selectors import prices
+    from benchmarks.selectors.costs import prices
 
     settings.PRICEBENCH_FRESHNESS_SECONDS = 1
     # Every question reads the region's whole price list, as one of a thousand types does.

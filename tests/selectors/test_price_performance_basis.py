@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from benchmarks.selectors.answer_sentence import summary
+from benchmarks.selectors.answer.answer_sentence import summary
 from tests.selectors.test_price_performance import answer, make_type, price, run_with
 
 pytestmark = pytest.mark.django_db

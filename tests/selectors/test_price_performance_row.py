@@ -4,8 +4,8 @@ import dataclasses
 import inspect
 import re
 
-from benchmarks.selectors import price_performance
-from benchmarks.selectors.price_performance import PricePerformanceRow
+from benchmarks.selectors.answer import price_performance
+from benchmarks.selectors.answer.price_performance_rows import PricePerformanceRow
 
 
 def test_the_table_gives_each_field_in_its_declared_order():

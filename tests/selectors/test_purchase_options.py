@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from benchmarks.models import FargateRate, InstanceType, Price, Region
 from benchmarks.questions.purchase import Purchase
-from benchmarks.selectors.prices import price_menu
+from benchmarks.selectors.costs.prices import price_menu
 from tests.selectors.test_price_performance import DAY, answer, make_type, price, run_with
 
 pytestmark = pytest.mark.django_db
@@ -169,7 +169,7 @@ def test_the_summary_names_the_commitment(two_types):
     table = answer(
         "openssl:sha256", "us-east-1", at=DAY, purchase_option="reserved", payment="partial_upfront"
     )
-    from benchmarks.selectors.answer_sentence import summary
+    from benchmarks.selectors.answer.answer_sentence import summary
 
     assert "reserved (1y, partial_upfront, standard) prices in us-east-1" in summary(table)
 
@@ -210,7 +210,7 @@ def test_a_reserved_answer_takes_as_few_queries_whatever_the_number_of_types(cou
 def test_many_types_are_priced_from_the_regions_whole_price_list_as_few_are(option):
     """Past MANY_TYPES the region's prices are read whole: the same quotes as for each type
     asked alone, another region's and unasked types' prices left aside."""
-    from benchmarks.selectors import prices as price_reads
+    from benchmarks.selectors.costs import prices as price_reads
 
     jan, later = datetime.date(2024, 1, 1), datetime.date(2024, 9, 1)
     count = price_reads.MANY_TYPES + 5
@@ -243,7 +243,7 @@ def test_many_types_are_priced_from_the_regions_whole_price_list_as_few_are(opti
 def test_a_spot_quote_counts_each_zone_once_among_many_types_without_a_price():
     """Past MANY_TYPES, the types without a spot price in force are looked for in the region's
     whole price list: a type priced in force keeps its own zones, each counted once."""
-    from benchmarks.selectors import prices as price_reads
+    from benchmarks.selectors.costs import prices as price_reads
 
     zones = ("use1-az1", "use1-az2", "use1-az4", "use1-az5", "use1-az6")
     for index, zone in enumerate(zones):
@@ -266,7 +266,7 @@ def test_a_spot_quote_counts_each_zone_once_among_many_types_without_a_price():
 def test_of_two_periods_in_force_at_once_the_cheaper_prices_a_type(count):
     """Periods never overlap as imports write them; were two in force at once, the cheaper is
     the quote, whether the type is asked alone or with the region's whole price list."""
-    from benchmarks.selectors import prices as price_reads
+    from benchmarks.selectors.costs import prices as price_reads
 
     jan, feb = datetime.date(2024, 1, 1), datetime.date(2024, 2, 1)
     price("m0.large", "0.30", jan)
@@ -299,7 +299,7 @@ def test_a_regions_whole_price_list_is_read_once_in_the_window_and_again_once_a_
     from django.test.utils import CaptureQueriesContext
 
     from benchmarks import freshness
-    from benchmarks.selectors import prices as price_reads
+    from benchmarks.selectors.costs import prices as price_reads
 
     settings.PRICEBENCH_FRESHNESS_SECONDS = 60
     jan, jul = datetime.date(2024, 1, 1), datetime.date(2024, 7, 1)

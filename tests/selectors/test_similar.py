@@ -4,7 +4,7 @@ first, from the finder's answer."""
 import pytest
 
 from benchmarks.models import InstanceType
-from benchmarks.selectors.similar import similar_types
+from benchmarks.selectors.pages.similar import similar_types
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_rolled_back")]
 

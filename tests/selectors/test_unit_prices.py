@@ -9,7 +9,7 @@ import pytest
 from benchmarks.errors import DomainError
 from benchmarks.models import InstanceType, Price, Region
 from benchmarks.questions.unit_prices import UnitPricesQuery
-from benchmarks.selectors.unit_prices import FARGATE_SPOT_MISSING, unit_prices
+from benchmarks.selectors.costs.unit_prices import FARGATE_SPOT_MISSING, unit_prices
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_rolled_back")]
 

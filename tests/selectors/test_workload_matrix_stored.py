@@ -20,8 +20,8 @@ from benchmarks.models import (
     SeriesStatistics,
     WorkloadMatrix,
 )
-from benchmarks.selectors import workload_vectors
-from benchmarks.selectors.workload import WorkloadQuestion, predict_workload
+from benchmarks.selectors.subjects import workload_vectors
+from benchmarks.selectors.subjects.workload import WorkloadQuestion, predict_workload
 from benchmarks.services import runs as run_services
 from benchmarks.services.statistics import rebuild_statistics
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from benchmarks.models import InstanceType, Region, Run
-from benchmarks.selectors import workload_vectors
+from benchmarks.selectors.subjects import workload_vectors
 from benchmarks.services import runs as run_services
 
 # The thread reads through its own connection: the test's writes must be committed.

@@ -1,6 +1,6 @@
 """`python manage.py calibrate [--benchmark B] [--measure] [--write-docs]`: print each
 benchmark's noise quantiles and how its tie margin and 90% intervals did on repeat pairs held
-out of them (selectors/calibration.py); docs/noise.md shows this output."""
+out of them (selectors/answer/calibration.py); docs/noise.md shows this output."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from benchmarks.models import Benchmark
-from benchmarks.selectors import calibration
+from benchmarks.selectors.answer import calibration
 from benchmarks.services import statistics
 
 DOCS = Path(settings.BASE_DIR) / "docs" / "noise.md"

@@ -3,7 +3,7 @@ vCPUs, memory, architecture or cpu_allocation; exit status 1 if there is any."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmarks.selectors.instance_types import REQUIRED_SPECS, types_lacking_specs
+from benchmarks.selectors.pages.instance_types import REQUIRED_SPECS, types_lacking_specs
 
 
 class Command(BaseCommand):

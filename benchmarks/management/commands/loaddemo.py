@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from benchmarks.models import Vendor
-from benchmarks.selectors import workload_vectors
+from benchmarks.selectors.subjects import workload_vectors
 from benchmarks.services import locks, statistics
 from benchmarks.services.demo import (
     FIRST_FAMILIES,

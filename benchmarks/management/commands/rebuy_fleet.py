@@ -9,8 +9,8 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from api.fleet_views import FleetAnswerSerializer
 from api.renderers import CSVRenderer, FastJSONRenderer
+from api.subjects.fleet_views import FleetAnswerSerializer
 from benchmarks.errors import DomainError
 from benchmarks.fleet.answer import answer_fleet_file, csv_rows
 from benchmarks.questions.fleet import REGIONS, FleetForm

@@ -8,7 +8,7 @@ import time
 import numpy as np
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmarks.selectors.workload_vectors import VCPUS, load_vectors
+from benchmarks.selectors.subjects.workload_vectors import VCPUS, load_vectors
 from benchmarks.workload import validation
 from benchmarks.workload.validation import share
 

@@ -34,7 +34,7 @@ from .compute import ALL_REGIONS
 def keep_fargate_basis() -> FargateBasis:
     """Measure and keep the Fargate basis (one row, replaced)."""
     # What answers price a size by (imported here: the selectors import this package).
-    from benchmarks.selectors.kept_series import COLUMNS
+    from benchmarks.selectors.answer.kept_series import COLUMNS
 
     fargate = list(
         SeriesStatistics.objects.filter(

@@ -60,7 +60,7 @@ def _keep_workload_matrix() -> None:
     """The workload model's matrix read from the new statistics and stored, so that a process's
     first workload question after a rebuild (or `loaddemo`) reads it in one query."""
     # Imported here: the selectors import this package.
-    from benchmarks.selectors import workload_vectors
+    from benchmarks.selectors.subjects import workload_vectors
 
     workload_vectors.keep_stored()
 

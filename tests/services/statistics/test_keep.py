@@ -25,7 +25,7 @@ from benchmarks.models import (
     SeriesStatistics,
 )
 from benchmarks.pricing.snapshot import DEMO_DIR
-from benchmarks.selectors.benchmark_pages import benchmark_page
+from benchmarks.selectors.pages.benchmark_pages import benchmark_page
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
 from benchmarks.services.statistics import coverage
