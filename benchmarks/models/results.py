@@ -91,8 +91,9 @@ class Run(models.Model):
     filename = models.CharField(max_length=255, blank=True, default="")
     raw_output = models.TextField(blank=True, default="")
     # An uploaded table as the upload's check read it (ParsedOutput.to_text), for the worker,
-    # which then does not parse it again; emptied once the run is ingested or failed.
-    checked_table = models.TextField(blank=True, default="")
+    # which then does not parse it again; emptied once the run is ingested or failed. Empty in
+    # the database by default too, for the benches that write runs with COPY.
+    checked_table = models.TextField(blank=True, default="", db_default="")
     content_hash = models.CharField(max_length=64, blank=True, default="")
     # sha256 of the content plus the machine it was uploaded for: one run per key.
     upload_key = models.CharField(max_length=300, unique=True, null=True, blank=True)
