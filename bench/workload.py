@@ -123,6 +123,11 @@ def main() -> None:
         "--demo-postgres", action="store_true",
         help="a throwaway PostgreSQL database holding the whole demo (loaddemo)",
     )  # fmt: skip
+    parser.add_argument(
+        "--demo-database", type=Path,
+        help="with --ten-million: the loaded full demo (SQLite) whose breadth it replicates"
+        " (bench/breadth_demo.py); without it, ten_million.py's synthetic breadth",
+    )  # fmt: skip
     parser.add_argument("--baseline", type=Path, help="another checkout, measured in turn")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
@@ -135,7 +140,7 @@ def main() -> None:
         with common.postgres() as cluster:
             common.setup_django(cluster.url)
             started = time.monotonic()
-            build(args.ten_million)
+            build(args.ten_million, args.demo_database)
             print(f"built in {time.monotonic() - started:.0f} s")
             rounds(cluster.url, args.baseline, args.rounds)
         return
@@ -144,14 +149,18 @@ def main() -> None:
     rounds(args.database_url or f"sqlite:///{args.database.resolve()}", args.baseline, args.rounds)
 
 
-def build(results: int | None) -> None:
-    """The throwaway database's data: bench/ten_million.py's at `results`, else the demo."""
+def build(results: int | None, demo_database: Path | None = None) -> None:
+    """The throwaway database's data: bench/ten_million.py's at `results` (the demo's breadth
+    when `demo_database` names the loaded demo, else its synthetic one), else the demo."""
     if results:
         import ten_million
 
-        type_ids = ten_million.load_fleet()
-        per_run, _ = ten_million.create_series(type_ids)
-        ten_million.load(type_ids, per_run, results, 0)
+        if demo_database is not None:
+            breadth = ten_million.DemoBreadth(demo_database, seed=56)
+        else:
+            breadth = ten_million.SyntheticBreadth()
+        breadth.prepare()
+        ten_million.load(breadth, results, 0)
     else:
         from django.core.management import call_command
 
