@@ -102,14 +102,15 @@ def test_the_ten_million_bench_loads_what_the_ingest_keeps_and_asks_real_pages(t
     from benchmarks.models import BenchmarkCoverage, InstanceType
     from benchmarks.services import statistics
 
-    type_ids = ten_million.load_fleet()[:6]
-    per_type, asked = ten_million.create_series(type_ids)
+    breadth = ten_million.SyntheticBreadth(types=6)
+    breadth.prepare()
+    type_ids, per_type, asked = breadth.type_ids, breadth.per_run, breadth.asked
     assert per_type == 198 and len(asked) == per_type and len(set(asked)) == per_type
     question = asked[0]
-    runs = ten_million.load(type_ids, per_type, 12 * per_type, 0)
+    runs = ten_million.load(breadth, 12 * per_type, 0)
     assert runs == 12 and Result.objects.count() == 12 * per_type
     assert statistics.check_statistics().clean
-    assert BenchmarkCoverage.objects.count() == 6 * len(ten_million.BENCHMARKS)
+    assert BenchmarkCoverage.objects.count() == 6 * len(breadth.benchmark_keys)
 
     client = Client()
     name = InstanceType.objects.get(pk=type_ids[0]).name
@@ -126,3 +127,36 @@ def test_the_ten_million_bench_loads_what_the_ingest_keeps_and_asks_real_pages(t
         assert len(captured) <= most, (path, len(captured))
     # The host's speed printed beside the figures: a fixed piece of work, timed.
     assert 0 < ten_million.common.host_speed(rounds=3) < 1_000
+
+
+def test_the_ten_million_bench_replicates_the_demos_breadth(ten_million, tmp_path):
+    """The demo breadth, small: the first part of the demo as make run loads it, copied in and
+    replicated past one pass; the kept statistics are the ingest's, and its series are the
+    demo's own (every copied benchmark and type that holds results)."""
+    import sqlite3
+
+    from django.test import Client
+
+    from benchmarks.models import Series
+    from benchmarks.services import statistics
+    from tests import sqlite_demo
+
+    sqlite_demo.load(tmp_path)
+    source = sqlite3.connect(tmp_path / "demo.sqlite3")
+    (demo_results,) = source.execute("SELECT count(*) FROM benchmarks_result").fetchone()
+    (demo_series,) = source.execute(
+        "SELECT count(DISTINCT series_id) FROM benchmarks_result"
+    ).fetchone()
+    breadth = ten_million.DemoBreadth(tmp_path / "demo.sqlite3", seed=3, questions=30)
+    breadth.prepare()
+    assert len(breadth.asked) == 30
+    # One pass and a half: the demo's own values, then each run again a week earlier.
+    wanted = demo_results + demo_results // 2
+    runs = ten_million.load(breadth, wanted, 0)
+    assert Result.objects.count() >= wanted and runs > len(breadth.order)
+    assert Series.objects.count() == demo_series
+    assert statistics.check_statistics().clean
+    client = Client()
+    for question in breadth.asked[:3]:
+        response = client.get(f"/api/v1/price-performance/?{question}")
+        assert response.status_code == 200, (question, response.content[:300])
