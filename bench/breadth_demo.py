@@ -95,6 +95,21 @@ class DemoBreadth:
                     copy.write_row((pos, run_id))
             raw.execute("ANALYZE bench_demo_run, bench_demo_series, bench_demo_result, "
                         "bench_demo_order")  # fmt: skip
+        self._learn(source, counts)
+        source.close()
+
+    def learn(self) -> None:
+        """What `prepare` learns of the demo, without writing: for a database built before."""
+        source = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        counts = dict(
+            source.execute("SELECT run_id, count(*) FROM benchmarks_result GROUP BY run_id")
+        )
+        self.order = sorted(counts)
+        random.Random(self.seed).shuffle(self.order)
+        self._learn(source, counts)
+        source.close()
+
+    def _learn(self, source: sqlite3.Connection, counts: dict[int, int]) -> None:
         # Results written after this many runs (cumulative), one pass of the demo's runs.
         self.cumulative = []
         total = 0
@@ -113,7 +128,6 @@ class DemoBreadth:
                 "b.id = s.benchmark_id GROUP BY b.key ORDER BY count(*) DESC, b.key")
         ]  # fmt: skip
         self.series = source.execute("SELECT count(*) FROM benchmarks_series").fetchone()[0]
-        source.close()
 
     def describe(self) -> str:
         vendors = Counter(_vendors(self.type_ids))

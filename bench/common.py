@@ -78,11 +78,14 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def postgres(*, keep: Path | None = None, port: int | None = None) -> Iterator[PostgresCluster]:
+def postgres(
+    *, keep: Path | None = None, port: int | None = None, again: bool = False
+) -> Iterator[PostgresCluster]:
     """A PostgreSQL cluster on a free loopback port in a temporary folder, with its URL; with
-    `keep`, in that (new) folder on `port`, left there stopped, and how to start it printed."""
+    `keep`, in that (new) folder on `port`, left there stopped, and how to start it printed;
+    with `again` too, the cluster an earlier `keep` left in that folder."""
     ensure_debian(("/usr/lib/postgresql/*/bin/initdb", "postgresql"))
-    cluster = PostgresCluster(keep=keep, port=port)
+    cluster = PostgresCluster(keep=keep, port=port, again=again)
     try:
         cluster.start()
         yield cluster
@@ -96,12 +99,14 @@ def postgres(*, keep: Path | None = None, port: int | None = None) -> Iterator[P
 class PostgresCluster:
     """initdb, pg_ctl start/stop; as the postgres user when running as root."""
 
-    def __init__(self, *, keep: Path | None = None, port: int | None = None) -> None:
+    def __init__(
+        self, *, keep: Path | None = None, port: int | None = None, again: bool = False
+    ) -> None:
         self.bin = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1]
         if keep is None:
             self.work = Path(tempfile.mkdtemp(prefix="pricebench-bench-"))
         else:
-            keep.mkdir(parents=True)
+            keep.mkdir(parents=True, exist_ok=again)
             self.work = keep.resolve()
         self.work.chmod(0o755)
         self.data = self.work / "pg"

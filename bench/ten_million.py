@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/ten_million.py [--results 10000000] [--first 1000000] [--loads 30]
         [--questions 200] [--breadth demo|synthetic] [--demo-database var/pricebench.sqlite3]
-        [--seed 56] [--keep DIR] [--port PORT]
+        [--seed 56] [--keep DIR | --again DIR] [--port PORT]
 
 Builds a throwaway PostgreSQL database (bench/common.py; with `--keep`, in DIR, left there
 stopped, and the command that starts it and its DATABASE_URL printed) holding results of
@@ -348,8 +348,17 @@ def main() -> None:
         "--keep", type=Path, metavar="DIR",
         help="build the database in DIR (new) and leave it there, stopped, to be started again",
     )  # fmt: skip
+    parser.add_argument(
+        "--again", type=Path, metavar="DIR",
+        help="measure again, without loading, the database an earlier --keep DIR left (the"
+        " demo breadth, the same --demo-database and --seed): one size, the results it holds",
+    )  # fmt: skip
     parser.add_argument("--port", type=int, help="PostgreSQL's port (default: a free one)")
     args = parser.parse_args()
+    if args.again is not None and (args.keep is not None or args.breadth != "demo"):
+        parser.error("--again DIR: with the demo breadth only, and not with --keep")
+    if args.again is not None and not (args.again / "pg").is_dir():
+        parser.error(f"--again {args.again}: no database kept there (bench/ten_million.py --keep)")
     if args.breadth == "demo" and not args.demo_database.is_file():
         parser.error(f"--demo-database {args.demo_database}: no such file (load it with make run)")
     if args.keep is not None and args.keep.exists():
@@ -362,12 +371,18 @@ def main() -> None:
     else:
         breadth = SyntheticBreadth()
 
-    with common.postgres(keep=args.keep, port=args.port) as cluster:
+    kept = args.keep or args.again
+    with common.postgres(keep=kept, port=args.port, again=args.again is not None) as cluster:
         common.setup_django(cluster.url)
-        from benchmarks.models import InstanceType, Run
+        from benchmarks.models import InstanceType, Result, Run
 
         started = time.monotonic()
-        breadth.prepare()
+        if args.again is None:
+            breadth.prepare()
+            sizes = (args.first, args.results)
+        else:
+            breadth.learn()
+            sizes = (Result.objects.count(),)
         type_ids, asked = breadth.type_ids, breadth.asked
         question = asked[0]
         print(f"{breadth.describe()}; prepared in {time.monotonic() - started:.0f} s")
@@ -375,8 +390,9 @@ def main() -> None:
         done_runs = 0
         medians: dict[int, dict[str, float]] = {}
         with common.gunicorn(cluster.url) as server:
-            for size, total in enumerate((args.first, args.results)):
-                done_runs = load(breadth, total, done_runs)
+            for size, total in enumerate(sizes):
+                if args.again is None:
+                    done_runs = load(breadth, total, done_runs)
                 database_size(total)
                 # Types nobody opened yet: a different slice of the fleet at each size.
                 opened = [names[pk] for pk in type_ids[size * 97 :: 53][:10]]
@@ -413,8 +429,11 @@ def main() -> None:
                     f" chart median {statistics.median(every):.0f} ms, max {max(every):.0f} ms"
                 )
                 medians[total] = here
-        breadth.drop_staging()
-    small, large = args.first, args.results
+        if args.again is None:
+            breadth.drop_staging()
+    if len(sizes) == 1:
+        return
+    small, large = sizes
     print(f"\nratios, median at {large:,} over median at {small:,} results (same run)")
     for label in medians[large]:
         ratio = medians[large][label] / max(medians[small][label], 0.001)
