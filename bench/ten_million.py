@@ -389,10 +389,16 @@ def main() -> None:
         names = dict(InstanceType.objects.values_list("pk", "name"))
         done_runs = 0
         medians: dict[int, dict[str, float]] = {}
+        # Decided once, before gunicorn collects the static files the charts need.
+        charts = (common.ROOT / "node_modules" / "chart.js" / "dist").is_dir()
         with common.gunicorn(cluster.url) as server:
             for size, total in enumerate(sizes):
                 if args.again is None:
                     done_runs = load(breadth, total, done_runs)
+                if args.again is None and size == len(sizes) - 1:
+                    # What the breadth staged is not the application's: gone before the
+                    # last size is measured (and from a kept database).
+                    breadth.drop_staging()
                 database_size(total)
                 # Types nobody opened yet: a different slice of the fleet at each size.
                 opened = [names[pk] for pk in type_ids[size * 97 :: 53][:10]]
@@ -416,7 +422,7 @@ def main() -> None:
                     f"  {HOST_SPEED}: {speed:.2f} ms before the pages, {after:.2f} after the"
                     " API (common.host_speed: lower is a quicker host)"
                 )
-                if not (common.ROOT / "node_modules" / "chart.js" / "dist").is_dir():
+                if not charts:
                     print("  comparison page in Chromium: skipped (no node_modules/chart.js)")
                     medians[total] = here
                     continue
@@ -429,8 +435,6 @@ def main() -> None:
                     f" chart median {statistics.median(every):.0f} ms, max {max(every):.0f} ms"
                 )
                 medians[total] = here
-        if args.again is None:
-            breadth.drop_staging()
     if len(sizes) == 1:
         return
     small, large = sizes
