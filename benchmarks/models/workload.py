@@ -7,8 +7,9 @@ from django.db import models
 
 
 class WorkloadMatrix(models.Model):
-    """The benchmark matrix the workload model learns from, as last read from the kept
-    statistics: one row, its arrays packed (benchmarks/workload/matrix.py).
+    """The benchmark matrix the workload model learns from, kept in one row.
+
+    As last read from the kept statistics, its arrays packed (benchmarks/workload/matrix.py).
 
     A process's first workload question reads it in one query instead of every kept median
     (seconds at the full demo). `stamps` says what it was read at (the newest statistics,
