@@ -19,6 +19,8 @@ import re
 from dataclasses import asdict, dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 
+from benchmarks.per_dollar import cost_of_work
+
 SIGNIFICANT_DIGITS = 3
 # (size, prefix), largest first. Below 1, only scales of durations take a prefix.
 LARGE_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
@@ -211,7 +213,7 @@ class Reading:
         """USD for `cost_per`'s amount of work, from a per-dollar figure."""
         if self.cost_per is None or not per_dollar:
             return None
-        return self.cost_per[0] / per_dollar
+        return cost_of_work(self.cost_per[0], per_dollar)
 
     def in_us_dollars(self) -> Reading:
         """The reading with its per-dollar figures named per US dollar, for an answer whose
