@@ -41,7 +41,8 @@ test: install
 # The deployment of docker-compose.yml as separate hosts on this machine (network namespaces
 # on a bridge, root needed): PostgreSQL and its streaming replica, Redis, web hosts behind
 # HAProxy, worker hosts and beat (scripts/cluster/, docs/scaling.md). CLUSTER_DEMO=all loads
-# the whole demo; CLUSTER_RESTORE=FILE a `make backup` file.
+# the whole demo; CLUSTER_RESTORE=FILE a `make backup` file; CLUSTER_PGDATA=DIR starts db1 on an
+# existing stopped PostgreSQL data directory, in place (the 10M-result database).
 cluster: install
 	bash scripts/cluster/up.sh
 

@@ -110,7 +110,10 @@ def universe(base: str, seed: int = 59) -> list[tuple[str, str]]:
         reads.extend(questions)
     reads = list(dict.fromkeys(reads))
     price = [q for q in reads if q[0].startswith("price-performance")]
-    other = [q for q in reads if not q[0].startswith("price-performance")]
+    # The instance pages last: with thousands of types (3,434 in the 10M database) they
+    # would otherwise fill the third and leave out the finder, compare and the rest.
+    other = sorted((q for q in reads if not q[0].startswith("price-performance")),
+                   key=lambda q: q[0] == "instance page")  # fmt: skip
     chosen = other[: DISTINCT // 3] + price[: DISTINCT - min(len(other), DISTINCT // 3)]
     rng.shuffle(chosen)
     return chosen

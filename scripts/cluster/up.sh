@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # `make cluster`: every host of docker-compose.yml as a network namespace on this machine.
 # CLUSTER_DEMO=first (default, the comparison page's data, as the tests load) or all (the
-# whole demo, minutes); CLUSTER_RESTORE=FILE restores a `make backup` file instead.
+# whole demo, minutes); CLUSTER_RESTORE=FILE restores a `make backup` file instead;
+# CLUSTER_PGDATA=DIR starts db1 on an existing stopped data directory instead (used in place,
+# not copied: uploads are written into it; e.g. the 10M-result database of
+# bench/ten_million.py), migrated, nothing loaded.
 source "$(dirname "$0")/lib.sh"
 here=$(dirname "$0")
 
@@ -26,11 +29,17 @@ $PYTHON -c 'import secrets; print(secrets.token_urlsafe(50))' >"$STATE/secret_ke
 bash "$here/net.sh" up
 echo "hosts: $HOSTS (bridge $BRIDGE, $NET.0/24)"
 
-bash "$here/db.sh" primary
+if [ -n "${CLUSTER_PGDATA:-}" ]; then
+  bash "$here/db.sh" adopt "$CLUSTER_PGDATA"
+else
+  bash "$here/db.sh" primary
+fi
 bash "$here/hosts.sh" start redis
 app() { (cd "$ROOT" && env $(app_env | tr '\n' ' ') "$@"); }
 app $PYTHON manage.py migrate --noinput --verbosity 0
-if [ -n "${CLUSTER_RESTORE:-}" ]; then
+if [ -n "${CLUSTER_PGDATA:-}" ]; then
+  echo "db1 on $CLUSTER_PGDATA (its data as it is)"
+elif [ -n "${CLUSTER_RESTORE:-}" ]; then
   app $PYTHON scripts/backup.py restore "$CLUSTER_RESTORE"
 else
   echo "loading the demo (--part ${CLUSTER_DEMO:-first})"
