@@ -202,6 +202,10 @@ REST_FRAMEWORK = {
 }
 # Failed POSTs to /admin/login/ per client address (dashboard/throttle.py).
 PRICEBENCH_THROTTLE_ADMIN_LOGIN = envstr("PRICEBENCH_THROTTLE_ADMIN_LOGIN", "10/minute")
+# How many proxies in front (each appending to X-Forwarded-For, as HAProxy's `option
+# forwardfor`) are trusted to say the client's address: 0 (default), REMOTE_ADDR. Set it only
+# when the web processes are reachable through those proxies alone.
+PRICEBENCH_TRUSTED_PROXIES = envint("PRICEBENCH_TRUSTED_PROXIES", 0)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "pricebench API",
@@ -225,7 +229,8 @@ CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Benchmarks and regions with their last-change stamps, per process (benchmarks/freshness.py).
     "lookups": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lookups"},
-    # Rendered price-performance answers, per process, keyed by their ETag (api/conditional.py).
+    # Rendered price-performance answers, per process, keyed by their ETag (api/conditional.py);
+    # in Redis for every process with PRICEBENCH_ANSWER_CACHE_REDIS_URL (below).
     "answers": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "answers",
@@ -242,6 +247,16 @@ if _THROTTLE_REDIS_URL:
     CACHES["default"] = {
         "BACKEND": "dashboard.shared_counts.SharedCountsCache",
         "LOCATION": _THROTTLE_REDIS_URL,
+    }
+
+# The rendered answers in Redis, shared by every web process of every host (an answer
+# rendered on one host is a hit on the others; dashboard/shared_counts.py), when set.
+_ANSWER_CACHE_REDIS_URL = envstr("PRICEBENCH_ANSWER_CACHE_REDIS_URL")
+if _ANSWER_CACHE_REDIS_URL:
+    CACHES["answers"] = {
+        **CACHES["answers"],
+        "BACKEND": "dashboard.shared_counts.SharedAnswersCache",
+        "LOCATION": _ANSWER_CACHE_REDIS_URL,
     }
 
 # Celery: Redis when CELERY_BROKER_URL is set; otherwise tasks run in-process.

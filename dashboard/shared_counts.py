@@ -1,11 +1,15 @@
-"""The throttles' counts in Redis, shared by every web process of every host, and counted in
-the process while Redis is away.
+"""The throttles' counts and the rendered answers in Redis, shared by every web process of
+every host, and kept in the process while Redis is away.
 
 With counts per process, a client behind a load balancer got up to (hosts x workers) times
 its rate; in Redis it gets its rate. A request never fails for the counts: when Redis does
 not answer (within REDIS_TIMEOUT), this process counts alone for AWAY_SECONDS and then asks
 Redis again, so while Redis is away a client may again get up to (hosts x workers) times
 its rate. Settings: PRICEBENCH_THROTTLE_REDIS_URL (unset: per-process counts, as before).
+
+The rendered answers (api/conditional.py, keyed by their ETag, which changes with the data)
+likewise: an answer rendered by one process is then a hit in every other, and while Redis is
+away each process keeps its own. Setting: PRICEBENCH_ANSWER_CACHE_REDIS_URL.
 """
 
 from __future__ import annotations
@@ -41,8 +45,8 @@ class SharedCountsCache(RedisCache):
             try:
                 return getattr(super(), name)(*args, **kwargs)
             except RedisError as error:
-                logger.warning("throttle counts: Redis unavailable (%s); counting in this "
-                               "process for %.0f s", error, AWAY_SECONDS)  # fmt: skip
+                logger.warning("%s: Redis unavailable (%s); kept in this process for %.0f s",
+                               type(self).__name__, error, AWAY_SECONDS)  # fmt: skip
                 self.away_until = time.monotonic() + AWAY_SECONDS
         return getattr(self.local, name)(*args, **kwargs)
 
@@ -58,3 +62,18 @@ class SharedCountsCache(RedisCache):
     def clear(self):
         self.local.clear()
         return self._either("clear")
+
+
+class SharedAnswersCache(SharedCountsCache):
+    """The rendered answers in Redis (get and set), kept per process while Redis is away (at
+    most MAX_ENTRIES answers there, as the per-process cache it stands in for)."""
+
+    def __init__(self, server, params):
+        # MAX_ENTRIES is the per-process cache's; Redis's client would refuse it.
+        options = dict(params.get("OPTIONS", {}))
+        kept = {"MAX_ENTRIES": options.pop("MAX_ENTRIES")} if "MAX_ENTRIES" in options else {}
+        super().__init__(server, {**params, "OPTIONS": options})
+        self.local = LocMemCache("shared-answers-fallback", {"OPTIONS": kept})
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._either("set", key, value, timeout, version)

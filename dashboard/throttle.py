@@ -1,5 +1,6 @@
 """Rates kept as counts in fixed windows in the cache: the API's throttles and failed admin
-logins per client address.
+logins per client address (behind trusted proxies, the address the nearest of them saw:
+`client_address`).
 
 A window's count is one integer under one key, so checking a rate costs the same at 10 and
 at 10,000 requests a minute (a log of every request's time, as DRF keeps by default, grows
@@ -56,6 +57,24 @@ class Window:
             return 1
 
 
+def client_address(request) -> str:
+    """The address a request came from: REMOTE_ADDR, or behind PRICEBENCH_TRUSTED_PROXIES
+    proxies, the X-Forwarded-For entry the outermost trusted one wrote.
+
+    Each proxy appends the address it was connected from, so the entries are read from the
+    right end: the N-th from the right is what the N-th proxy saw. Entries left of it were
+    written by the client (any client can send X-Forwarded-For) and are never trusted.
+    Fewer entries than proxies: the request passed fewer proxies, and the leftmost entry is
+    still one a trusted proxy wrote.
+    """
+    trusted = settings.PRICEBENCH_TRUSTED_PROXIES
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    entries = [entry.strip() for entry in forwarded.split(",") if entry.strip()]
+    if trusted <= 0 or not entries:
+        return request.META.get("REMOTE_ADDR", "")
+    return entries[-min(trusted, len(entries))]
+
+
 def limit_failed_logins(view):
     """Wrap a login view: past the rate of failed POSTs from one address, answer 429."""
 
@@ -64,10 +83,10 @@ def limit_failed_logins(view):
         if request.method != "POST":
             return view(request, *args, **kwargs)
         allowed, length = parse_rate(settings.PRICEBENCH_THROTTLE_ADMIN_LOGIN)
-        window = Window.now(f"admin-login:{request.META.get('REMOTE_ADDR', '')}", length)
+        address = client_address(request)
+        window = Window.now(f"admin-login:{address}", length)
         if window.count() >= allowed:
-            logger.warning("admin login refused: too many failures from %s",
-                           request.META.get("REMOTE_ADDR"))  # fmt: skip
+            logger.warning("admin login refused: too many failures from %s", address)
             response = HttpResponse(
                 f"Too many failed logins; retry in {window.seconds_left} seconds.",
                 status=429,

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `hosts.sh start|kill HOST`: start one host's process, or kill every process on it at once
 # (SIGKILL, as a host that loses power). bench/load.py kills and revives hosts with it.
+# Redis evicts only keys that expire (the rendered answers, the throttles' counts) when
+# full, never the queued tasks.
 source "$(dirname "$0")/lib.sh"
 
 start() {
@@ -13,6 +15,7 @@ start() {
     redis)
       in_host redis redis-server --bind "${ADDRESS[redis]}" --port 6379 --daemonize yes \
         --protected-mode no --appendonly yes --dir "$STATE/redis" \
+        --maxmemory 512mb --maxmemory-policy volatile-lru \
         --logfile "$STATE/log/redis.log"
       ;;
     # No control socket: every gunicorn would share $HOME/.gunicorn/gunicorn.ctl.

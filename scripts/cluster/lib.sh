@@ -3,6 +3,12 @@
 # Each host is a network namespace `pb-NAME` with one veth to the bridge `pbbr0`
 # (10.59.0.0/24, the machine itself at .1): nothing leaves the machine.
 set -euo pipefail
+# Close every descriptor inherited past stderr (but bash's own 255): the hosts' daemons would
+# otherwise keep them, e.g. the lock of `flock /work/bench.lock make cluster`, held then
+# until the cluster stops.
+for fd in $(ls /proc/$$/fd); do
+  if [ "$fd" -gt 2 ] && [ "$fd" -ne 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 STATE=${CLUSTER_STATE:-$ROOT/var/cluster}
 BRIDGE=pbbr0
@@ -23,8 +29,11 @@ in_host() { local host=$1; shift; ip netns exec "$(ns "$host")" "$@"; }
 as_pg() { runuser -u postgres -- "$@"; }
 
 # The settings every pricebench process of the cluster runs with: production's (DEBUG off,
-# gunicorn, collected static files), plain http behind the load balancer. The API's rates
-# are high unless given: bench/load.py's clients all come from the machine's one address.
+# gunicorn, collected static files), plain http behind the load balancer (one trusted proxy:
+# the client's address is the X-Forwarded-For entry HAProxy appends). The API's rates are
+# high unless given: bench/load.py's clients all come from the machine's one address. The
+# throttles' counts and the rendered answers are in Redis (databases 1 and 2; an empty
+# PRICEBENCH_THROTTLE_REDIS_URL= or PRICEBENCH_ANSWER_CACHE_REDIS_URL= keeps them per process).
 app_env() {
   cat <<ENV
 DATABASE_URL=postgres://pricebench@${ADDRESS[db1]}:5432/pricebench
@@ -32,6 +41,8 @@ DATABASE_REPLICA_URL=postgres://pricebench@${ADDRESS[db2]}:5432/pricebench
 DATABASE_CONN_MAX_AGE=60
 CELERY_BROKER_URL=redis://${ADDRESS[redis]}:6379/0
 PRICEBENCH_THROTTLE_REDIS_URL=${PRICEBENCH_THROTTLE_REDIS_URL-redis://${ADDRESS[redis]}:6379/1}
+PRICEBENCH_ANSWER_CACHE_REDIS_URL=${PRICEBENCH_ANSWER_CACHE_REDIS_URL-redis://${ADDRESS[redis]}:6379/2}
+PRICEBENCH_TRUSTED_PROXIES=${PRICEBENCH_TRUSTED_PROXIES:-1}
 SECRET_KEY=$(cat "$STATE/secret_key")
 DEBUG=false
 PRICEBENCH_HTTPS=false
@@ -45,7 +56,8 @@ PRICEBENCH_THROTTLE_UPLOADS=${PRICEBENCH_THROTTLE_UPLOADS:-1000000/minute}
 PRICEBENCH_THROTTLE_ADMIN_LOGIN=${PRICEBENCH_THROTTLE_ADMIN_LOGIN:-10/minute}
 ENV
   # Other settings given to `make cluster` reach every host.
-  env | grep -E '^(PRICEBENCH_|GUNICORN_|CELERY_VISIBILITY)' | grep -v -E '^PRICEBENCH_THROTTLE_' || true
+  env | grep -E '^(PRICEBENCH_|GUNICORN_|CELERY_VISIBILITY)' |
+    grep -v -E '^PRICEBENCH_(THROTTLE_|ANSWER_CACHE_REDIS_URL|TRUSTED_PROXIES)' || true
 }
 
 # Run a command on a host in the background, its output to var/cluster/log/HOST.log.
