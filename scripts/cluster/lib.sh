@@ -32,7 +32,8 @@ as_pg() { runuser -u postgres -- "$@"; }
 # gunicorn, collected static files), plain http behind the load balancer (one trusted proxy:
 # the client's address is the X-Forwarded-For entry HAProxy appends). The API's rates are
 # high unless given: bench/load.py's clients all come from the machine's one address. The
-# throttles' counts and the rendered answers are in Redis (databases 1 and 2; an empty
+# One gunicorn worker per web host: on the machine's 2 cores, 2 per host held no more
+# (docs/scaling.md). The throttles' counts and the rendered answers are in Redis (databases 1 and 2; an empty
 # PRICEBENCH_THROTTLE_REDIS_URL= or PRICEBENCH_ANSWER_CACHE_REDIS_URL= keeps them per process).
 app_env() {
   cat <<ENV
@@ -49,7 +50,7 @@ PRICEBENCH_HTTPS=false
 ALLOWED_HOSTS=*
 PRICEBENCH_LOG_FORMAT=json
 LOG_LEVEL=WARNING
-GUNICORN_WORKERS=${CLUSTER_GUNICORN_WORKERS:-2}
+GUNICORN_WORKERS=${CLUSTER_GUNICORN_WORKERS:-1}
 PRICEBENCH_THROTTLE_ANON=${PRICEBENCH_THROTTLE_ANON:-1000000/minute}
 PRICEBENCH_THROTTLE_USER=${PRICEBENCH_THROTTLE_USER:-1000000/minute}
 PRICEBENCH_THROTTLE_UPLOADS=${PRICEBENCH_THROTTLE_UPLOADS:-1000000/minute}
