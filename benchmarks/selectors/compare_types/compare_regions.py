@@ -11,7 +11,7 @@ from benchmarks.models import InstanceType, Region, Vendor
 from benchmarks.questions.compare import CHEAPEST, CompareQuery
 from benchmarks.questions.purchase import Purchase
 from benchmarks.selectors.answer.lookups import get_region, region_code
-from benchmarks.selectors.costs.cheapest_regions import cheapest_region
+from benchmarks.selectors.costs.cheapest_regions import cheapest_region_codes
 
 if TYPE_CHECKING:
     from benchmarks.selectors.compare_types.compare_lines import TypeComparison
@@ -23,8 +23,8 @@ def pricing_regions(
     """The region asked (`region`), and where each type is priced by its id, with whether it
     is its cheapest: the region `regions` names for its vendor, else `region` when it is its
     vendor's, else the type's cheapest region bought the way asked (None where none prices
-    it). A DomainError names a region its vendor does not have. Two queries, and one per type
-    priced at its cheapest."""
+    it). A DomainError names a region its vendor does not have. Two queries, and two for the
+    types priced at their cheapest (one more per Fargate size among them)."""
     asked = dict(query.regions)
     codes = {query.region, *(code for code in asked.values() if code != CHEAPEST)}
     known = {
@@ -47,12 +47,16 @@ def pricing_regions(
     where: dict[int, tuple[Region | None, bool]] = {}
     wanted: dict[int, tuple[str, str]] = {}
     purchase = Purchase.of(query.purchase_option)
+    cheapest = [t for t in types if chosen.get(t.vendor) is None]
+    # One query for every type priced at its cheapest, whatever their clouds (one a type was
+    # the page's extra query: types from three clouds took 11).
+    cheapest_codes = cheapest_region_codes(cheapest, purchase, day) if cheapest else {}
     for instance_type in types:
         place = chosen.get(instance_type.vendor)
         if place is not None:
             where[instance_type.pk] = (place, False)
             continue
-        code = cheapest_region(instance_type, purchase, day)
+        code = cheapest_codes[instance_type.pk]
         if code is None:
             where[instance_type.pk] = (None, True)
         else:
