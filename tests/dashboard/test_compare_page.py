@@ -4,6 +4,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.commands.test_hetzner_prices import measured  # noqa: F401 (a fixture)
+from tests.selectors.test_compare_clouds import clouds  # noqa: F401 (a fixture)
+
 pytestmark = pytest.mark.django_db
 
 URL = "/compare/"
@@ -127,3 +130,56 @@ def test_the_lines_are_written_as_the_template_wrote_them(types):
     # The file's first line loads the filters, its last ends the loop: neither is the loop's.
     expected = expected.split("\n", 1)[1].removeprefix("  ").removesuffix("\n")
     assert compare_groups(comparison) == expected
+
+
+def _priced_elsewhere(vendor, name, regions):
+    """A type of another cloud measured on the clouds fixture's benchmark, priced on demand
+    in each of `regions` (code: USD an hour), and at spot in none."""
+    import datetime
+    from decimal import Decimal
+
+    from benchmarks.models import InstanceType, Price, Region
+    from tests.selectors.test_price_performance import run_with
+
+    instance_type = InstanceType.objects.create(vendor=vendor, name=name, kind="vm", vcpus=2)
+    run_with(name, [8000.0], key="passmark:cpu-mark", region=None)
+    for code, usd in regions.items():
+        region, _ = Region.objects.get_or_create(vendor=vendor, code=code)
+        Price.objects.create(
+            instance_type=instance_type,
+            region=region,
+            purchase_option="on_demand",
+            usd_per_hour=Decimal(usd),
+            effective_from=datetime.date(2024, 1, 1),
+            source="test",
+        )
+
+
+@pytest.fixture
+def four_clouds(clouds):  # noqa: F811
+    """The clouds fixture's c7g.large (us-east-1) and Hetzner's types, with a Google Cloud
+    and an Azure type, each priced in two of its cloud's regions."""
+    _priced_elsewhere("gcp", "n4-standard-2", {"europe-west4": "0.09", "us-central1": "0.08"})
+    _priced_elsewhere("azure", "Standard_D2s_v5", {"eastus": "0.096", "westeurope": "0.1"})
+
+
+def test_the_page_takes_as_many_queries_for_types_of_four_clouds_as_of_two(client, four_clouds):
+    """Each type not of the region asked is priced at its cheapest region, in its own cloud:
+    its cheapest region and its prices were read per type and per region (types nobody opened
+    from three clouds took 11 queries on the full demo; here two clouds took 12, four 20); they
+    are read for every type at once, so the count stays within the page's ten whatever the
+    clouds."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = {}
+    for types in ("c7g.large,cax11", "c7g.large,cax11,n4-standard-2,Standard_D2s_v5"):
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(URL, {"types": types, "at": "2024-10-15"})
+        assert response.status_code == 200
+        text = response.content.decode()
+        assert text.count('<th scope="col" data-instance-type=') == types.count(",") + 1
+        counts[types] = len(captured)
+    assert "us-central1" in text and "eastus" in text  # each at its cheapest region
+    assert all(count <= 10 for count in counts.values()), counts
+    assert len(set(counts.values())) == 1, counts

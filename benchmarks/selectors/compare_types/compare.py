@@ -4,8 +4,9 @@ figure as a percentage of a baseline's and per dollar, with the types' prices.
 Each type is priced in its own cloud: the region asked for its vendor, else its cheapest
 region (`pricing_regions`), so that an Azure and a Hetzner type are not priced in an AWS
 region. A fixed number of queries whatever the data's size: the types (one), their kept
-statistics over every benchmark (one), the regions (two, and one per type priced at its
-cheapest) and their prices for each region and purchase option shown (up to three each).
+statistics over every benchmark (one), the regions (two, and two for the types priced at
+their cheapest) and their prices for each purchase option shown, every region at once (two
+at most each, and one per region with Fargate sizes).
 The per-dollar arithmetic is `benchmarks.per_dollar`'s, on the basis the price-performance
 answer uses (burstable types at what they sustain by default).
 """
@@ -74,21 +75,15 @@ def compare_types(query: CompareQuery) -> TypeComparison:
     baseline = found.get(query.baseline)
     region, where = compare_regions.pricing_regions(types, query, at)
     options = list(dict.fromkeys([query.purchase_option, *PRICE_OPTIONS]))
-    quotes: dict[str, dict[int, PriceQuote]] = {option: {} for option in options}
-    by_region: dict[int, list[InstanceType]] = defaultdict(list)
-    places = {}
-    for instance_type in types:
-        place = where[instance_type.pk][0]
-        if place is not None:
-            by_region[place.pk].append(instance_type)
-            places[place.pk] = place
-    for pk, group in by_region.items():
-        for option in options:
-            quotes[option].update(
-                prices.hourly_prices(
-                    instance_types=group, region=places[pk], purchase_option=option, day=at
-                )
-            )
+    # Each option's prices of every type in its own region at once: a query per region and
+    # option made types from three clouds one query over the page's ten.
+    placed = [(t, where[t.pk][0]) for t in types if where[t.pk][0] is not None]
+    quotes: dict[str, dict[int, PriceQuote]] = {
+        option: prices.placed_hourly_prices(placed=placed, purchase_option=option, day=at)
+        if placed
+        else {}
+        for option in options
+    }
     columns = []
     for instance_type in types:
         place, cheapest = where[instance_type.pk]

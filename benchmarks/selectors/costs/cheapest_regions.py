@@ -1,6 +1,7 @@
 """Where one instance type costs least: every region with a price for it, bought one way,
 cheapest first. Two queries whatever the number of regions (the type, then its prices or,
-for a Fargate task size, its rates), the period of each region picked in SQL."""
+for a Fargate task size, its rates), the period of each region picked in SQL; the cheapest
+region of several EC2 types in one."""
 
 from __future__ import annotations
 
@@ -79,13 +80,30 @@ def cheapest_region(
     """The code of the region where the type costs least bought so on the day (a price in
     force before one that is not, then the cheapest, then the first code); None where no
     region prices it. One query."""
-    quotes = _quotes(instance_type, purchase, day)
-    priced = [
-        (not quote.in_force, quote.usd_per_hour, code)
-        for code, quote in quotes.items()
-        if quote.usd_per_hour is not None
-    ]
-    return min(priced)[2] if priced else None
+    return cheapest_region_codes([instance_type], purchase, day)[instance_type.pk]
+
+
+def cheapest_region_codes(
+    instance_types: list[InstanceType], purchase: Purchase, day: datetime.date
+) -> dict[int, str | None]:
+    """`cheapest_region` of each type, by id: one query for every EC2 type whatever their
+    number (a compare page of types from several clouds asked one per type), and one per
+    Fargate task size."""
+    ec2 = [t.pk for t in instance_types if t.kind != InstanceType.Kind.FARGATE]
+    by_type = _ec2_quotes_of(ec2, purchase, day) if ec2 else {}
+    codes = {}
+    for instance_type in instance_types:
+        if instance_type.kind == InstanceType.Kind.FARGATE:
+            quotes = _fargate_quotes(instance_type, purchase, day)
+        else:
+            quotes = by_type.get(instance_type.pk, {})
+        priced = [
+            (not quote.in_force, quote.usd_per_hour, code)
+            for code, quote in quotes.items()
+            if quote.usd_per_hour is not None
+        ]
+        codes[instance_type.pk] = min(priced)[2] if priced else None
+    return codes
 
 
 def _quotes(
@@ -95,23 +113,27 @@ def _quotes(
     prices, a Fargate task size's rates."""
     if instance_type.kind == InstanceType.Kind.FARGATE:
         return _fargate_quotes(instance_type, purchase, day)
-    return _ec2_quotes(instance_type, purchase, day)
+    return _ec2_quotes_of([instance_type.pk], purchase, day).get(instance_type.pk, {})
 
 
-def _ec2_quotes(
-    instance_type: InstanceType, purchase: Purchase, day: datetime.date
-) -> dict[str, PriceQuote]:
+def _ec2_quotes_of(
+    ids: list[int], purchase: Purchase, day: datetime.date
+) -> dict[int, dict[str, PriceQuote]]:
+    """The EC2 types' prices in each region that has one, by type id then region code."""
     picks = pick_periods(
-        Price.objects.filter(instance_type=instance_type, **purchase.price_fields()),
+        Price.objects.filter(instance_type_id__in=ids, **purchase.price_fields()),
         day=day,
-        partition=["region__code", "availability_zone"],
+        partition=["instance_type_id", "region__code", "availability_zone"],
         amount="usd_per_hour",
         more=COMMITMENT_PARTS if purchase.is_commitment else (),
     )
-    by_region: dict[str, list[PeriodPick]] = defaultdict(list)
-    for (region, zone), pick in picks.items():
-        by_region[region].append(pick._replace(availability_zone=zone))
-    return {region: quote_from_zones(zones, purchase, day) for region, zones in by_region.items()}
+    zones: dict[int, dict[str, list[PeriodPick]]] = defaultdict(lambda: defaultdict(list))
+    for (pk, region, zone), pick in picks.items():
+        zones[pk][region].append(pick._replace(availability_zone=zone))
+    return {
+        pk: {region: quote_from_zones(found, purchase, day) for region, found in regions.items()}
+        for pk, regions in zones.items()
+    }
 
 
 def _fargate_quotes(

@@ -62,14 +62,34 @@ def _ec2_quotes(
 ) -> dict[int, PriceQuote]:
     """Two queries at most: the prices in force, then the nearest ones for types that have
     prices but none in force."""
-    ids = [instance_type.pk for instance_type in instance_types]
-    if not ids:
-        return {}
 
     def prices() -> QuerySet:
         # Built only when read: its conditions cost more than the kept periods' look-up.
         return Price.objects.filter(region=region, **purchase.price_fields())
 
+    return _ec2_quotes_from(
+        instance_types,
+        lambda _pk: region,
+        prices,
+        lambda ids: _periods(prices, region, purchase, ids),
+        purchase,
+        day,
+    )
+
+
+def _ec2_quotes_from(
+    instance_types: list[InstanceType],
+    region_of: Callable[[int], Region],
+    prices: Callable[[], QuerySet],
+    periods_of: Callable[[list[int]], dict[int, list[_Period]]],
+    purchase: Purchase,
+    day: datetime.date,
+) -> dict[int, PriceQuote]:
+    """`_ec2_quotes` from `prices()` (each type's prices in its region, `region_of` its id,
+    bought so) and `periods_of` (their periods by type id)."""
+    ids = [instance_type.pk for instance_type in instance_types]
+    if not ids:
+        return {}
     options = {
         "day": day,
         "partition": ["instance_type_id", "availability_zone"],
@@ -87,7 +107,7 @@ def _ec2_quotes(
             by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
         missing = [pk for pk in ids if pk not in by_type]
     else:
-        periods = _periods(prices, region, purchase, ids)
+        periods = periods_of(ids)
         in_force, out_of_force = _quotes_in_force(periods, ids, day)
         # Only types with periods, none in force, have a nearest one to look for.
         missing = [pk for pk in ids if pk not in in_force and pk in out_of_force]
@@ -108,7 +128,8 @@ def _ec2_quotes(
         if zones is None:
             quotes[instance_type.pk] = PriceQuote(
                 None,
-                f"no {purchase.describe()} price known for {instance_type.name} in {region.code}",
+                f"no {purchase.describe()} price known for {instance_type.name} in "
+                f"{region_of(instance_type.pk).code}",
             )
             continue
         quotes[instance_type.pk] = quote_from_zones(zones, purchase, day)
@@ -202,6 +223,49 @@ def hourly_prices(
         **_ec2_quotes(ec2, region, purchase, day),
         **fargate_quotes(fargate, region, purchase, day),
     }
+
+
+def placed_hourly_prices(
+    *,
+    placed: list[tuple[InstanceType, Region]],
+    purchase_option: Purchase | str,
+    day: datetime.date,
+) -> dict[int, PriceQuote]:
+    """`hourly_prices` of each type in its own region (a type at most once): the EC2 types'
+    in two queries at most whatever their regions (compare prices each type in its cloud),
+    the Fargate sizes' in one per region."""
+    purchase = Purchase.of(purchase_option)
+    region_by_type = {instance_type.pk: region for instance_type, region in placed}
+    ec2: dict[int, list[int]] = {}
+    fargate: dict[int, list[InstanceType]] = {}
+    regions: dict[int, Region] = {}
+    for instance_type, region in placed:
+        regions[region.pk] = region
+        if instance_type.kind == InstanceType.Kind.FARGATE:
+            fargate.setdefault(region.pk, []).append(instance_type)
+        else:
+            ec2.setdefault(region.pk, []).append(instance_type.pk)
+    quotes: dict[int, PriceQuote] = {}
+    if ec2:
+        # A type is in one region: each region's types, one condition each.
+        where = Q()
+        for pk, ids in ec2.items():
+            where |= Q(region_id=pk, instance_type_id__in=ids)
+
+        def prices() -> QuerySet:
+            return Price.objects.filter(where, **purchase.price_fields())
+
+        quotes |= _ec2_quotes_from(
+            [t for t, _r in placed if t.kind != InstanceType.Kind.FARGATE],
+            region_by_type.__getitem__,
+            prices,
+            lambda ids: _read_periods(_of_types(prices(), ids)),
+            purchase,
+            day,
+        )
+    for pk, sizes in fargate.items():
+        quotes |= fargate_quotes(sizes, regions[pk], purchase, day)
+    return quotes
 
 
 def priced_regions() -> list[Region]:

@@ -9,7 +9,7 @@ recomputed from the database (`compute.compute_statistics`).
 from __future__ import annotations
 
 from bisect import insort
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -30,11 +30,19 @@ from .compute import (
 _first = itemgetter(0)
 
 
-def _remembered(value: dict | list, kind: str) -> str:
-    """`compute._json_remembered` of a CPU model count, region or source list."""
-    items = value.items() if isinstance(value, dict) else value
-    return _json_remembered(value, (kind, *(tuple(item) if isinstance(item, list | tuple)
-                                            else item for item in items)))  # fmt: skip
+# The keys `_json_remembered` keeps a merged row's counts under: the kind, then each item
+# as a tuple (a region list's items are its codes).
+
+
+def _remembered_models(items: list[tuple[str, int]]) -> str:
+    """The JSON of a CPU model count, from its items in order."""
+    return _json_remembered(dict(items), ("models", *items))
+
+
+def _remembered_sources(items: list[tuple[tuple[str, str], int]]) -> str:
+    """The JSON of a source list, from its ((source, licence), count) items in order."""
+    rows = [(source, licence, count) for (source, licence), count in items]
+    return _json_remembered([list(r) for r in rows], ("sources", *rows))
 
 
 _value_and_run = attrgetter("value", "run_id")
@@ -105,19 +113,23 @@ def _merged(
     # The kept samples are in the order of their values: the new ones (in the order of their
     # values and runs, as a recomputation sorts them) are put in their places.
     ordered = list(row["samples"])
-    for sample in sorted(samples, key=_value_and_run):
+    for sample in samples if len(samples) == 1 else sorted(samples, key=_value_and_run):
         insort(ordered, [sample.value, sample.cpu_model], key=_first)
     values = [pair[0] for pair in ordered]
-    new = samples
     runs: dict[int, Sample] = {}
-    for sample in new:
+    for sample in samples:
         runs.setdefault(sample.run_id, sample)
-    models = Counter(row["cpu_models"])
-    models.update(run.cpu_model for run in runs.values())
-    sources = Counter({(source, licence): count for source, licence, count in row["sources"]})
-    sources.update((run.source, run.licence) for run in runs.values())
+    # Counts added as Counter.update adds them (new names last, in the runs' order), in plain
+    # dicts: a Counter's copy and update checked their argument's type for every row (a
+    # series measured again is merged twice, an upload's 400 series 800 times).
+    models = dict(row["cpu_models"])
+    sources = {(source, licence): count for source, licence, count in row["sources"]}
     dates = [row["first_measured_at"], row["last_measured_at"]]
-    dates.extend(run.measured_at for run in runs.values())
+    for run in runs.values():
+        models[run.cpu_model] = models.get(run.cpu_model, 0) + 1
+        source = (run.source, run.licence)
+        sources[source] = sources.get(source, 0) + 1
+        dates.append(run.measured_at)
     dates = sorted(date for date in dates if date)
     first_quartile, median, third_quartile = quartiles(values)
     return (
@@ -132,15 +144,9 @@ def _merged(
         first_quartile,
         third_quartile,
         # Written as JSON once per distinct value: a few recur over a whole import.
-        _remembered(dict(sorted(models.items(), key=by_count)), "models"),
-        _remembered(regions, "regions"),
-        _remembered(
-            [
-                [source, licence, count]
-                for (source, licence), count in sorted(sources.items(), key=by_count)
-            ],
-            "sources",
-        ),  # fmt: skip
+        _remembered_models(sorted(models.items(), key=by_count)),
+        _json_remembered(regions, ("regions", *regions)),
+        _remembered_sources(sorted(sources.items(), key=by_count)),
         ordered,
         dates[0] if dates else None,
         dates[-1] if dates else None,
