@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
+from django.db import connections, router
 from django.db.models import Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
@@ -191,6 +192,11 @@ def question_rows(
     """
 
     def read() -> list[KeptSeries]:
+        if not narrowed and not query.measured_in:
+            key = exact_params_key(benchmark, params)
+            found = None if key is None else read_by_key(benchmark, key, extras, region=region)
+            if found is not None:
+                return found
         statistics = statistics_in_scope(benchmark, query, params, vendor=region.vendor)
         return read_kept_series(statistics, extras, region=region)
 
@@ -286,6 +292,12 @@ def read_kept_series(
         freshness.keep(key, {kept.machine.pk: kept.machine for kept in series}, stamp=stamp)
         return series
     found = list(ordered.values_list("pk", "instance_type_id", *_PLAIN, *text_columns))
+    return _with_machines(found, known, missing)
+
+
+def _with_machines(found: list[tuple], known: dict[int, Machine], missing: tuple) -> list:
+    """KeptSeries from rows of (id, type id, plain columns, texts), their machines from
+    `known` (kept), the types new to it read and added."""
     unknown = {row[1] for row in found} - known.keys()
     if unknown:
         # Types new to this window, added to what it keeps (read now: fresher than the rest,
@@ -293,6 +305,45 @@ def read_kept_series(
         for values in InstanceType.objects.filter(pk__in=unknown).values_list(*COLUMNS):
             known[values[0]] = machine_of(values)
     return [_kept(row, known[row[1]], 2, missing) for row in found]
+
+
+# The commonest question's read, written out (`read_by_key`): `read_kept_series`' columns and
+# order for the series of one benchmark and parameter key, measured anywhere, of one vendor.
+_BY_KEY = (
+    "SELECT s.id, s.instance_type_id, {plain}, {texts} "
+    'FROM "benchmarks_seriesstatistics" s '
+    'INNER JOIN "benchmarks_instancetype" t ON s.instance_type_id = t.id '
+    "WHERE s.measured_in = %s AND s.benchmark_id = %s AND s.params_key = %s AND t.vendor = %s "
+    "ORDER BY t.name ASC, s.variant ASC, s.series_id ASC"
+)
+
+
+def read_by_key(
+    benchmark: Benchmark, key: str, extras: tuple[str, ...], *, region: Region
+) -> list[KeptSeries] | None:
+    """`read_kept_series` of `statistics_in_scope` for a question naming every parameter (one
+    `key`), measured anywhere and priced in `region`, in one statement written out: the
+    same rows, without the ORM building the query (a fifth of the read; the rows' values
+    are the database driver's own, as the ORM's are on PostgreSQL). None where the machines
+    are not kept yet, or on another database (SQLite gives booleans as integers, which the
+    ORM converts): `read_kept_series` reads them then."""
+    connection = connections[router.db_for_read(SeriesStatistics)]
+    if connection.vendor != "postgresql":
+        return None
+    known: dict[int, Machine] | None = freshness.kept(
+        f"{_MACHINES}:{region.pk}", stamp=prices_stamp(region)
+    )
+    if known is None:
+        return None
+    texts = _JSON + extras
+    sql = _BY_KEY.format(
+        plain=", ".join(f"s.{name}" for name in _PLAIN),
+        texts=", ".join(f"CAST(s.{name} AS text)" for name in texts),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [SeriesStatistics.ALL_REGIONS, benchmark.pk, key, region.vendor])
+        found = cursor.fetchall()
+    return _with_machines(found, known, ([],) * (len(EXTRAS) - len(extras)))
 
 
 def _kept(row: tuple, machine: Machine, plain_start: int, missing: tuple) -> KeptSeries:

@@ -197,13 +197,16 @@ def benchmark_in_region(
 
     One query, remembered for a few seconds (benchmarks.freshness): a cached answer then
     costs none; none either when the caller read both already (a page's menus; the region
-    with REGION_FIELDS).
+    with REGION_FIELDS). What was read is kept as it is (`freshness.kept_read`), not pickled
+    in a cache: the benchmark carries its noise per parameter set, and unpickling it twice an
+    answer cost 1.3 ms for stress-ng:cpu, 7 for static_web:http (docs/performance.md). Its
+    readers share it: nobody changes it.
     """
     if query.measured_in and query.measured_in not in REGION_CODES:
         raise DomainError(f"unknown region {query.measured_in!r}", field="measured_in")
     if benchmark is not None and region is not None:
         return BenchmarkInRegion(benchmark=benchmark, region=region)
-    return freshness.cached_read(
+    return freshness.kept_read(
         _cache_key(query.benchmark, query.region),
         lambda: _read_benchmark_in_region(query.benchmark, query.region),
     )
@@ -211,7 +214,7 @@ def benchmark_in_region(
 
 def cached_benchmark_in_region(benchmark_key: str, region_code: str) -> BenchmarkInRegion | None:
     """What `benchmark_in_region` read for these names a few seconds ago, or None: no query."""
-    return freshness.cached(_cache_key(benchmark_key, region_code))
+    return freshness.kept(_cache_key(benchmark_key, region_code))
 
 
 def _cache_key(benchmark_key: str, region_code: str) -> str:

@@ -25,7 +25,7 @@ from django.db.models import (
 from django.db.models.functions import RowNumber
 
 from benchmarks import per_dollar
-from benchmarks.models import PurchaseOption, in_force_on
+from benchmarks.models import PurchaseOption, in_force_on, is_in_force
 from benchmarks.questions.purchase import Purchase
 
 
@@ -135,6 +135,49 @@ def pick_periods(
     return {
         tuple(row[extra:]): _pick(row[:width], day)._replace(more=row[width:extra]) for row in rows
     }
+
+
+class Period(NamedTuple):
+    """A period already read, for `pick_read_periods`: its partition's key, its amount, id
+    and days."""
+
+    key: tuple
+    amount: Decimal
+    pk: int
+    effective_from: datetime.date
+    effective_to: datetime.date | None
+
+
+def pick_read_periods(periods: list[Period], *, day: datetime.date) -> dict[tuple, PeriodPick]:
+    """`pick_periods` (without zones, `all_in_force` or `more`) of periods already read: for a
+    few periods kept in the process (a region's Fargate rates), the same picks without a query
+    built and sent for each day asked. The same order: in force first, else the nearest; then
+    the cheapest; then the lowest id."""
+    by_key: dict[tuple, list[Period]] = {}
+    for period in periods:
+        by_key.setdefault(period.key, []).append(period)
+    picks = {}
+    for key, partition in by_key.items():
+        in_force = sum(is_in_force(period, day) for period in partition)
+
+        def rank(period: Period) -> tuple:
+            if is_in_force(period, day):
+                distance = 0
+            elif period.effective_from > day:
+                distance = (period.effective_from - day).days
+            else:
+                distance = (day - period.effective_to).days
+            return distance, period.amount, period.pk
+
+        chosen = min(partition, key=rank)
+        first_from = min(period.effective_from for period in partition)
+        last_from = max(period.effective_from for period in partition)
+        picks[key] = _pick(
+            (chosen.amount, "", in_force, chosen.effective_from, chosen.effective_to,
+             first_from, last_from),
+            day,
+        )  # fmt: skip
+    return picks
 
 
 def _pick(row: tuple, day: datetime.date) -> PeriodPick:
