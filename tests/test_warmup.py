@@ -64,3 +64,40 @@ def test_a_failure_is_logged_and_never_raised(caplog):
     with mock.patch("dashboard.warmup.comparison.comparison", side_effect=OperationalError("away")):
         assert warm_up(APPLICATION) == []
     assert "warm-up stopped: OperationalError: away" in caplog.text
+
+
+def test_every_type_of_its_region_is_kept_for_a_first_question_of_another_benchmark(
+    demo_rolled_back,
+):
+    from django.test import Client
+
+    from benchmarks import freshness
+    from benchmarks.models import InstanceType, Region, SeriesStatistics
+    from benchmarks.selectors.answer import kept_series
+    from benchmarks.selectors.answer.lookups import prices_stamp
+
+    freshness.forget()
+    warm_up(APPLICATION)
+    region = Region.objects.get(code="us-east-1")
+    aws = set(InstanceType.objects.filter(vendor=region.vendor).values_list("pk", flat=True))
+    # The default question's answer names only some of them: the rest are kept too.
+    answered = set(
+        SeriesStatistics.objects.filter(benchmark__key="openssl:aes-256-cbc").values_list(
+            "instance_type_id", flat=True
+        )
+    )
+    assert aws - answered
+    known = freshness.kept(f"{kept_series._MACHINES}:{region.pk}", stamp=prices_stamp(region))
+    assert set(known) == aws
+    # A worker's first question of another benchmark reads its statistics, not its types.
+    with CaptureQueriesContext(connection) as captured:
+        response = Client().get(
+            "/api/v1/price-performance/?benchmark=stress-ng:cpu&region=us-east-1&workers=1&at=2031-01-01"
+        )
+    assert response.status_code == 200, response.content[:300]
+    assert response.json()["results"]
+    statistics = [query["sql"] for query in captured if "seriesstatistics" in query["sql"]]
+    assert statistics and not any('"benchmarks_instancetype"."kind"' in sql for sql in statistics)
+    assert not any(
+        query["sql"].startswith('SELECT "benchmarks_instancetype"') for query in captured
+    )

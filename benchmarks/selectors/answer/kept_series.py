@@ -307,6 +307,23 @@ def _with_machines(found: list[tuple], known: dict[int, Machine], missing: tuple
     return [_kept(row, known[row[1]], 2, missing) for row in found]
 
 
+def keep_every_machine(region: Region) -> None:
+    """Keep every type of `region`'s vendor as the machines its questions read (one query),
+    beside those kept already, while the region's stamp stays the same.
+
+    For a web worker's warm-up (dashboard/warmup.py): a worker's first question of another
+    benchmark in the region then reads none of its types' columns (a few hundred, 4 ms of a
+    first thousand-row answer at 10M results) and its statistics by `read_by_key`."""
+    key, stamp = f"{_MACHINES}:{region.pk}", prices_stamp(region)
+    known: dict[int, Machine] | None = freshness.kept(key, stamp=stamp)
+    if known is None:
+        known = {}
+        freshness.keep(key, known, stamp=stamp)
+    for values in InstanceType.objects.filter(vendor=region.vendor).values_list(*COLUMNS):
+        if values[0] not in known:
+            known[values[0]] = machine_of(values)
+
+
 # The commonest question's read, written out (`read_by_key`): `read_kept_series`' columns and
 # order for the series of one benchmark and parameter key, measured anywhere, of one vendor.
 _BY_KEY = (
