@@ -34,28 +34,41 @@ def row(benchmark: str, instance_type: str) -> str:
     return f"{header}\n{benchmark},{instance_type},us-east-1,100,op/s\n"
 
 
+def upload_done(host: str, token: str, benchmark: str, instance_type: str) -> float:
+    """Upload one result through host, wait until its run is done, and say when it was."""
+    status, sent = upload(host, token, row(benchmark, instance_type))
+    assert status == 202, sent
+    assert wait_done(host, sent["id"])["status"] == "done"
+    return time.monotonic()
+
+
+def wait_until_answered(host: str, benchmark: str, instance_types: set[str], within: float) -> None:
+    """Wait until host's answer names exactly these types, at most `within` seconds."""
+    deadline = time.monotonic() + within
+    while types_answered(host, benchmark) != instance_types:
+        assert time.monotonic() < deadline, f"{host} never answered {sorted(instance_types)}"
+        time.sleep(0.2)
+
+
+def wait_until_seen(host: str, benchmark: str, instance_type: str, done: float) -> None:
+    """Wait until host's answer names instance_type, within the freshness window after done."""
+    while instance_type not in types_answered(host, benchmark):
+        waited = time.monotonic() - done
+        assert waited < settings.PRICEBENCH_FRESHNESS_SECONDS + LAG_ALLOWANCE, (
+            f"{host} still answers without {instance_type} {waited:.1f} s after it was done"
+        )
+        time.sleep(0.1)
+
+
 def test_an_upload_on_host_a_is_seen_on_host_b_within_the_freshness_window():
     token = new_token("cluster-visible")
     benchmark = f"cluster:visible-{uuid.uuid4().hex[:8]}"
-    status, first = upload(WEB["web1"], token, row(benchmark, "c7g.large"))
-    assert status == 202, first
-    assert wait_done(WEB["web1"], first["id"])["status"] == "done"
+    upload_done(WEB["web1"], token, benchmark, "c7g.large")
     # Host B has read and kept the answer before the second upload.
-    deadline = time.monotonic() + 10
-    while types_answered(WEB["web2"], benchmark) != {"c7g.large"}:
-        assert time.monotonic() < deadline, "the first upload never showed on web2"
-        time.sleep(0.2)
+    wait_until_answered(WEB["web2"], benchmark, {"c7g.large"}, within=10)
 
-    status, second = upload(WEB["web1"], token, row(benchmark, "c7a.large"))
-    assert status == 202, second
-    assert wait_done(WEB["web1"], second["id"])["status"] == "done"
-    done = time.monotonic()
-    while "c7a.large" not in types_answered(WEB["web2"], benchmark):
-        waited = time.monotonic() - done
-        assert waited < settings.PRICEBENCH_FRESHNESS_SECONDS + LAG_ALLOWANCE, (
-            f"web2 still answers without the upload {waited:.1f} s after it was done on web1"
-        )
-        time.sleep(0.1)
+    done = upload_done(WEB["web1"], token, benchmark, "c7a.large")
+    wait_until_seen(WEB["web2"], benchmark, "c7a.large", done)
 
 
 def test_a_token_revoked_on_host_a_is_refused_on_host_b():
@@ -146,27 +159,16 @@ def test_an_answer_rendered_on_host_a_is_served_by_host_b_until_the_data_changes
     shared = redis.Redis.from_url(os.environ["PRICEBENCH_ANSWER_CACHE_REDIS_URL"])
     token = new_token("cluster-answers")
     benchmark = f"cluster:answers-{uuid.uuid4().hex[:8]}"
-    status, first = upload(WEB["web1"], token, row(benchmark, "c7g.large"))
-    assert status == 202, first
-    assert wait_done(WEB["web1"], first["id"])["status"] == "done"
-    deadline = time.monotonic() + 10
-    while types_answered(WEB["web1"], benchmark) != {"c7g.large"}:
-        assert time.monotonic() < deadline, "the upload never showed on web1"
-        time.sleep(0.2)
+    upload_done(WEB["web1"], token, benchmark, "c7g.large")
+    wait_until_answered(WEB["web1"], benchmark, {"c7g.large"}, within=10)
     _, headers_a, body_a = get(WEB["web1"] + question(benchmark))
     etag = headers_a["ETag"]
     assert shared.exists(f":1:{etag}"), "web1 did not keep its answer in the shared cache"
     status, headers_b, body_b = get(WEB["web2"] + question(benchmark))
     assert (status, headers_b["ETag"], body_b) == (200, etag, body_a)
 
-    status, second = upload(WEB["web3"], token, row(benchmark, "c7a.large"))
-    assert status == 202, second
-    assert wait_done(WEB["web3"], second["id"])["status"] == "done"
-    done = time.monotonic()
-    while "c7a.large" not in types_answered(WEB["web2"], benchmark):
-        waited = time.monotonic() - done
-        assert waited < settings.PRICEBENCH_FRESHNESS_SECONDS + LAG_ALLOWANCE, waited
-        time.sleep(0.1)
+    done = upload_done(WEB["web3"], token, benchmark, "c7a.large")
+    wait_until_seen(WEB["web2"], benchmark, "c7a.large", done)
     _, headers_new, body_new = get(WEB["web2"] + question(benchmark))
     assert headers_new["ETag"] != etag and b"c7a.large" in body_new
     # The new answer, kept by web2, is what web1 serves once its own window has passed.
