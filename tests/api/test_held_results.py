@@ -235,28 +235,63 @@ def test_screening_takes_the_same_number_of_queries_for_2_and_20_results(
     )
     names = sorted({name for row in series for name in row.series.params})
 
-    def table(rows: list[SeriesStatistics], times: float) -> bytes:
+    def table(rows: list[SeriesStatistics], times: float, base: float = 1.0) -> bytes:
         lines = [",".join(["benchmark", "instance_type", "region", "variant", "value", "unit",
                            *(f"param.{name}" for name in names)])]  # fmt: skip
         for index, row in enumerate(rows):
             lines.append(",".join([
                 row.series.benchmark.key, row.series.instance_type.name,
                 next(region for region in row.regions if region), row.series.variant,
-                repr(row.median * (times if index % 2 else 1)), row.series.benchmark.unit,
+                repr(row.median * base * (times if index % 2 else 1)), row.series.benchmark.unit,
                 *(str(row.series.params.get(name, "")) for name in names),
             ]))  # fmt: skip
         return ("\n".join(lines) + "\n").encode()
 
+    # Each table by its own token: the first pair judges the tokens' first runs of these
+    # types (nothing of theirs to count), the second their next ones (counted, all held).
+    other, _key = create_upload_token(user=token.user)
     counts = []
-    for rows in (series[:2], series[2:]):
-        with CaptureQueriesContext(connection) as queries:
-            run, _ = run_services.record_run(
-                content=table(rows, 100), filename="t.csv", upload_token=token
-            )
-        assert run.status == Run.Status.DONE, run.error
-        counts.append(len(queries))
-    assert HeldResult.objects.count() == 1 + 9
-    assert counts[0] == counts[1], counts
+    for base in (1, 1.001):
+        for rows, by in ((series[:2], token), (series[2:], other)):
+            with CaptureQueriesContext(connection) as queries:
+                run, _ = run_services.record_run(
+                    content=table(rows, 100, base), filename="t.csv", upload_token=by
+                )
+            assert run.status == Run.Status.DONE, run.error
+            counts.append(len(queries))
+    assert HeldResult.objects.count() == 2 * (1 + 9) + 10
+    assert counts[0] == counts[1] and counts[2] == counts[3], counts
+
+
+def test_a_tokens_first_run_of_a_type_reads_no_results_to_judge_its_share(
+    uploader, django_capture_on_commit_callbacks, django_user_model
+):
+    # A series is one type's: a token that never ran the type has no runs in its series
+    # (reading every result of the series to count them was a seventh of an upload's
+    # database time at 10M results, issue 56). Its second run reads them and is held.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    statistics = kept()
+    on_commit = django_capture_on_commit_callbacks
+    table = Result._meta.db_table
+
+    def counts_of_token_runs(queries) -> list[str]:
+        # The count as it was (by series, joined with the runs' tokens) or as it is now.
+        return [
+            query["sql"] for query in queries.captured_queries
+            if f'FROM "{table}"' in query["sql"]
+            and ("upload_token_id" in query["sql"]
+                 or f'DISTINCT "{table}"."series_id"' in query["sql"])
+        ]  # fmt: skip
+
+    with CaptureQueriesContext(connection) as queries:
+        assert upload(uploader, statistics, statistics.median, on_commit)["held"] == 0
+    assert not counts_of_token_runs(queries)
+    with CaptureQueriesContext(connection) as queries:
+        assert upload(uploader, statistics, statistics.median * 1.001, on_commit)["held"] == 1
+    counted = counts_of_token_runs(queries)
+    assert len(counted) == 1 and '"run_id"' in counted[0], counted
 
 
 def test_an_upload_reads_its_series_statistics_once(uploader, django_user_model):
