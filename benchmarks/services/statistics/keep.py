@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from itertools import chain
 from typing import Any
 
 from django.db import connection, transaction
@@ -51,7 +52,7 @@ from .compute import (
     statistics_rows,
 )
 from .coverage import CoverageTally, add_coverage, recount_coverage
-from .merge import merged_rows
+from .merge import mergeable, merged_from
 from .rows import in_ids, insert_rows
 
 
@@ -137,7 +138,7 @@ def lock_kept(ids: Collection[int]) -> dict[int, list[tuple]]:
 
 def _lock_and_merge(
     ids: list[int], samples: Sequence[tuple[int, Sample]], kept: dict[int, list[tuple]]
-) -> tuple[list[tuple], list[tuple]]:
+) -> tuple[list[tuple], Iterator[tuple]]:
     """`_lock_and_recompute` for series that already had results and now have `samples` too
     (locked, their kept rows read: `lock_kept`): a series' new rows are merged from its kept
     one and the values in hand where that gives the recomputation's figures exactly
@@ -145,26 +146,28 @@ def _lock_and_merge(
     are not read back; the others are recomputed.
 
     Returns (the series that had no statistics, as `_lock` gives them: the only ones whose
-    parameters and family the benchmarks' summaries may not hold yet; their new rows).
+    parameters and family the benchmarks' summaries may not hold yet; their new rows). The
+    merged rows come as the iterator is read, querying nothing: `insert_rows` merges each
+    while the server stores the ones before it.
     """
     in_hand: dict[int, list[Sample]] = {}
     for series_id, sample in samples:
         if series_id in kept:
             in_hand.setdefault(series_id, []).append(sample)
     now = timezone.now()
-    fresh, again = [], []
+    merging, again = [], []
     for pk in ids:
         rows, new = kept.get(pk, ()), in_hand.get(pk)
-        merged = merged_rows(rows[0], new, now) if len(rows) == 1 and new else None
-        if merged is None:
+        row = mergeable(rows[0], new) if len(rows) == 1 and new else None
+        if row is None:
             again.append(pk)
         else:
-            fresh.extend(merged)
-    if again:
-        fresh.extend(compute_statistics(again))
+            merging.append((row, new))
+    recomputed = compute_statistics(again) if again else []
     SeriesStatistics.objects.filter(in_ids("series_id", ids)).delete()
     unkept = [pk for pk in ids if pk not in kept]
-    return (_lock(unkept) if unkept else []), fresh
+    merged = chain.from_iterable(merged_from(row, new, now) for row, new in merging)
+    return (_lock(unkept) if unkept else []), chain(merged, recomputed)
 
 
 # The JSON columns of a statistics row, read as text: most of their values recur over an
@@ -246,8 +249,9 @@ def refresh_stored(
         if series_id in new:
             by_series[series_id].append(sample)
         coverage.add(pair_of[series_id], sample)
-    fresh.extend(statistics_rows(by_series, keys))
-    insert_rows(SeriesStatistics, STATISTICS_COLUMNS, fresh)
+    insert_rows(
+        SeriesStatistics, STATISTICS_COLUMNS, chain(fresh, statistics_rows(by_series, keys))
+    )
     _merge_summaries(
         [*unkept, *((pk, *described) for pk, described in new.items())],
         coverage=coverage,

@@ -65,6 +65,13 @@ def merged_rows(kept: Sequence[Any], samples: list[Sample], now) -> list[tuple] 
     recomputation orders equal values by run, which the samples do not keep). Those series
     are recomputed from the database.
     """
+    row = mergeable(kept, samples)
+    return None if row is None else merged_from(row, samples, now)
+
+
+def mergeable(kept: Sequence[Any], samples: list[Sample]) -> dict[str, Any] | None:
+    """The kept row as a dict of its columns when `merged_rows` can merge these samples into
+    it, else None (the series is recomputed from the database)."""
     row = dict(zip(STATISTICS_COLUMNS, kept, strict=True))
     if (
         row["measured_in"] != ALL_REGIONS
@@ -83,6 +90,12 @@ def merged_rows(kept: Sequence[Any], samples: list[Sample], now) -> list[tuple] 
     kept_values = {value for value, _model in row["samples"]}
     if any(sample.value in kept_values for sample in samples):
         return None
+    return row
+
+
+def merged_from(row: dict[str, Any], samples: list[Sample], now) -> list[tuple]:
+    """`merged_rows` of a kept row `mergeable` gave (as a dict of its columns)."""
+    kept_region = row["regions"][0]
     by_region: dict[str | None, list[Sample]] = defaultdict(list)
     for sample in samples:
         by_region[sample.region].append(sample)

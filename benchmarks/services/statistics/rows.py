@@ -7,7 +7,7 @@ adapted once the way the ORM adapts it for its column, rather than through model
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import psycopg
@@ -72,17 +72,21 @@ _EMPTY_LIST = JsonText("[]")
 
 
 def insert_rows(
-    model, columns: tuple[str, ...], rows: list[tuple], *, ignore_conflicts: bool = False
+    model, columns: tuple[str, ...], rows: Iterable[tuple], *, ignore_conflicts: bool = False
 ) -> bool:
     """Insert rows of plain values (tuples of `columns`): with COPY on PostgreSQL, else one
     executemany per INSERT_BATCH rows. Returns whether this call inserted every row itself
     (False when, ignoring conflicts, some rows may have been there already).
 
+    `rows` may be an iterator: on PostgreSQL each row is then built and adapted while the
+    server stores the ones before it (an import's statistics rows: their merge and JSON
+    overlap the server's index inserts, issue 56). It must not query the database.
+
     Each value is adapted once, the way the ORM adapts it for the column's type, without the
     ORM's per-field work of bulk_create. JSON is passed to COPY as text, which PostgreSQL
     reads as jsonb, rather than wrapped in psycopg's Jsonb.
     """
-    if not rows:
+    if isinstance(rows, Sequence) and not rows:
         return True
     ops = connection.ops
     fields = [model._meta.get_field(column.removesuffix("_id")) for column in columns]
@@ -120,7 +124,8 @@ def insert_rows(
     table = quote(model._meta.db_table)
     names = ", ".join(quote(column) for column in columns)
     if connection.vendor == "postgresql":
-        return _copy(table, names, [adapt(row) for row in rows], ignore_conflicts=ignore_conflicts)
+        return _copy(table, names, map(adapt, rows), ignore_conflicts=ignore_conflicts)
+    rows = list(rows)
     sql = "INSERT INTO {} ({}) VALUES ({}){}".format(
         table,
         names,
@@ -135,7 +140,7 @@ def insert_rows(
     return True
 
 
-def _copy(table: str, names: str, rows: list[tuple], *, ignore_conflicts: bool) -> bool:
+def _copy(table: str, names: str, rows: Iterable[tuple], *, ignore_conflicts: bool) -> bool:
     """PostgreSQL's COPY, which sends the rows as one stream rather than binding and quoting
     every value in Python as executemany does.
 
@@ -146,6 +151,7 @@ def _copy(table: str, names: str, rows: list[tuple], *, ignore_conflicts: bool) 
     if not ignore_conflicts:
         _copy_into(table, names, rows)
         return True
+    rows = list(rows)  # copied a second time after a conflict
     try:
         with transaction.atomic():
             _copy_into(table, names, rows)
@@ -165,7 +171,7 @@ def _copy(table: str, names: str, rows: list[tuple], *, ignore_conflicts: bool) 
     return False
 
 
-def _copy_into(table: str, names: str, rows: list[tuple]) -> None:
+def _copy_into(table: str, names: str, rows: Iterable[tuple]) -> None:
     with connection.cursor() as cursor:
         # Django's cursor wraps psycopg's, which alone speaks COPY.
         with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
