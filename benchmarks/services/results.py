@@ -132,10 +132,10 @@ def store(rows: list[ResultRow]) -> tuple[set[int], dict[int, list[tuple]]]:
     statistics.insert_rows(
         Result,
         ("run_id", "benchmark_id", "params", "value", "notes", "series_id"),
-        [
+        (
             (r.run_id, r.benchmark_id, params, r.value, r.notes, r.series_id)
             for r, params in zip(rows, stored, strict=True)
-        ],
+        ),
     )
     if held:
         screening.hold(rows, held)
