@@ -190,7 +190,9 @@ def _judge_kept(rows: list, noise: Noise, higher_is_better: bool, kept: dict) ->
         )  # fmt: skip
         found = kept.get(figures)
         if found is None:
-            found = kept[figures] = _kept_figures(row, noise, reaches)
+            found = _kept_figures(row, noise, reaches)
+            if found[3] is None:
+                kept[figures] = found
         spread, margin, tie_margin, low, high, bought, bought_interval = found
         row.spread = spread
         row.tie_margin = tie_margin
