@@ -174,8 +174,8 @@ def _judge_kept(rows: list, noise: Noise, higher_is_better: bool, kept: dict) ->
     """`_judge` of PricePerformanceRows, each measured row's figures as `kept` holds them
     (worked out and added where it does not): its spread, margin and interval depend on its
     kept statistics and the noise alone, keyed by all that decides them; what a dollar buys
-    of the interval depends on its price too, kept with the last price's figure it was
-    worked out for (a question asked again on another day is most often priced the same)."""
+    of the interval depends on its price too, kept with the per-dollar figure it was worked
+    out for (a question asked again on another day is most often priced the same)."""
     if len(kept) > KEPT_ROWS:
         kept.clear()
     reaches: dict[tuple[str, str, str], tuple[float, float]] = {}
@@ -189,43 +189,56 @@ def _judge_kept(rows: list, noise: Noise, higher_is_better: bool, kept: dict) ->
             row.vendor, row.cpu_allocation, row.params_key, row.runs, row.min, row.max, row.median
         )  # fmt: skip
         found = kept.get(figures)
-        if found is None:
-            found = _kept_figures(row, noise, reaches)
-            if found[3] is None:
-                kept[figures] = found
-        spread, margin, tie_margin, low, high, bought, bought_interval = found
+        if found is None or found[5] != row.per_dollar:
+            # Replaced whole, never changed: a reader holds one price's figures or another's.
+            found = kept[figures] = _kept_figures(row, noise, reaches, higher_is_better, found)
+        spread, margin, tie_margin, low, high, _bought, bought_low, bought_high = found
         row.spread = spread
         row.tie_margin = tie_margin
         margins.append(margin)
         if low is None:
             continue  # no interval: a median that is not positive
         row.interval = {"low": low, "high": high, "level": _LEVEL}
-        if row.per_dollar != bought or bought is None:
-            _per_dollar_interval(row, low, high, higher_is_better)
-            # Replaced whole, never changed: a reader holds one row's figures or the other's.
-            kept[figures] = (*found[:5], row.per_dollar, row.per_dollar_interval)
-        elif bought_interval is not None:
-            row.per_dollar_interval = dict(bought_interval)
+        if bought_low is None:
+            row.per_dollar_interval = None
+        else:
+            row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": _LEVEL}
     return margins
 
 
-def _kept_figures(row, noise: Noise, reaches: dict) -> tuple:
-    """(spread, margin, tie margin as written, interval low, interval high, None, None) of a
-    measured row, as `_judge` and `_intervals` work them out (low and high None without an
-    interval); the last two, a per-dollar figure and its interval, are `_judge_kept`'s."""
-    group = (row.vendor, row.cpu_allocation or "", row.params_key)
-    found = reaches.get(group)
+def _kept_figures(
+    row, noise: Noise, reaches: dict, higher_is_better: bool, found: tuple | None
+) -> tuple:
+    """(spread, margin, tie margin as written, interval low and high, per-dollar figure,
+    per-dollar interval low and high) of a measured row, as `_judge` and `_intervals` work
+    them out (None for what it has not); the first five from `found` (the row's, kept for
+    another per-dollar figure) where given."""
+    median, bought = row.median, row.per_dollar
     if found is None:
-        found = reaches[group] = noise.reach(*group)
-    margin, reach = found
-    runs, low, high, median = row.runs, row.min, row.max, row.median
-    spread = noise_figures.relative_spread(low, high, median, runs)
-    if runs >= noise_figures.OWN_RUNS:
-        margin = max(margin, noise_figures.own_difference(low, high, runs))
-    if median <= 0:
-        return spread, margin, round(margin, 6), None, None, None, None
-    low, high = _outward(*noise_figures.interval(median, reach, low, high, runs), median)
-    return spread, margin, round(margin, 6), low, high, None, None
+        group = (row.vendor, row.cpu_allocation or "", row.params_key)
+        reach_of = reaches.get(group)
+        if reach_of is None:
+            reach_of = reaches[group] = noise.reach(*group)
+        margin, reach = reach_of
+        runs, low, high = row.runs, row.min, row.max
+        spread = noise_figures.relative_spread(low, high, median, runs)
+        if runs >= noise_figures.OWN_RUNS:
+            margin = max(margin, noise_figures.own_difference(low, high, runs))
+        if median <= 0:
+            return spread, margin, round(margin, 6), None, None, bought, None, None
+        low, high = _outward(*noise_figures.interval(median, reach, low, high, runs), median)
+        found = (spread, margin, round(margin, 6), low, high)
+    else:
+        found = found[:5]
+        low, high = found[3], found[4]
+        if low is None:
+            return (*found, bought, None, None)
+    if bought is None:
+        return (*found, bought, None, None)
+    bought_low, bought_high = arithmetic.per_dollar_interval(
+        bought, low, high, median, higher_is_better=higher_is_better
+    )
+    return (*found, bought, *_outward(bought_low, bought_high, bought))
 
 
 def _intervals(row, reach: float, higher_is_better: bool) -> None:
