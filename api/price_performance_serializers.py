@@ -38,7 +38,7 @@ class Column:
         # time a thousand rows' writing takes.
         return (
             f"(int(_n) if isinstance(_n := ({value}), float) and _n.is_integer() "
-            "and abs(_n) < _WHOLE_BELOW else _n)"
+            "and -_WHOLE_BELOW < _n < _WHOLE_BELOW else _n)"
         )
 
 
@@ -99,7 +99,9 @@ ROW = (
                 ),
                 read="row.price_effective_from and row.price_effective_from.isoformat()",
             ),
-            Column("burstable", serializers.BooleanField()),
+            # The row's `burstable` and `estimated`, written out: a property called for each
+            # of a thousand rows costs more than the test it makes.
+            Column("burstable", serializers.BooleanField(), read="row.baseline_share is not None"),
             Column(
                 "cpu_allocation",
                 serializers.CharField(
@@ -122,6 +124,7 @@ ROW = (
                     help_text="True for a Fargate size no task measured, its figure estimated "
                     "from EC2 types with the processor the task runs on (`estimate`)"
                 ),
+                read="row.estimate is not None",
             ),
         )
     ),

@@ -44,9 +44,10 @@ _KEPT: dict[str, tuple[float, Any, Any]] = {}
 # read with kept statistics: a few dozen in use).
 KEPT_KEYS = 256
 # What `kept_read(large=True)` holds, least recently used first: a question's statistics rows
-# (a thousand rows, about a megabyte each), so only a few.
+# (a thousand rows, about a megabyte each) and what its answer's standing keeps of them
+# (selectors/answer/standing.py, a quarter of that), so only a few of each.
 _LARGE: collections.OrderedDict[str, tuple[float, Any, Any]] = collections.OrderedDict()
-LARGE_KEYS = 8
+LARGE_KEYS = 16
 # How long a read kept with its stamp lasts at most. Every write of what such a read holds
 # moves its stamp (a region's `prices_updated_at`: its prices, and every type's
 # specifications; a benchmark's `stats_updated_at`: its statistics): this only bounds what a

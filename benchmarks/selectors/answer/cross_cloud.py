@@ -12,7 +12,7 @@ from benchmarks.selectors.answer.baseline import apply_baseline
 from benchmarks.selectors.answer.lookups import BenchmarkInRegion, benchmark_in_region
 from benchmarks.selectors.answer.price_performance import price_performance_table
 from benchmarks.selectors.answer.price_performance_rows import PricePerformanceTable, ranked
-from benchmarks.selectors.answer.standing import stand
+from benchmarks.selectors.answer.standing import kept_standing, stand
 
 
 def regions_in_question(query: PricePerformanceQuery) -> list[BenchmarkInRegion]:
@@ -76,6 +76,7 @@ def cross_cloud_table(
         merged.results,
         Noise.from_dict(merged.benchmark.noise),
         higher_is_better=merged.benchmark.higher_is_better,
+        kept=kept_standing(merged.benchmark),
     )
     merged.unpriced = [unpriced for table in tables for unpriced in table.unpriced]
     merged.notes = [note for table in tables for note in table.notes]

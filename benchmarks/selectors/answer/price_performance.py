@@ -37,7 +37,7 @@ from benchmarks.selectors.answer.price_performance_rows import (
     Unpriced,
     ranked,
 )
-from benchmarks.selectors.answer.standing import stand
+from benchmarks.selectors.answer.standing import kept_standing, stand
 from benchmarks.selectors.costs import prices
 from benchmarks.services.statistics.attach import params_key
 
@@ -212,6 +212,7 @@ def price_performance_table(
         table.results,
         Noise.from_dict(benchmark.noise),
         higher_is_better=benchmark.higher_is_better,
+        kept=kept_standing(benchmark),
     )
     if query.baseline:
         try:

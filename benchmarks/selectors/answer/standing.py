@@ -4,6 +4,8 @@ family and whether the winner's lead over every other family is inside the noise
 
 One place decides all of it (`benchmarks.noise.beyond` with each row's margin), for the API,
 the sentence and the charts alike; it reads nothing: the noise comes kept on the benchmark.
+What a row's own figures and the noise alone decide (its spread, margin and interval) is kept
+between answers while the benchmark's statistics and noise stay the same (`kept_standing`).
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import ceil, floor, inf, log10
 
+from benchmarks import freshness, repeats
 from benchmarks import noise as noise_figures
 from benchmarks import per_dollar as arithmetic
-from benchmarks import repeats
 from benchmarks.noise import Noise
 
 
@@ -41,7 +43,13 @@ class Standing:
     tied: bool
 
 
-def stand(rows: list, noise: Noise | None, *, higher_is_better: bool = True) -> Standing:
+def stand(
+    rows: list,
+    noise: Noise | None,
+    *,
+    higher_is_better: bool = True,
+    kept: dict | None = None,
+) -> Standing:
     """Rank `rows` (PricePerformanceRow or ProfileRow: `per_dollar`, `family`,
     `instance_type`; `runs`, `min`, `max`, `median`, `vendor` where a row has them) by what a
     dollar buys, setting each row's `rank`, `rank_range`, `spread`, `tie_margin` and, where it
@@ -50,8 +58,11 @@ def stand(rows: list, noise: Noise | None, *, higher_is_better: bool = True) -> 
 
     A row's margin is its vendor's and CPU allocation's tie margin (noise.reach), or how far
     apart its own runs are where that is wider; two rows differ beyond the wider of their
-    margins (noise.pair_margin)."""
-    margin_of = _judge(rows, noise, higher_is_better)
+    margins (noise.pair_margin).
+
+    `kept` (`kept_standing`, for rows of one benchmark judged by `noise`): what each row's
+    figures gave an earlier answer, taken from it and added to it."""
+    margin_of = _judge(rows, noise, higher_is_better, kept)
     order = sorted(
         (index for index, row in enumerate(rows) if row.per_dollar is not None),
         key=lambda index: (-rows[index].per_dollar, rows[index].instance_type),
@@ -92,12 +103,39 @@ def stand(rows: list, noise: Noise | None, *, higher_is_better: bool = True) -> 
     return Standing(noise=noise, best_family=family, tied=tied)
 
 
-def _judge(rows: list, noise: Noise | None, higher_is_better: bool) -> list[float]:
+def kept_standing(benchmark) -> dict | None:
+    """What `stand` keeps of `benchmark`'s rows between answers (its `kept`), while the
+    benchmark's statistics and noise stay as the question read them: `stats_updated_at` moves
+    with every write of its statistics, `noise_measured_at` with every write of its noise,
+    which comes after (services/statistics/noise.py). None where either was not read with it
+    or never written: nothing kept then.
+
+    A thousand rows' spreads, margins and intervals were a quarter of a cold answer's time
+    (docs/performance.md); kept, a row asked again costs a look-up."""
+    deferred = benchmark.get_deferred_fields()
+    if "stats_updated_at" in deferred or "noise_measured_at" in deferred:
+        return None
+    stamp = (benchmark.stats_updated_at, benchmark.noise_measured_at)
+    if None in stamp:
+        return None
+    return freshness.kept_read(f"standing:{benchmark.pk}", dict, stamp=stamp, large=True)
+
+
+# How many rows' figures `kept_standing` holds per benchmark at most (a few parameter sets'
+# thousand rows); past it, it starts again.
+KEPT_ROWS = 5000
+
+
+def _judge(
+    rows: list, noise: Noise | None, higher_is_better: bool, kept: dict | None = None
+) -> list[float]:
     """Each row's tie margin, in the rows' order; and, where a row keeps them, its `spread`,
     `tie_margin` and 90% intervals. One pass: a thousand rows hold a few vendors, allocations
     and parameter sets, each one's distribution read once (Noise.reach)."""
     if not rows:
         return []
+    if kept is not None and noise is not None and hasattr(rows[0], "estimate"):
+        return _judge_kept(rows, noise, higher_is_better, kept)
     first = rows[0]
     with_runs = hasattr(first, "runs")
     keeps_margin = hasattr(first, "tie_margin")
@@ -132,6 +170,77 @@ def _judge(rows: list, noise: Noise | None, higher_is_better: bool) -> list[floa
     return margins
 
 
+def _judge_kept(rows: list, noise: Noise, higher_is_better: bool, kept: dict) -> list[float]:
+    """`_judge` of PricePerformanceRows, each measured row's figures as `kept` holds them
+    (worked out and added where it does not): its spread, margin and interval depend on its
+    kept statistics and the noise alone, keyed by all that decides them; what a dollar buys
+    of the interval depends on its price too, kept with the per-dollar figure it was worked
+    out for (a question asked again on another day is most often priced the same)."""
+    if len(kept) > KEPT_ROWS:
+        kept.clear()
+    reaches: dict[tuple[str, str, str], tuple[float, float]] = {}
+    margins = []
+    for row in rows:
+        if row.estimate is not None:
+            # An estimate's figures are the question's (its sources, its day): not kept.
+            margins.append(_judge([row], noise, higher_is_better)[0])
+            continue
+        figures = (
+            row.vendor, row.cpu_allocation, row.params_key, row.runs, row.min, row.max, row.median
+        )  # fmt: skip
+        found = kept.get(figures)
+        if found is None or found[5] != row.per_dollar:
+            # Replaced whole, never changed: a reader holds one price's figures or another's.
+            found = kept[figures] = _kept_figures(row, noise, reaches, higher_is_better, found)
+        spread, margin, tie_margin, low, high, _bought, bought_low, bought_high = found
+        row.spread = spread
+        row.tie_margin = tie_margin
+        margins.append(margin)
+        if low is None:
+            continue  # no interval: a median that is not positive
+        row.interval = {"low": low, "high": high, "level": _LEVEL}
+        if bought_low is None:
+            row.per_dollar_interval = None
+        else:
+            row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": _LEVEL}
+    return margins
+
+
+def _kept_figures(
+    row, noise: Noise, reaches: dict, higher_is_better: bool, found: tuple | None
+) -> tuple:
+    """(spread, margin, tie margin as written, interval low and high, per-dollar figure,
+    per-dollar interval low and high) of a measured row, as `_judge` and `_intervals` work
+    them out (None for what it has not); the first five from `found` (the row's, kept for
+    another per-dollar figure) where given."""
+    median, bought = row.median, row.per_dollar
+    if found is None:
+        group = (row.vendor, row.cpu_allocation or "", row.params_key)
+        reach_of = reaches.get(group)
+        if reach_of is None:
+            reach_of = reaches[group] = noise.reach(*group)
+        margin, reach = reach_of
+        runs, low, high = row.runs, row.min, row.max
+        spread = noise_figures.relative_spread(low, high, median, runs)
+        if runs >= noise_figures.OWN_RUNS:
+            margin = max(margin, noise_figures.own_difference(low, high, runs))
+        if median <= 0:
+            return spread, margin, round(margin, 6), None, None, bought, None, None
+        low, high = _outward(*noise_figures.interval(median, reach, low, high, runs), median)
+        found = (spread, margin, round(margin, 6), low, high)
+    else:
+        found = found[:5]
+        low, high = found[3], found[4]
+        if low is None:
+            return (*found, bought, None, None)
+    if bought is None:
+        return (*found, bought, None, None)
+    bought_low, bought_high = arithmetic.per_dollar_interval(
+        bought, low, high, median, higher_is_better=higher_is_better
+    )
+    return (*found, bought, *_outward(bought_low, bought_high, bought))
+
+
 def _intervals(row, reach: float, higher_is_better: bool) -> None:
     """A row's 90% interval around its median, and what it makes of its per-dollar figure
     (a lower-is-better figure's per dollar is 3600 / (median x price): the bounds swap)."""
@@ -147,6 +256,13 @@ def _intervals(row, reach: float, higher_is_better: bool) -> None:
             low, high = min(low, sources["low"]), max(high, sources["high"])
     low, high = _outward(low, high, median)
     row.interval = {"low": low, "high": high, "level": _LEVEL}
+    _per_dollar_interval(row, low, high, higher_is_better)
+
+
+def _per_dollar_interval(row, low: float, high: float, higher_is_better: bool) -> None:
+    """What the row's interval (`low` to `high` around its median) makes of its per-dollar
+    figure, as written."""
+    median = row.median
     bought = row.per_dollar
     if bought is None:
         row.per_dollar_interval = None
