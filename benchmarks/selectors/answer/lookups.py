@@ -165,8 +165,13 @@ class BenchmarkInRegion:
 
     @property
     def changed_at(self) -> datetime.datetime | None:
-        """When the data behind the answer last changed: the results or the region's prices."""
-        stamps = [self.benchmark.stats_updated_at, self.region.prices_updated_at]
+        """When the data behind the answer last changed: the results, their noise (measured
+        again after the results changed, without moving their stamp) or the region's prices."""
+        stamps = [
+            self.benchmark.stats_updated_at,
+            self.benchmark.noise_measured_at,
+            self.region.prices_updated_at,
+        ]
         return max((stamp for stamp in stamps if stamp), default=None)
 
 
