@@ -1,7 +1,8 @@
 """Answers computed from kept data: ETag, Last-Modified, 304, and a cache of rendered answers.
 
 The ETag names the query, the renderer, the data's last change and the day, so an answer
-cached under it is exactly as fresh as a recomputation: a new run or price changes the key.
+cached under it is exactly as fresh as a recomputation: a new run, noise or price changes
+the key.
 """
 
 from __future__ import annotations
