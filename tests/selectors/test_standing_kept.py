@@ -107,13 +107,13 @@ def ask(demo_rolled_back, settings, monkeypatch):
     statistics.keep_noise()
     freshness.forget()
     worked_out = []
-    original = standing._kept_figures
+    original = standing._keep
 
-    def counted(row, *rest):
+    def counted(kept, row, *rest):
         worked_out.append(row.instance_type)
-        return original(row, *rest)
+        return original(kept, row, *rest)
 
-    monkeypatch.setattr(standing, "_kept_figures", counted)
+    monkeypatch.setattr(standing, "_keep", counted)
 
     def answer(day: str) -> tuple[dict, int]:
         worked_out.clear()

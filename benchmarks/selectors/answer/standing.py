@@ -171,74 +171,64 @@ def _judge(
 
 
 def _judge_kept(rows: list, noise: Noise, higher_is_better: bool, kept: dict) -> list[float]:
-    """`_judge` of PricePerformanceRows, each measured row's figures as `kept` holds them
-    (worked out and added where it does not): its spread, margin and interval depend on its
-    kept statistics and the noise alone, keyed by all that decides them; what a dollar buys
-    of the interval depends on its price too, kept with the per-dollar figure it was worked
-    out for (a question asked again on another day is most often priced the same)."""
+    """`_judge` of PricePerformanceRows, each measured row's figures taken from `kept` where
+    an earlier answer left them, the others worked out by `_judge` in one pass and added: a
+    row's spread, margin and interval depend on its kept statistics and the noise alone, keyed
+    by all that decides them; what a dollar buys of the interval depends on its price too,
+    kept with the per-dollar figure it was worked out for (a question asked again on another
+    day is most often priced the same)."""
     if len(kept) > KEPT_ROWS:
         kept.clear()
-    reaches: dict[tuple[str, str, str], tuple[float, float]] = {}
-    margins = []
-    for row in rows:
-        if row.estimate is not None:
-            # An estimate's figures are the question's (its sources, its day): not kept.
-            margins.append(_judge([row], noise, higher_is_better)[0])
+    margins = [0.0] * len(rows)
+    unknown = []
+    for index, row in enumerate(rows):
+        # An estimate's figures are the question's (its sources, its day): never kept.
+        found = None if row.estimate is not None else kept.get(_figures(row))
+        if found is None:
+            unknown.append(index)
             continue
-        figures = (
-            row.vendor, row.cpu_allocation, row.params_key, row.runs, row.min, row.max, row.median
-        )  # fmt: skip
-        found = kept.get(figures)
-        if found is None or found[5] != row.per_dollar:
-            # Replaced whole, never changed: a reader holds one price's figures or another's.
-            found = kept[figures] = _kept_figures(row, noise, reaches, higher_is_better, found)
-        spread, margin, tie_margin, low, high, _bought, bought_low, bought_high = found
-        row.spread = spread
-        row.tie_margin = tie_margin
-        margins.append(margin)
+        spread, margin, tie_margin, low, high, bought, bought_low, bought_high = found
+        row.spread, row.tie_margin = spread, tie_margin
+        margins[index] = margin
         if low is None:
             continue  # no interval: a median that is not positive
         row.interval = {"low": low, "high": high, "level": _LEVEL}
-        if bought_low is None:
-            row.per_dollar_interval = None
-        else:
-            row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": _LEVEL}
+        if bought == row.per_dollar:
+            if bought_low is not None:
+                row.per_dollar_interval = {"low": bought_low, "high": bought_high, "level": _LEVEL}
+            continue
+        _per_dollar_interval(row, low, high, higher_is_better)
+        _keep(kept, row, margin)  # replaced whole, never changed: a reader holds one or the other
+    worked_out = [rows[index] for index in unknown]
+    for index, row, margin in zip(
+        unknown, worked_out, _judge(worked_out, noise, higher_is_better), strict=True
+    ):
+        margins[index] = margin
+        if row.estimate is None:
+            _keep(kept, row, margin)
     return margins
 
 
-def _kept_figures(
-    row, noise: Noise, reaches: dict, higher_is_better: bool, found: tuple | None
-) -> tuple:
-    """(spread, margin, tie margin as written, interval low and high, per-dollar figure,
-    per-dollar interval low and high) of a measured row, as `_judge` and `_intervals` work
-    them out (None for what it has not); the first five from `found` (the row's, kept for
-    another per-dollar figure) where given."""
-    median, bought = row.median, row.per_dollar
-    if found is None:
-        group = (row.vendor, row.cpu_allocation or "", row.params_key)
-        reach_of = reaches.get(group)
-        if reach_of is None:
-            reach_of = reaches[group] = noise.reach(*group)
-        margin, reach = reach_of
-        runs, low, high = row.runs, row.min, row.max
-        spread = noise_figures.relative_spread(low, high, median, runs)
-        if runs >= noise_figures.OWN_RUNS:
-            margin = max(margin, noise_figures.own_difference(low, high, runs))
-        if median <= 0:
-            return spread, margin, round(margin, 6), None, None, bought, None, None
-        low, high = _outward(*noise_figures.interval(median, reach, low, high, runs), median)
-        found = (spread, margin, round(margin, 6), low, high)
-    else:
-        found = found[:5]
-        low, high = found[3], found[4]
-        if low is None:
-            return (*found, bought, None, None)
-    if bought is None:
-        return (*found, bought, None, None)
-    bought_low, bought_high = arithmetic.per_dollar_interval(
-        bought, low, high, median, higher_is_better=higher_is_better
+def _figures(row) -> tuple:
+    """All that decides a measured row's spread, margin and interval: `kept_standing`'s key."""
+    return (
+        row.vendor, row.cpu_allocation, row.params_key, row.runs, row.min, row.max, row.median
+    )  # fmt: skip
+
+
+def _keep(kept: dict, row, margin: float) -> None:
+    """What `_judge` gave `row` (with `margin`, its margin unrounded), kept under its figures:
+    (spread, margin, tie margin as written, interval low and high, per-dollar figure,
+    per-dollar interval low and high; None for what it has not)."""
+    interval, bought_interval = row.interval, row.per_dollar_interval
+    kept[_figures(row)] = (
+        row.spread,
+        margin,
+        row.tie_margin,
+        *((interval["low"], interval["high"]) if interval else (None, None)),
+        row.per_dollar,
+        *((bought_interval["low"], bought_interval["high"]) if bought_interval else (None, None)),
     )
-    return (*found, bought, *_outward(bought_low, bought_high, bought))
 
 
 def _intervals(row, reach: float, higher_is_better: bool) -> None:
