@@ -99,9 +99,7 @@ ROW = (
                 ),
                 read="row.price_effective_from and row.price_effective_from.isoformat()",
             ),
-            # The row's `burstable` and `estimated`, written out: a property called for each
-            # of a thousand rows costs more than the test it makes.
-            Column("burstable", serializers.BooleanField(), read="row.baseline_share is not None"),
+            Column("burstable", serializers.BooleanField()),
             Column(
                 "cpu_allocation",
                 serializers.CharField(
@@ -124,7 +122,6 @@ ROW = (
                     help_text="True for a Fargate size no task measured, its figure estimated "
                     "from EC2 types with the processor the task runs on (`estimate`)"
                 ),
-                read="row.estimate is not None",
             ),
         )
     ),
