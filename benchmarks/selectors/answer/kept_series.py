@@ -304,27 +304,7 @@ def _with_machines(found: list[tuple], known: dict[int, Machine], missing: tuple
         # and gone with them when the window ends).
         for values in InstanceType.objects.filter(pk__in=unknown).values_list(*COLUMNS):
             known[values[0]] = machine_of(values)
-    # `_kept` written out for these rows' one layout: each made by position, as one tuple,
-    # not through the named tuple's 19 arguments (a tenth of a thousand rows' read).
-    plain_end = 2 + len(_PLAIN)
-    extras_start = plain_end + len(_JSON)
-    loads, make = orjson.loads, tuple.__new__
-    return [
-        make(
-            KeptSeries,
-            (
-                row[0],
-                known[row[1]],
-                row[2],
-                params_of(row[3]),
-                *row[4:plain_end],
-                *map(params_of, row[plain_end:extras_start]),
-                *map(loads, row[extras_start:]),
-                *missing,
-            ),
-        )
-        for row in found
-    ]
+    return [_kept(row, known[row[1]], 2, missing) for row in found]
 
 
 def keep_every_machine(region: Region) -> None:
@@ -388,15 +368,20 @@ def _kept(row: tuple, machine: Machine, plain_start: int, missing: tuple) -> Kep
     id) up to `plain_start`, the plain columns, the JSON texts."""
     plain_end = plain_start + len(_PLAIN)
     extras_start = plain_end + len(_JSON)
-    return KeptSeries(
-        row[0],
-        machine,
-        row[plain_start],
-        params_of(row[plain_start + 1]),
-        *row[plain_start + 2 : plain_end],
-        *map(params_of, row[plain_end:extras_start]),
-        *map(orjson.loads, row[extras_start:]),
-        *missing,
+    # Made by position, as one tuple, not through the named tuple's 19 arguments (a tenth
+    # of a thousand rows' read).
+    return tuple.__new__(
+        KeptSeries,
+        (
+            row[0],
+            machine,
+            row[plain_start],
+            params_of(row[plain_start + 1]),
+            *row[plain_start + 2 : plain_end],
+            *map(params_of, row[plain_end:extras_start]),
+            *map(orjson.loads, row[extras_start:]),
+            *missing,
+        ),
     )
 
 
