@@ -142,7 +142,7 @@ def _lock_and_merge(
     """`_lock_and_recompute` for series that already had results and now have `samples` too
     (locked, their kept rows read: `lock_kept`): a series' new rows are merged from its kept
     one and the values in hand where that gives the recomputation's figures exactly
-    (`merged_rows`: most series measured again, in their region or another), so its results
+    (`merge.mergeable`: most series measured again, in their region or another), so its results
     are not read back; the others are recomputed.
 
     Returns (the series that had no statistics, as `_lock` gives them: the only ones whose

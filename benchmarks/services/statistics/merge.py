@@ -48,11 +48,12 @@ def _remembered_sources(items: list[tuple[tuple[str, str], int]]) -> str:
 _value_and_run = attrgetter("value", "run_id")
 
 
-def merged_rows(kept: Sequence[Any], samples: list[Sample], now) -> list[tuple] | None:
-    """`compute.statistics_rows` of a series that had the one kept row `kept` (a tuple of
-    STATISTICS_COLUMNS, with its peer group: the all-regions row of a series measured in one
-    region) and now also these samples of new runs, from the two alone; or None when they
-    cannot give exactly what a recomputation would.
+def mergeable(kept: Sequence[Any], samples: list[Sample]) -> dict[str, Any] | None:
+    """The kept row as a dict of its columns when `merged_from` can give, from it and these
+    samples of new runs alone, exactly what `compute.statistics_rows` would give the series;
+    else None (the series is recomputed from the database). `kept` is the series' one kept
+    row (a tuple of STATISTICS_COLUMNS, with its peer group: the all-regions row of a series
+    measured in one region).
 
     The kept row holds every value of a series of at most SAMPLES_KEPT results (its
     `samples`, with each run's CPU model); counts of runs, CPU models and sources add up,
@@ -62,16 +63,8 @@ def merged_rows(kept: Sequence[Any], samples: list[Sample], now) -> list[tuple] 
     recomputation reads them). It cannot when a result is flagged, when the series outgrows
     the kept samples, when a run stands for several machines (the samples keep no weights:
     its CPU models then count more than its runs), or when a new value equals a kept one (a
-    recomputation orders equal values by run, which the samples do not keep). Those series
-    are recomputed from the database.
+    recomputation orders equal values by run, which the samples do not keep).
     """
-    row = mergeable(kept, samples)
-    return None if row is None else merged_from(row, samples, now)
-
-
-def mergeable(kept: Sequence[Any], samples: list[Sample]) -> dict[str, Any] | None:
-    """The kept row as a dict of its columns when `merged_rows` can merge these samples into
-    it, else None (the series is recomputed from the database)."""
     row = dict(zip(STATISTICS_COLUMNS, kept, strict=True))
     if (
         row["measured_in"] != ALL_REGIONS
@@ -94,7 +87,8 @@ def mergeable(kept: Sequence[Any], samples: list[Sample]) -> dict[str, Any] | No
 
 
 def merged_from(row: dict[str, Any], samples: list[Sample], now) -> list[tuple]:
-    """`merged_rows` of a kept row `mergeable` gave (as a dict of its columns)."""
+    """The series' new statistics rows, from a kept row `mergeable` gave (as a dict of its
+    columns) and the samples of its new runs."""
     kept_region = row["regions"][0]
     by_region: dict[str | None, list[Sample]] = defaultdict(list)
     for sample in samples:
