@@ -270,6 +270,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery closes a worker's database connection around each task unless this is set; the
+# worker's own handler (dashboard/celery.py) keeps it as DATABASE_CONN_MAX_AGE says instead.
+CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A task whose worker died unacknowledged is delivered again after this many seconds.
     "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 3600),

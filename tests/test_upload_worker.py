@@ -3,10 +3,12 @@
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 import redis
+from django.db import connection
 from rest_framework.test import APIClient
 
 from api.tokens import create_upload_token
@@ -107,6 +109,38 @@ def test_a_truncated_openssl_file_fails_naming_the_line(uploader, celery_worker_
     assert run.status == "failed"
     assert f"line {cut.count(chr(10)) + 1}" in run.error
     assert run.results.count() == 0
+
+
+def test_the_worker_keeps_its_database_connection_between_tasks(
+    uploader, celery_worker_process, tmp_path
+):
+    ids = []
+    for number in range(5):
+        table = tmp_path / f"results-{number}.csv"
+        table.write_text(
+            "benchmark,instance_type,region,value,unit\n"
+            f"wrk:http,c7g.large,us-east-1,{1000 + number},req/s\n"
+        )
+        response = upload(uploader, table)
+        assert response.status_code == 202, response.content
+        ids.append(response.json()["id"])
+    wait_until(
+        lambda: Run.objects.filter(pk__in=ids, status="done").count() == 5,
+        timeout=60,
+        message="5 runs done",
+    )
+    first_done = min(Run.objects.filter(pk__in=ids).values_list("finished_at", flat=True))
+    time.sleep(1)  # the last task ends a moment after its run is marked done
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT backend_start FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        )
+        others = [row[0] for row in cursor.fetchall()]
+    # One connection, the worker's, opened before its first task ended and kept since: not
+    # a new PostgreSQL backend for each task.
+    assert len(others) == 1, others
+    assert others[0] < first_done
 
 
 def test_uploads_need_a_token():
