@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any
 
+import orjson
 from django.db import connection, transaction
 from django.db.models import (
     Case,
@@ -200,7 +201,7 @@ def _kept_rows(ids: list[int]) -> Iterable[tuple]:
             text = values[index]
             value = decoded.get(text) if recurs else None
             if value is None and text is not None:
-                value = json.loads(text)
+                value = orjson.loads(text)
                 if recurs and len(decoded) < 10_000:
                     decoded[text] = value
             values[index] = value

@@ -10,6 +10,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
+import orjson
 import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Lookup, Q, QuerySet
@@ -111,7 +112,9 @@ def insert_rows(
         for index in json_columns:
             value = values[index]
             if type(value) is not JsonText:
-                values[index] = _EMPTY_LIST if value == [] else json.dumps(value)
+                # orjson: the same JSON, a fifth of json.dumps' time (an import's merged
+                # rows, issue 56); jsonb and Django's JSONField read either alike.
+                values[index] = _EMPTY_LIST if value == [] else orjson.dumps(value).decode()
         for (index, adapter), seen in zip(adapters, adapted, strict=True):
             value = values[index]
             text = seen.get(value, _MISSING)
