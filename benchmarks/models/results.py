@@ -221,9 +221,17 @@ class SeriesStatistics(models.Model):
     ALL_REGIONS = ""
     SAMPLES_KEPT = 100
 
-    # Indexed as the first column of (series, measured_in).
+    # Indexed as the first column of (series, measured_in). No foreign key in the database:
+    # a row is written only beside its series, under the series' lock, in the transaction
+    # that made or locked it, and deleting a series deletes these (Django's CASCADE); the
+    # check was a lookup per row at commit, 800 an upload and 200,000 an import of 100,000
+    # results (docs/performance.md). `rebuild_stats --check` reports rows left without one.
     series = models.ForeignKey(
-        Series, on_delete=models.CASCADE, related_name="statistics", db_index=False
+        Series,
+        on_delete=models.CASCADE,
+        related_name="statistics",
+        db_index=False,
+        db_constraint=False,
     )
     # The series' benchmark and parameter key, copied: a type's rank among its peers (the
     # same benchmark and parameters) is then a count over one index (`statistics_peers`).

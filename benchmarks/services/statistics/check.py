@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 
 from benchmarks.models import (
     Benchmark,
     BenchmarkCoverage,
+    InstanceType,
     PeerGroup,
     Result,
     Run,
@@ -98,6 +99,7 @@ def _check() -> StatisticsCheck:
     report = StatisticsCheck()
     report.differences.extend(_results_without_series())
     report.differences.extend(_results_in_another_series())
+    report.differences.extend(_statistics_without_series())
     # (benchmark id, params, kind, name, params key) of the series that still have results,
     # for the summaries and peer groups.
     with_results: list[tuple] = []
@@ -138,6 +140,37 @@ def _results_without_series() -> Iterator[Difference]:
             field="results without a series",
             kept=0,
             recomputed=group["results"],
+        )
+
+
+def _statistics_without_series() -> Iterator[Difference]:
+    """Kept statistics rows whose series is gone: the table has no foreign key to the series
+    (services/statistics writes a row only beside its series, and deleting a series deletes
+    its rows), so the check looks. One query; the names by the rows' own copies, which have
+    no foreign key either (an id stands in for a name that is gone too)."""
+    orphans = list(
+        SeriesStatistics.objects.filter(~Exists(Series.objects.filter(pk=OuterRef("series_id"))))
+        .values_list("benchmark_id", "instance_type_id", "variant", "params_key", "measured_in")
+        .order_by("benchmark_id", "instance_type_id", "variant", "params_key", "measured_in")
+    )
+    if not orphans:
+        return
+    benchmarks = dict(
+        Benchmark.objects.filter(pk__in={row[0] for row in orphans}).values_list("pk", "key")
+    )
+    types = dict(
+        InstanceType.objects.filter(pk__in={row[1] for row in orphans}).values_list("pk", "name")
+    )
+    for benchmark_id, type_id, variant, key, measured_in in orphans:
+        yield Difference(
+            benchmark=benchmarks.get(benchmark_id, f"benchmark {benchmark_id}"),
+            instance_type=types.get(type_id, f"instance type {type_id}"),
+            variant=variant,
+            params=key,
+            measured_in=measured_in,
+            field="statistics row without a series",
+            kept="present",
+            recomputed="(no series)",
         )
 
 

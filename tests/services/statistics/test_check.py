@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.models import Benchmark, InstanceType, Result, Run, SeriesStatistics
+from benchmarks.models import Benchmark, InstanceType, Result, Run, Series, SeriesStatistics
 from benchmarks.services import runs as run_services
 from benchmarks.services import statistics
 from tests.services.statistics.common import TYPES, kept, upload
@@ -51,6 +51,35 @@ def test_the_statistics_kept_at_ingest_check_clean():
     # c7g.large: all regions, us-east-1 and eu-west-1; c7a.large: all regions only.
     assert (report.series, report.rows) == (2, 4)
     assert check_command()[0] == 0
+
+
+@pytest.mark.django_db
+def test_a_statistics_row_left_without_its_series_is_named():
+    two_region_upload()
+    rows = SeriesStatistics.objects.filter(series__instance_type__name="c7a.large")
+    series_id = rows.get().series_id
+    # No foreign key holds the row to its series: deleting the series through Django deletes
+    # its rows, but a series removed behind Django's back leaves them.
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM benchmarks_result WHERE series_id = %s", [series_id])
+        cursor.execute("DELETE FROM benchmarks_series WHERE id = %s", [series_id])
+    assert SeriesStatistics.objects.filter(series_id=series_id).count() == 1
+    report = statistics.check_statistics()
+    named = [(d.benchmark, d.instance_type, d.params, d.field) for d in report.differences]
+    orphan = ("openssl:sha256", "c7a.large", '{"block_size":16}', "statistics row without a series")
+    assert orphan in named
+    code, output = check_command()
+    assert code == 1
+    assert "statistics row without a series" in output
+
+
+@pytest.mark.django_db
+def test_deleting_a_series_deletes_its_statistics_rows():
+    two_region_upload()
+    Result.objects.filter(run__instance_type__name="c7g.large").delete()
+    Series.objects.filter(instance_type__name="c7g.large").delete()
+    assert not SeriesStatistics.objects.filter(instance_type__name="c7g.large").exists()
+    assert SeriesStatistics.objects.filter(instance_type__name="c7a.large").count() == 1
 
 
 @pytest.mark.django_db
@@ -173,13 +202,14 @@ def queries_to_check(series: int) -> int:
 @pytest.mark.django_db
 def test_checking_10_series_takes_as_many_queries_as_1000():
     assert statistics.REBUILD_BATCH >= 1000
-    # The series, their statistics, the summaries, coverage, peer groups.
-    assert queries_to_check(10) == 11
+    # The series, their statistics, the summaries, coverage, peer groups, and the rows
+    # left without a series.
+    assert queries_to_check(10) == 12
 
 
 @pytest.mark.django_db
 def test_checking_1000_series_takes_as_many_queries_as_10():
-    assert queries_to_check(1000) == 11
+    assert queries_to_check(1000) == 12
 
 
 @pytest.mark.django_db
