@@ -45,6 +45,21 @@ def upload(client, path: Path, **fields):
         return client.post("/api/v1/runs/", {"file": handle, **fields}, format="multipart")
 
 
+def upload_wrk_tables(client, tmp_path: Path, count: int, names: tuple[str, ...]) -> list[int]:
+    """`count` table uploads, each one wrk:http result per type of `names` (the k-th type's
+    value 1000 * (k + 1) plus the upload's number), accepted; their run ids."""
+    ids = []
+    for number in range(count):
+        table = tmp_path / f"results-{number}.csv"
+        lines = [f"wrk:http,{name},us-east-1,{1000 * (k + 1) + number},req/s"
+                 for k, name in enumerate(names)]  # fmt: skip
+        table.write_text("benchmark,instance_type,region,value,unit\n" + "\n".join(lines) + "\n")
+        response = upload(client, table)
+        assert response.status_code == 202, response.content
+        ids.append(response.json()["id"])
+    return ids
+
+
 def parse_output(path: Path) -> dict:
     printed = subprocess.run(
         [sys.executable, "manage.py", "parse_output", str(path)],
@@ -114,16 +129,7 @@ def test_a_truncated_openssl_file_fails_naming_the_line(uploader, celery_worker_
 def test_the_worker_keeps_its_database_connection_between_tasks(
     uploader, celery_worker_process, tmp_path
 ):
-    ids = []
-    for number in range(5):
-        table = tmp_path / f"results-{number}.csv"
-        table.write_text(
-            "benchmark,instance_type,region,value,unit\n"
-            f"wrk:http,c7g.large,us-east-1,{1000 + number},req/s\n"
-        )
-        response = upload(uploader, table)
-        assert response.status_code == 202, response.content
-        ids.append(response.json()["id"])
+    ids = upload_wrk_tables(uploader, tmp_path, 5, ("c7g.large",))
     wait_until(
         lambda: Run.objects.filter(pk__in=ids, status="done").count() == 5,
         timeout=60,
@@ -155,17 +161,7 @@ def test_uploads_need_a_token():
 def test_a_worker_killed_mid_stream_loses_nothing_and_stores_once(
     uploader, celery_broker, tmp_path
 ):
-    ids = []
-    for number in range(200):
-        table = tmp_path / f"results-{number}.csv"
-        table.write_text(
-            "benchmark,instance_type,region,value,unit\n"
-            f"wrk:http,c7g.large,us-east-1,{1000 + number},req/s\n"
-            f"wrk:http,c7a.large,us-east-1,{2000 + number},req/s\n"
-        )
-        response = upload(uploader, table)
-        assert response.status_code == 202, response.content
-        ids.append(response.json()["id"])
+    ids = upload_wrk_tables(uploader, tmp_path, 200, ("c7g.large", "c7a.large"))
     assert Run.objects.filter(pk__in=ids, status="pending").count() == 200
 
     broker = redis.Redis.from_url(celery_broker)
