@@ -59,7 +59,11 @@ def test_a_bad_file_is_named_on_the_page(live_server, page, tmp_path):
     page.goto(f"{live_server.url}/fleet/")
     page.set_input_files("#fleet-file", str(bad))
     page.click("#fleet-form button[type=submit]")
-    page.wait_for_function("document.getElementById('fleet-status').textContent.includes('Not')")
+    # A function, not an expression: Playwright polls an expression with eval, which the
+    # page's Content-Security-Policy refuses whenever the first check comes too early.
+    page.wait_for_function(
+        "() => document.getElementById('fleet-status').textContent.includes('Not')"
+    )
 
     assert "not a fleet file" in page.inner_text("#fleet-status")
     assert page.locator("#fleet-answer").is_hidden()

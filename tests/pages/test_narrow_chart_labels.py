@@ -23,7 +23,7 @@ LABELS = """(id) => {
 
 def test_fargates_long_names_fit_the_phones_chart_on_two_lines(sqlite_site, phone):
     phone.goto(f"{sqlite_site}/?benchmark=openssl:aes-256-cbc")
-    phone.wait_for_function("document.body.dataset.chartsReady === 'true'")
+    phone.wait_for_function("() => document.body.dataset.chartsReady === 'true'")
     drawn = phone.evaluate(LABELS, "per-dollar-chart")
     fargate = [lines for lines in drawn["labels"] if lines[0].startswith("fargate-")]
     assert fargate, drawn["labels"]
@@ -42,7 +42,7 @@ def test_a_wide_screen_keeps_every_name_on_one_line(sqlite_site, browser):
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(f"{sqlite_site}/?benchmark=openssl:aes-256-cbc")
-    page.wait_for_function("document.body.dataset.chartsReady === 'true'")
+    page.wait_for_function("() => document.body.dataset.chartsReady === 'true'")
     drawn = page.evaluate(LABELS, "per-dollar-chart")
     assert all(len(lines) == 1 for lines in drawn["labels"])
     context.close()

@@ -15,7 +15,7 @@ FORMAT = "([values, scale, rules]) => values.map((v) => PricebenchUnits.format(v
 def test_every_demo_units_scales_read_the_same_in_the_scripts(sqlite_site, browser):
     page = browser.new_page()
     page.goto(f"{sqlite_site}/")
-    page.wait_for_function("window.PricebenchUnits !== undefined")
+    page.wait_for_function("() => window.PricebenchUnits !== undefined")
     rules = units.script_rules()
     for unit, higher in DEMO_UNITS:
         reading = units.reading("tool:test", unit, higher)
