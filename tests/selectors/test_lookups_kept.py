@@ -44,3 +44,36 @@ def test_the_benchmark_in_its_region_is_read_once_in_the_window_and_kept_as_it_i
     with CaptureQueriesContext(connection) as unkept:
         lookups.benchmark_in_region(query)
     assert len(unkept) == 1
+
+
+def test_the_written_out_read_gives_the_orms_benchmark_and_region():
+    """On PostgreSQL the read is one statement written out (`_written_benchmark_in_region`):
+    every field of the benchmark and region as the ORM's read gives it, its JSON included;
+    an unknown name still answers the lookup's error naming the closest."""
+    assert connection.vendor == "postgresql"
+    run_with("c5.large", [100.0, 104.0], key="stress-ng:cpu", params={"workers": 1})
+    lookups.Benchmark.objects.filter(key="stress-ng:cpu").update(
+        noise={"relative": 0.02, "by": {"a|b": [1, 2.5, None]}}, families=["c5"]
+    )
+    through_orm = lookups._orm_benchmark_in_region("stress-ng:cpu", "us-east-1")
+    with CaptureQueriesContext(connection) as captured:
+        written = lookups._read_benchmark_in_region("stress-ng:cpu", "us-east-1")
+    assert len(captured) == 1
+    fields = [field.attname for field in lookups.Benchmark._meta.concrete_fields]
+    assert [getattr(written.benchmark, name) for name in fields] == [
+        getattr(through_orm.benchmark, name) for name in fields
+    ]
+    assert written.benchmark.noise == {"relative": 0.02, "by": {"a|b": [1, 2.5, None]}}
+    assert written.benchmark.params == {"workers": [1]}
+    assert written.benchmark.get_deferred_fields() == set()
+    assert not written.benchmark._state.adding
+    assert [getattr(written.region, name) for name in lookups.REGION_FIELDS] == [
+        getattr(through_orm.region, name) for name in lookups.REGION_FIELDS
+    ]
+    for benchmark, region, field in [
+        ("stress-ng:cpux", "us-east-1", "benchmark"),
+        ("stress-ng:cpu", "us-east-9", "region"),
+    ]:
+        with pytest.raises(lookups.DomainError) as error:
+            lookups._read_benchmark_in_region(benchmark, region)
+        assert error.value.field == field
