@@ -11,6 +11,7 @@ Fargate sizes are priced from their rates in selectors/costs/fargate_prices.py.
 
 from __future__ import annotations
 
+import bisect
 import datetime
 from collections.abc import Callable, Iterable
 from decimal import Decimal
@@ -108,7 +109,11 @@ def _ec2_quotes_from(
         missing = [pk for pk in ids if pk not in by_type]
     else:
         periods = periods_of(ids)
-        in_force, out_of_force = _quotes_in_force(periods, ids, day)
+        if isinstance(periods, RegionPeriods):
+            every, out_of_force = periods.in_force(day)
+            in_force = {pk: every[pk] for pk in ids if pk in every}
+        else:
+            in_force, out_of_force = _quotes_in_force(periods, ids, day)
         # Only types with periods, none in force, have a nearest one to look for.
         missing = [pk for pk in ids if pk not in in_force and pk in out_of_force]
     if missing:
@@ -159,7 +164,50 @@ def _periods(
     if len(ids) <= MANY_TYPES:
         return _read_periods(_of_types(prices(), ids))
     key = f"price-periods:{region.pk}|{sorted(purchase.price_fields().items())}"
-    return freshness.kept_read(key, lambda: _read_periods(prices()), stamp=prices_stamp(region))
+    return freshness.kept_read(
+        key, lambda: RegionPeriods(_read_periods(prices())), stamp=prices_stamp(region)
+    )
+
+
+class RegionPeriods(dict):
+    """A region's whole list of periods by type id, as `_periods` keeps it, with what is in
+    force on the days asked: worked out for every type once per stretch of days on which no
+    period starts or ends (`in_force`), not for a question's thousand types each time (a
+    millisecond of a thousand-row answer, docs/performance.md). Shared like the rest of what
+    `freshness` keeps: `in_force` only adds to its own memo, the same answer whoever adds it."""
+
+    # Stretches remembered at most (questions are asked of a few days: today's, mostly).
+    STRETCHES = 8
+
+    def __init__(self, periods: dict[int, list[_Period]]):
+        super().__init__(periods)
+        self._dates: list[datetime.date] | None = None
+        self._stretches: dict[int, tuple[dict[int, PriceQuote], set[int]]] = {}
+
+    def in_force(self, day: datetime.date) -> tuple[dict[int, PriceQuote], set[int]]:
+        """`_quotes_in_force` of every type on `day`."""
+        if self._dates is None:
+            self._dates = _period_dates(self)
+        stretch = bisect.bisect_right(self._dates, day)
+        found = self._stretches.get(stretch)
+        if found is None:
+            if len(self._stretches) >= self.STRETCHES:
+                self._stretches = {}
+            found = _quotes_in_force(self, list(self), day)
+            self._stretches[stretch] = found
+        return found
+
+
+def _period_dates(periods: dict[int, list[_Period]]) -> list[datetime.date]:
+    """The days on which a period of `periods` comes into force or the day after its last,
+    in order: between two of them, every period is in force on every day or on none."""
+    dates = set()
+    for known in periods.values():
+        for period in known:
+            dates.add(period.effective_from)
+            if period.effective_to is not None and period.effective_to < datetime.date.max:
+                dates.add(period.effective_to + datetime.timedelta(days=1))
+    return sorted(dates)
 
 
 def _read_periods(prices: QuerySet) -> dict[int, list[_Period]]:
