@@ -181,6 +181,14 @@ class InstanceType(models.Model):
                 fields=["vendor", "name"], name="instance_type_once_per_vendor"
             ),
         ]
+        indexes = [
+            # A question's statistics are joined to its vendor's types from here alone, not
+            # from the table's wide rows (kept_series.read_by_key; docs/performance.md).
+            # The id is a non-key column on PostgreSQL; SQLite keeps a row's id in every index.
+            models.Index(
+                fields=["vendor", "name"], include=["id"], name="instance_type_vendor_ids"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
