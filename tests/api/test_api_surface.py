@@ -124,6 +124,28 @@ def test_csv_cells_never_start_a_formula():
     assert safe_cell("Neoverse-V1") == "Neoverse-V1"
 
 
+def test_json_answers_write_what_json_dumps_would():
+    """orjson writes the answers: a list's errors keyed by position come out as "1" (as
+    json.dumps writes them), Decimals and lazy strings through DRF's encoder, NaN as null."""
+    import json
+    from decimal import Decimal
+
+    from django.utils.functional import lazy
+
+    from api.renderers import FastJSONRenderer
+
+    errors = {"figures": {1: {"value": ["A valid number is required."]}}, "n": 2}
+    assert json.loads(FastJSONRenderer().render(errors)) == json.loads(json.dumps(errors))
+    lazy_text = lazy(lambda: "lazy", str)()
+    answer = {"price": Decimal("0.0416"), "note": lazy_text, "spread": float("nan")}
+    assert json.loads(FastJSONRenderer().render(answer)) == {
+        "price": 0.0416,
+        "note": "lazy",
+        "spread": None,
+    }
+    assert FastJSONRenderer().render(None) == b""
+
+
 def test_benchmarks_list_their_parameters_from_the_kept_summaries(client):
     detail = client.get("/api/v1/benchmarks/openssl:aes-128-gcm/").json()
     assert detail["params"]["block_size"] == [16, 64, 256, 1024, 8192]
