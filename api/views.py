@@ -100,6 +100,12 @@ class BenchmarkViewSet(KnownParameters, viewsets.ReadOnlyModelViewSet):
             return serializers.BenchmarkDetailSerializer
         return serializers.BenchmarkSerializer
 
+    def get_queryset(self):
+        # Only the columns the answer shows: a benchmark's kept noise (80 kB on average, a
+        # megabyte for some) is for the questions, and reading it took a list of 153
+        # benchmarks 100 ms at 10M results (docs/performance.md).
+        return super().get_queryset().only("pk", *self.get_serializer_class().Meta.fields)
+
 
 class RunViewSet(
     KnownParameters,
