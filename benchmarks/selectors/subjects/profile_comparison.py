@@ -69,7 +69,8 @@ class ProfileComparison(AnswerLinks):
 def profile_comparison(query: ProfileQuery) -> ProfileComparison:
     """The page's answer to a profile's question; a refused one (an unknown region) keeps the
     menus and says why in `error`."""
-    benchmarks = [b for b in Benchmark.objects.order_by("key") if b.families]
+    # Not their kept noise (a megabyte for some at 10M results): the menus never show it.
+    benchmarks = [b for b in Benchmark.objects.defer("noise").order_by("key") if b.families]
     result = ProfileComparison(
         query=query, groups=menu_groups(benchmarks), price_menu=prices.price_menu()
     )
