@@ -6,3 +6,11 @@ class BenchmarksConfig(AppConfig):
 
     name = "benchmarks"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.core.signals import request_finished
+
+        from benchmarks import freshness
+
+        # What a process keeps past its bound goes once each answer is sent.
+        request_finished.connect(freshness.let_go, dispatch_uid="freshness.let_go")

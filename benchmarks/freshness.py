@@ -48,6 +48,11 @@ KEPT_KEYS = 256
 # (selectors/answer/standing.py, a quarter of that), so only a few of each.
 _LARGE: collections.OrderedDict[str, tuple[float, Any, Any]] = collections.OrderedDict()
 LARGE_KEYS = 16
+# Past LARGE_KEYS, the least recently used go once an answer is sent (`let_go`, on Django's
+# request_finished), not in the middle of the next answer: letting a thousand rows go took
+# 0.4 ms of a cold answer at 10M (docs/performance.md). Outside requests (a task, a
+# command), past this many.
+LARGE_KEYS_AT_MOST = 2 * LARGE_KEYS
 # How long a read kept with its stamp lasts at most. Every write of what such a read holds
 # moves its stamp (a region's `prices_updated_at`: its prices, and every type's
 # specifications; a benchmark's `stats_updated_at`: its statistics): this only bounds what a
@@ -102,12 +107,19 @@ def keep(key: str, value: Any, *, stamp: Any = None, large: bool = False) -> Non
     if large:
         _LARGE[key] = entry
         _LARGE.move_to_end(key)
-        while len(_LARGE) > LARGE_KEYS:
+        while len(_LARGE) > LARGE_KEYS_AT_MOST:
             _LARGE.popitem(last=False)
         return
     if len(_KEPT) >= KEPT_KEYS:
         _KEPT.clear()
     _KEPT[key] = entry
+
+
+def let_go(**_signal) -> None:
+    """The large values kept past LARGE_KEYS go, the least recently used first (connected to
+    request_finished, which Django sends once a response is sent: benchmarks/apps.py)."""
+    while len(_LARGE) > LARGE_KEYS:
+        _LARGE.popitem(last=False)
 
 
 def forget() -> None:

@@ -77,3 +77,26 @@ def test_the_written_out_read_gives_the_orms_benchmark_and_region():
         with pytest.raises(lookups.DomainError) as error:
             lookups._read_benchmark_in_region(benchmark, region)
         assert error.value.field == field
+
+
+def test_large_values_past_their_bound_go_once_an_answer_is_sent(settings, client):
+    """What a process keeps of questions' rows is let go after each response is sent (Django's
+    request_finished), the least recently used first, not in the middle of the next answer;
+    outside requests it never holds more than LARGE_KEYS_AT_MOST."""
+    settings.PRICEBENCH_FRESHNESS_SECONDS = 60
+    freshness.forget()
+    bound, most = freshness.LARGE_KEYS, freshness.LARGE_KEYS_AT_MOST
+    for number in range(bound + 3):
+        freshness.keep(f"rows:{number}", [number], large=True)
+    assert freshness.kept("rows:0", large=True) == [0]  # used again: now the most recent
+    for number in range(bound + 3, most + 5):
+        freshness.keep(f"rows:{number}", [number], large=True)
+    assert len(freshness._LARGE) == most
+    assert freshness.kept("rows:1", large=True) is None  # the least recently used went first
+
+    assert client.get("/healthz").status_code == 200
+    assert len(freshness._LARGE) == bound
+    assert list(freshness._LARGE) == [
+        f"rows:{number}" for number in range(most + 5 - bound, most + 5)
+    ]
+    freshness.forget()
