@@ -154,24 +154,22 @@ class AnswerLinks:
         return f"{reverse('comparison')}?{urlencode(question)}"
 
 
-def menu_benchmarks(asked: str) -> list[Benchmark]:
+def menu_benchmarks(asked: str | None) -> list[Benchmark]:
     """Every benchmark measured on some family, by key, for the menus: with the noise
-    (docs/noise.md) of the one `asked` (else of the default question's) only. A benchmark's
-    noise is up to 360 kB of JSON, 3 MB over the full demo's: decoding every one took the
-    comparison page about 50 ms. Another's is read should it be used (one query)."""
-    asked = asked or DEFAULT_BENCHMARK
-    rows = (
-        Benchmark.objects.defer("noise")
-        .annotate(
-            asked_noise=Case(
-                When(key=asked, then=F("noise")), default=None, output_field=JSONField()
-            )
+    (docs/noise.md) of the one `asked` (else of the default question's; None: of none) only.
+    A benchmark's noise is up to 360 kB of JSON, 3 MB over the full demo's (a megabyte for
+    some at 10M results): decoding every one took the comparison page about 50 ms. Another's
+    is read should it be used (one query)."""
+    rows = Benchmark.objects.defer("noise").order_by("key")
+    if asked is not None:
+        asked = asked or DEFAULT_BENCHMARK
+        noise_of_asked = Case(
+            When(key=asked, then=F("noise")), default=None, output_field=JSONField()
         )
-        .order_by("key")
-    )
+        rows = rows.annotate(asked_noise=noise_of_asked)
     benchmarks = []
     for benchmark in rows:
-        if benchmark.key == asked:
+        if asked is not None and benchmark.key == asked:
             benchmark.noise = benchmark.asked_noise
         if benchmark.families:
             benchmarks.append(benchmark)

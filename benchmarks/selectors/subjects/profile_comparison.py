@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from benchmarks import profiles as definitions
 from benchmarks.errors import DomainError
-from benchmarks.models import Benchmark
 from benchmarks.questions.profiles import ProfileQuery
 from benchmarks.selectors.answer import answer_sentence
 from benchmarks.selectors.costs import prices
@@ -22,6 +21,7 @@ from benchmarks.selectors.pages.comparison import (
     BARS_CHARTED,
     AnswerLinks,
     BenchmarkGroup,
+    menu_benchmarks,
     menu_groups,
 )
 from benchmarks.selectors.subjects.profiles import ProfileRow, ProfileTable, profile_table
@@ -69,8 +69,8 @@ class ProfileComparison(AnswerLinks):
 def profile_comparison(query: ProfileQuery) -> ProfileComparison:
     """The page's answer to a profile's question; a refused one (an unknown region) keeps the
     menus and says why in `error`."""
-    # Not their kept noise (a megabyte for some at 10M results): the menus never show it.
-    benchmarks = [b for b in Benchmark.objects.defer("noise").order_by("key") if b.families]
+    # No benchmark's noise: a profile's members' is read with its table.
+    benchmarks = menu_benchmarks(None)
     result = ProfileComparison(
         query=query, groups=menu_groups(benchmarks), price_menu=prices.price_menu()
     )
