@@ -332,7 +332,7 @@ def test_a_regions_whole_price_list_is_read_once_in_the_window_and_again_once_a_
 
 
 def test_a_regions_kept_periods_answer_every_day_as_each_types_own_periods_do():
-    """A region's whole list (`RegionPeriods`) works out what is in force once per stretch of
+    """A region's whole list (`TypePeriods`) works out what is in force once per stretch of
     days on which no period starts or ends: on every day of a seeded walk (each side of every
     period's first and last day included, stretches revisited, more of them than it keeps)
     its answer is the one each type's periods give that day."""
@@ -359,18 +359,18 @@ def test_a_regions_kept_periods_answer_every_day_as_each_types_own_periods_do():
                 break
             # A gap or none; now and then a period overlapping the last one's last day.
             first = last + datetime.timedelta(days=generator.choice([-1, 1, 1, 2, 9]))
-    kept = price_reads.RegionPeriods(periods)
+    kept = price_reads.TypePeriods(periods)
     ids = list(range(1, 70))  # with types the region does not price
     dates = price_reads._period_dates(periods)
     days = [day + datetime.timedelta(days=shift) for day in dates for shift in (-1, 0)]
     days += [start + datetime.timedelta(days=generator.randrange(-5, 150)) for _ in range(80)]
     generator.shuffle(days)
     assert len(set(map(lambda day: price_reads.bisect.bisect_right(dates, day), days))) > (
-        price_reads.RegionPeriods.STRETCHES
+        price_reads.TypePeriods.STRETCHES
     )
     for day in days:
         every, without = kept.in_force(day)
         expected, expected_without = price_reads._quotes_in_force(periods, ids, day)
         assert {pk: every[pk] for pk in ids if pk in every} == expected, day
         assert without == expected_without, day
-    assert len(kept._stretches) <= price_reads.RegionPeriods.STRETCHES
+    assert len(kept._stretches) <= price_reads.TypePeriods.STRETCHES

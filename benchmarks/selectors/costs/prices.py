@@ -82,7 +82,7 @@ def _ec2_quotes_from(
     instance_types: list[InstanceType],
     region_of: Callable[[int], Region],
     prices: Callable[[], QuerySet],
-    periods_of: Callable[[list[int]], dict[int, list[_Period]]],
+    periods_of: Callable[[list[int]], TypePeriods],
     purchase: Purchase,
     day: datetime.date,
 ) -> dict[int, PriceQuote]:
@@ -108,12 +108,8 @@ def _ec2_quotes_from(
             by_type.setdefault(pk, []).append(pick._replace(availability_zone=zone))
         missing = [pk for pk in ids if pk not in by_type]
     else:
-        periods = periods_of(ids)
-        if isinstance(periods, RegionPeriods):
-            every, out_of_force = periods.in_force(day)
-            in_force = {pk: every[pk] for pk in ids if pk in every}
-        else:
-            in_force, out_of_force = _quotes_in_force(periods, ids, day)
+        every, out_of_force = periods_of(ids).in_force(day)
+        in_force = {pk: every[pk] for pk in ids if pk in every}
         # Only types with periods, none in force, have a nearest one to look for.
         missing = [pk for pk in ids if pk not in in_force and pk in out_of_force]
     if missing:
@@ -156,7 +152,7 @@ def _cheapest(period: _Period) -> tuple[Decimal, int]:
 
 def _periods(
     prices: Callable[[], QuerySet], region: Region, purchase: Purchase, ids: list[int]
-) -> dict[int, list[_Period]]:
+) -> TypePeriods:
     """The periods of `prices()` (the region's for the purchase), by type id: of the types
     `ids`, or, for a question of many types (`MANY_TYPES`), the region's whole list, kept in
     this process while the region's prices stay as they are (`freshness.kept_read` with the
@@ -164,17 +160,16 @@ def _periods(
     if len(ids) <= MANY_TYPES:
         return _read_periods(_of_types(prices(), ids))
     key = f"price-periods:{region.pk}|{sorted(purchase.price_fields().items())}"
-    return freshness.kept_read(
-        key, lambda: RegionPeriods(_read_periods(prices())), stamp=prices_stamp(region)
-    )
+    return freshness.kept_read(key, lambda: _read_periods(prices()), stamp=prices_stamp(region))
 
 
-class RegionPeriods(dict):
-    """A region's whole list of periods by type id, as `_periods` keeps it, with what is in
-    force on the days asked: worked out for every type once per stretch of days on which no
-    period starts or ends (`in_force`), not for a question's thousand types each time (a
-    millisecond of a thousand-row answer, docs/performance.md). Shared like the rest of what
-    `freshness` keeps: `in_force` only adds to its own memo, the same answer whoever adds it."""
+class TypePeriods(dict):
+    """Price periods by type id (`_read_periods`), with what is in force on the days asked:
+    worked out for every type once per stretch of days on which no period starts or ends
+    (`in_force`), so that a region's whole list, kept by `_periods`, is not gone through for
+    a question's thousand types each time (a millisecond of a thousand-row answer,
+    docs/performance.md). Shared like the rest of what `freshness` keeps: `in_force` only
+    adds to its own memo, the same answer whoever adds it."""
 
     # Stretches remembered at most (questions are asked of a few days: today's, mostly).
     STRETCHES = 8
@@ -210,7 +205,7 @@ def _period_dates(periods: dict[int, list[_Period]]) -> list[datetime.date]:
     return sorted(dates)
 
 
-def _read_periods(prices: QuerySet) -> dict[int, list[_Period]]:
+def _read_periods(prices: QuerySet) -> TypePeriods:
     read = (*COMMITMENT_PARTS, *QUOTED_PARTS)
     rows = prices.values_list(
         "instance_type_id", "usd_per_hour", "id", "effective_from", "effective_to", *read
@@ -219,7 +214,7 @@ def _read_periods(prices: QuerySet) -> dict[int, list[_Period]]:
     for type_id, usd, pk, start, end, *rest in rows:
         quote = PriceQuote(usd, None, start, True, *rest)
         periods.setdefault(type_id, []).append(_Period(start, end, pk, quote))
-    return periods
+    return TypePeriods(periods)
 
 
 def _quotes_in_force(
